@@ -1,0 +1,35 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "cuffd",
+    products: [
+        .library(name: "GATTHealth", targets: ["GATTHealth"]),
+        .executable(name: "cuffctl", targets: ["cuffctl"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+    ],
+    targets: [
+        // Pure codecs for the Blood Pressure, Heart Rate, time and Device Information GATT
+        // characteristics. No I/O, no Foundation, no allocation on the decode path.
+        .target(name: "GATTHealth"),
+        .executableTarget(
+            name: "cuffctl",
+            dependencies: [
+                "GATTHealth",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "GATTHealthTests",
+            dependencies: [
+                "GATTHealth",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(name: "cuffctlTests", dependencies: ["cuffctl"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
