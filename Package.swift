@@ -10,6 +10,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        .package(url: "https://github.com/ordo-one/malloc-interposer.git", from: "1.6.1"),
     ],
     targets: [
         // Pure codecs for the Blood Pressure, Heart Rate, time and Device Information GATT
@@ -20,6 +21,7 @@ let package = Package(
             dependencies: [
                 "GATTHealth",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]
         ),
         .testTarget(

@@ -1,0 +1,93 @@
+/// The layout shared by Blood Pressure Measurement 0x2A35 and Intermediate Cuff Pressure 0x2A36
+/// (gatt-xml `blood_pressure_measurement.xml`, `intermediate_cuff_pressure.xml`; GATT-HEALTH.md §4–5):
+///
+/// | offset | size | field | present when |
+/// |---|---|---|---|
+/// | 0 | 1 | Flags | always |
+/// | 1 | 2 × 3 | three SFLOATs | always |
+/// | 7 | 7 | Time Stamp (Date Time) | bit 1 |
+/// | next | 2 | Pulse Rate (SFLOAT) | bit 2 |
+/// | next | 1 | User ID | bit 3 |
+/// | next | 2 | Measurement Status | bit 4 |
+///
+/// Required length = 7 + 7·bit1 + 2·bit2 + 1·bit3 + 2·bit4, computed before any field is read.
+struct BloodPressureFrame {
+    static let timeStampPresent: UInt8 = 0x02
+    static let pulseRatePresent: UInt8 = 0x04
+    static let userIDPresent: UInt8 = 0x08
+    static let statusPresent: UInt8 = 0x10
+    /// Bits 5–7: RFU; kept, never used for the layout.
+    static let reservedFlagBits: UInt8 = 0xE0
+
+    var flags: UInt8
+    var values: (MedFloat16, MedFloat16, MedFloat16)
+    var timeStamp: DateTime?
+    var pulseRate: MedFloat16?
+    var userID: UInt8?
+    var status: BloodPressureMeasurementStatus?
+    var trailingByteCount: Int
+
+    /// The length the flags announce. With ``BloodPressureQuirk/beurerByteSwapped`` the User ID byte is
+    /// there whatever bit 3 says.
+    @inline(__always)
+    static func requiredLength(flags: UInt8, quirk: BloodPressureQuirk?) -> Int {
+        let userByte = quirk == .beurerByteSwapped ? 1 : Int(flags >> 3 & 1)
+        return 7 + 7 * Int(flags >> 1 & 1) + 2 * Int(flags >> 2 & 1) + userByte + 2 * Int(flags >> 4 & 1)
+    }
+
+    @inline(__always)
+    init(
+        decoding bytes: UnsafeRawBufferPointer, as characteristic: HealthCharacteristic, quirk: BloodPressureQuirk?
+    ) throws(GATTDecodingError) {
+        try requireLength(7, of: bytes, for: characteristic)
+        flags = bytes[0]
+        let required = Self.requiredLength(flags: flags, quirk: quirk)
+        try requireLength(required, of: bytes, for: characteristic)
+        var reader = ByteReader(bytes, offset: 1)
+        values = (reader.medFloat16(), reader.medFloat16(), reader.medFloat16())
+        timeStamp = flags & Self.timeStampPresent != 0 ? reader.dateTime() : nil
+        if quirk == .beurerByteSwapped {
+            pulseRate = flags & Self.pulseRatePresent != 0 ? MedFloat16(bitPattern: reader.uint16BigEndian()) : nil
+            userID = reader.uint8()
+            status = flags & Self.statusPresent != 0
+                ? BloodPressureMeasurementStatus(rawValue: reader.uint16BigEndian()) : nil
+        } else {
+            pulseRate = flags & Self.pulseRatePresent != 0 ? reader.medFloat16() : nil
+            userID = flags & Self.userIDPresent != 0 ? reader.uint8() : nil
+            status = flags & Self.statusPresent != 0 ? BloodPressureMeasurementStatus(rawValue: reader.uint16()) : nil
+        }
+        trailingByteCount = bytes.count - required
+    }
+
+    init(
+        unit: PressureUnit, values: (MedFloat16, MedFloat16, MedFloat16), timeStamp: DateTime?,
+        pulseRate: MedFloat16?, userID: UInt8?, status: BloodPressureMeasurementStatus?, reservedFlags: UInt8
+    ) {
+        flags = unit.flagBit | reservedFlags & Self.reservedFlagBits
+            | (timeStamp == nil ? 0 : Self.timeStampPresent) | (pulseRate == nil ? 0 : Self.pulseRatePresent)
+            | (userID == nil ? 0 : Self.userIDPresent) | (status == nil ? 0 : Self.statusPresent)
+        self.values = values
+        self.timeStamp = timeStamp
+        self.pulseRate = pulseRate
+        self.userID = userID
+        self.status = status
+        trailingByteCount = 0
+    }
+
+    var unit: PressureUnit { PressureUnit(flags: flags) }
+
+    var reservedFlags: UInt8 { flags & Self.reservedFlagBits }
+
+    func encoded() -> [UInt8] {
+        var writer = ByteWriter(capacity: 19)
+        writer.uint8(flags)
+        writer.medFloat16(values.0)
+        writer.medFloat16(values.1)
+        writer.medFloat16(values.2)
+        if let timeStamp { writer.dateTime(timeStamp) }
+        if let pulseRate { writer.medFloat16(pulseRate) }
+        if let userID { writer.uint8(userID) }
+        if let status { writer.uint16(status.rawValue) }
+        return writer.bytes
+    }
+}

@@ -1,0 +1,29 @@
+/// 16-bit assigned numbers and their 128-bit form on the Bluetooth Base UUID
+/// `00000000-0000-1000-8000-00805F9B34FB` (Bluetooth Core Specification, Vol 3, Part B, §2.5.1).
+public enum BluetoothUUID {
+    private static let baseSuffix = "-0000-1000-8000-00805f9b34fb"
+
+    /// `0x2A35` → `00002a35-0000-1000-8000-00805f9b34fb`.
+    public static func expand(_ number: UInt16) -> String {
+        "0000" + hex16(number).lowercased() + baseSuffix
+    }
+
+    /// The 16-bit number of `2A35`, `0x2A35` or a 128-bit UUID on the Base UUID; nil for anything else.
+    public static func shortNumber(_ text: String) -> UInt16? {
+        var digits = Substring(text.lowercased())
+        if digits.count == 36 {
+            guard digits.hasPrefix("0000"), digits.hasSuffix(baseSuffix) else { return nil }
+            digits = digits.dropFirst(4).prefix(4)
+        } else if digits.hasPrefix("0x") {
+            digits = digits.dropFirst(2)
+        }
+        guard digits.count == 4 else { return nil }
+        return UInt16(digits, radix: 16)
+    }
+}
+
+/// Four upper-case hex digits.
+func hex16(_ value: UInt16) -> String {
+    let digits = String(value, radix: 16, uppercase: true)
+    return String(repeating: "0", count: 4 - digits.count) + digits
+}

@@ -1,0 +1,84 @@
+/// Reads little-endian fields from a frame whose length has already been checked.
+///
+/// Every decoder computes the length its flags require and compares it with the frame first, so the
+/// reads here are unchecked: they are the hot path and must not branch or allocate.
+struct ByteReader {
+    private let bytes: UnsafeRawBufferPointer
+    private(set) var offset: Int
+
+    init(_ bytes: UnsafeRawBufferPointer, offset: Int = 0) {
+        self.bytes = bytes
+        self.offset = offset
+    }
+
+    /// Bytes not read yet.
+    var remaining: Int { bytes.count - offset }
+
+    mutating func uint8() -> UInt8 {
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    mutating func uint16() -> UInt16 {
+        defer { offset += 2 }
+        return UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
+    }
+
+    /// A 16-bit field sent most significant byte first (the Beurer quirk).
+    mutating func uint16BigEndian() -> UInt16 {
+        defer { offset += 2 }
+        return UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1])
+    }
+
+    mutating func uint24() -> UInt32 {
+        defer { offset += 3 }
+        return UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
+    }
+
+    mutating func uint32() -> UInt32 {
+        let low = UInt32(uint16())
+        return low | UInt32(uint16()) << 16
+    }
+
+    mutating func uint40() -> UInt64 {
+        let low = UInt64(uint32())
+        return low | UInt64(uint8()) << 32
+    }
+
+    mutating func medFloat16() -> MedFloat16 { MedFloat16(bitPattern: uint16()) }
+
+    mutating func medFloat32() -> MedFloat32 { MedFloat32(bitPattern: uint32()) }
+
+    mutating func dateTime() -> DateTime {
+        DateTime(year: uint16(), month: uint8(), day: uint8(), hours: uint8(), minutes: uint8(), seconds: uint8())
+    }
+
+    mutating func skip(_ count: Int) { offset += count }
+}
+
+/// Runs `decode` over the contiguous bytes of `bytes`, copying them only when the collection has no
+/// contiguous storage.
+@inline(__always)
+func withContiguousBytes<Bytes: Collection<UInt8>, Value>(
+    _ bytes: Bytes,
+    _ decode: (UnsafeRawBufferPointer) throws(GATTDecodingError) -> Value
+) throws(GATTDecodingError) -> Value {
+    let direct = bytes.withContiguousStorageIfAvailable { buffer in
+        Result { () throws(GATTDecodingError) in try decode(UnsafeRawBufferPointer(buffer)) }
+    }
+    if let direct { return try direct.get() }
+    let copy = Array(bytes)
+    return try copy.withUnsafeBytes { buffer in
+        Result { () throws(GATTDecodingError) in try decode(buffer) }
+    }.get()
+}
+
+/// Fails with `.truncated` when `bytes` is shorter than `required`.
+@inline(__always)
+func requireLength(
+    _ required: Int, of bytes: UnsafeRawBufferPointer, for characteristic: HealthCharacteristic
+) throws(GATTDecodingError) {
+    guard bytes.count >= required else {
+        throw GATTDecodingError(characteristic, .truncated(required: required, actual: bytes.count))
+    }
+}

@@ -1,0 +1,96 @@
+/// Heart Rate Measurement 0x2A37 (notify; gatt-xml `heart_rate_measurement.xml`; GATT-HEALTH.md §9):
+///
+/// | offset | size | field | present when |
+/// |---|---|---|---|
+/// | 0 | 1 | Flags | always |
+/// | 1 | 1 or 2 | Heart Rate, bpm (uint8, or uint16 if bit 0) | always |
+/// | next | 2 | Energy Expended, kJ | bit 3 |
+/// | next | n × 2 | RR-Intervals, 1/1024 s, oldest first | bit 4 ("one or more") |
+///
+/// Bits 1–2: sensor contact; bits 5–7 RFU. The required length counts one RR-Interval when bit 4 is set,
+/// so an RR flag with no RR bytes is malformed (vector HRM-S5, Nordic's strict reading). An odd byte after
+/// the RR pairs is ignored and counted (WebBluetoothCG/web-bluetooth #493).
+public struct HeartRateMeasurement: Hashable, Sendable, GATTCharacteristicValue {
+    public static let characteristic = HealthCharacteristic.heartRateMeasurement
+
+    /// Flags bits 1–2.
+    public enum SensorContact: String, Hashable, Sendable {
+        /// 0 or 1: the sensor cannot tell.
+        case notSupported
+        /// 2: supported, no skin contact.
+        case notDetected
+        /// 3: supported and in contact.
+        case detected
+    }
+
+    /// Beats per minute, unsigned (255 is a valid uint8 value).
+    public var heartRate: UInt16
+    /// True when the value was sent as uint16 (flag bit 0).
+    public var isSixteenBitValue: Bool
+    public var sensorContact: SensorContact
+    /// Kilojoules since the last reset (flag bit 3).
+    public var energyExpended: UInt16?
+    /// nil when flag bit 4 is clear.
+    public var rrIntervals: RRIntervals?
+    /// Flag bits 5–7 (RFU) as received.
+    public var reservedFlags: UInt8
+    /// Bytes after the last whole field: ignored, and counted here.
+    public var trailingByteCount: Int
+
+    /// A measurement to encode; the value goes out as uint16 when it does not fit a byte or when asked.
+    public init(
+        heartRate: UInt16, sixteenBitValue: Bool = false, sensorContact: SensorContact = .notSupported,
+        energyExpended: UInt16? = nil, rrIntervals: RRIntervals? = nil, reservedFlags: UInt8 = 0
+    ) {
+        self.heartRate = heartRate
+        isSixteenBitValue = sixteenBitValue || heartRate > UInt8.max
+        self.sensorContact = sensorContact
+        self.energyExpended = energyExpended
+        self.rrIntervals = rrIntervals
+        self.reservedFlags = reservedFlags & 0xE0
+        trailingByteCount = 0
+    }
+
+    public init(decoding bytes: UnsafeRawBufferPointer) throws(GATTDecodingError) {
+        try requireLength(2, of: bytes, for: Self.characteristic)
+        let flags = bytes[0]
+        let valueLength = 1 + Int(flags & 0x01)
+        let hasEnergy = flags & 0x08 != 0
+        let hasRR = flags & 0x10 != 0
+        let required = 1 + valueLength + (hasEnergy ? 2 : 0) + (hasRR ? 2 : 0)
+        try requireLength(required, of: bytes, for: Self.characteristic)
+        var reader = ByteReader(bytes, offset: 1)
+        isSixteenBitValue = valueLength == 2
+        heartRate = isSixteenBitValue ? reader.uint16() : UInt16(reader.uint8())
+        switch flags >> 1 & 0x03 {
+        case 3: sensorContact = .detected
+        case 2: sensorContact = .notDetected
+        default: sensorContact = .notSupported
+        }
+        energyExpended = hasEnergy ? reader.uint16() : nil
+        if hasRR {
+            var intervals = RRIntervals()
+            while reader.remaining >= 2 { intervals.append(reader.uint16()) }
+            rrIntervals = intervals
+        } else {
+            rrIntervals = nil
+        }
+        reservedFlags = flags & 0xE0
+        trailingByteCount = reader.remaining
+    }
+
+    public func encoded() -> [UInt8] {
+        var writer = ByteWriter(capacity: 5 + 2 * (rrIntervals?.count ?? 0))
+        let contactBits: UInt8 = switch sensorContact {
+        case .notSupported: 0
+        case .notDetected: 0x04
+        case .detected: 0x06
+        }
+        writer.uint8((isSixteenBitValue ? 0x01 : 0) | contactBits | (energyExpended == nil ? 0 : 0x08)
+            | (rrIntervals == nil ? 0 : 0x10) | reservedFlags)
+        if isSixteenBitValue { writer.uint16(heartRate) } else { writer.uint8(UInt8(truncatingIfNeeded: heartRate)) }
+        if let energyExpended { writer.uint16(energyExpended) }
+        for interval in rrIntervals ?? RRIntervals() { writer.uint16(interval) }
+        return writer.bytes
+    }
+}

@@ -1,0 +1,38 @@
+/// System ID 0x2A23 (gatt-xml `system_id.xml`; GATT-HEALTH.md §11): a 40-bit Manufacturer Identifier
+/// then a 24-bit Organizationally Unique Identifier, least significant octet first — an EUI-64 that
+/// identifies the device across gateways.
+public struct SystemID: Hashable, Sendable, GATTCharacteristicValue {
+    public static let characteristic = HealthCharacteristic.systemID
+
+    /// 40 bits.
+    public var manufacturerIdentifier: UInt64
+    /// 24 bits.
+    public var organizationallyUniqueIdentifier: UInt32
+
+    /// A value to encode; wider inputs are cut to 40 and 24 bits.
+    public init(manufacturerIdentifier: UInt64, organizationallyUniqueIdentifier: UInt32) {
+        self.manufacturerIdentifier = manufacturerIdentifier & 0xFF_FFFF_FFFF
+        self.organizationallyUniqueIdentifier = organizationallyUniqueIdentifier & 0xFF_FFFF
+    }
+
+    public init(decoding bytes: UnsafeRawBufferPointer) throws(GATTDecodingError) {
+        try requireLength(8, of: bytes, for: Self.characteristic)
+        var reader = ByteReader(bytes)
+        manufacturerIdentifier = reader.uint40()
+        organizationallyUniqueIdentifier = reader.uint24()
+    }
+
+    public func encoded() -> [UInt8] {
+        var writer = ByteWriter(capacity: 8)
+        writer.uint40(manufacturerIdentifier)
+        writer.uint24(organizationallyUniqueIdentifier)
+        return writer.bytes
+    }
+
+    /// The EUI-64 as 16 upper-case hex digits, OUI first (most significant octet first).
+    public var eui64: String {
+        let value = UInt64(organizationallyUniqueIdentifier) << 40 | manufacturerIdentifier
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}

@@ -1,0 +1,7 @@
+import ArgumentParser
+
+/// cuffctl's exit codes beyond ArgumentParser's own (0 success, 64 usage error, as sysexits.h `EX_USAGE`).
+enum ExitStatus {
+    /// sysexits.h `EX_DATAERR`: the payload given is malformed.
+    static let malformedPayload = ExitCode(65)
+}
