@@ -1,0 +1,58 @@
+import GATTHealth
+import Testing
+
+@Suite("Heart rate vectors")
+struct HeartRateVectorTests {
+    @Test("0x2A37 vectors", arguments: TestVector.of("2A37"))
+    func measurement(_ vector: TestVector) throws {
+        guard vector.valid else {
+            let error = #expect(throws: GATTDecodingError.self) { try HeartRateMeasurement(decoding: vector.bytes) }
+            #expect(error?.isTruncation == true)
+            return
+        }
+        let value = try HeartRateMeasurement(decoding: vector.bytes)
+        #expect(vector.expected["heartRate"] == .of(value.heartRate))
+        #expect(vector.expected["sensorContact"] == .string(value.sensorContact.rawValue))
+        #expect(vector.expected["energyExpended"] == .of(value.energyExpended))
+        #expect(vector.expected["rrIntervals"] == value.rrIntervals.map { .integers($0.map(Int.init)) } ?? .null)
+    }
+
+    @Test func rrFlagWithoutIntervalsIsMalformed() {
+        // flags 0x10 (RR present), uint8 value, nothing after it.
+        #expect(throws: GATTDecodingError(.heartRateMeasurement, .truncated(required: 4, actual: 2))) {
+            try HeartRateMeasurement(decoding: [0x10, 0x48])
+        }
+        #expect(throws: GATTDecodingError(.heartRateMeasurement, .truncated(required: 4, actual: 3))) {
+            try HeartRateMeasurement(decoding: [0x10, 0x48, 0x01])
+        }
+    }
+
+    @Test func anOddByteAfterTheIntervalsIsCounted() throws {
+        let value = try HeartRateMeasurement(decoding: [0x10, 0x48, 0x00, 0x04, 0x35])
+        #expect(value.rrIntervals.map(Array.init) == [0x0400])
+        #expect(value.trailingByteCount == 1)
+    }
+
+    @Test func longIntervalListsSpillWithoutLoss() throws {
+        let intervals = (0 ..< 40).map { UInt16(800 + $0) }
+        let encoded = HeartRateMeasurement(heartRate: 70, rrIntervals: RRIntervals(intervals)).encoded()
+        let decoded = try HeartRateMeasurement(decoding: encoded)
+        #expect(decoded.rrIntervals.map(Array.init) == intervals)
+    }
+
+    @Test func reservedFlagBitsDoNotChangeTheLayout() throws {
+        let plain = try HeartRateMeasurement(decoding: [0x16, 0x4D, 0x16, 0x03])
+        let withRFU = try HeartRateMeasurement(decoding: [0xF6, 0x4D, 0x16, 0x03])
+        #expect(withRFU.heartRate == plain.heartRate)
+        #expect(withRFU.rrIntervals == plain.rrIntervals)
+        #expect(withRFU.reservedFlags == 0xE0)
+    }
+
+    @Test func bodySensorLocationAndControlPoint() throws {
+        #expect(try BodySensorLocation(decoding: [0x01]) == .chest)
+        #expect(try BodySensorLocation(decoding: [0x09]).name == nil)
+        #expect(try HeartRateControlPoint(decoding: [0x01]).isSupported)
+        #expect(try !HeartRateControlPoint(decoding: [0x02]).isSupported)
+        #expect(HeartRateControlPoint.resetEnergyExpended.encoded() == [0x01])
+    }
+}

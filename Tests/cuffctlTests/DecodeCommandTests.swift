@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+@Suite("cuffctl decode")
+struct DecodeCommandTests {
+    /// Read once, never mutated.
+    nonisolated(unsafe) static let vectors: [[String: Any]] = {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Vectors/TEST-VECTORS.json")
+        return try! JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [[String: Any]]
+    }()
+
+    static let vectorIDs = vectors.map { $0["id"] as! String }
+
+    /// Every vector through the command line: the JSON holds every expected field with the expected
+    /// value; a vector the decoder must reject exits 65 with one line on stderr.
+    @Test("every vector", arguments: vectorIDs)
+    func vector(_ id: String) throws {
+        let vector = Self.vectors.first { $0["id"] as! String == id }!
+        var arguments = ["decode", vector["characteristic"] as! String, vector["hex"] as! String, "--json"]
+        if let quirk = vector["quirk"] as? String { arguments += ["--quirk", quirk] }
+        let outcome = try CuffctlProcess.run(arguments)
+        guard vector["valid"] as! Bool else {
+            #expect(outcome.status == 65)
+            #expect(outcome.standardOutput.isEmpty)
+            let lines = outcome.standardError.split(separator: "\n")
+            #expect(lines.count == 1)
+            #expect(outcome.standardError.contains("need at least"))
+            return
+        }
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let printed = try #require(
+            try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any])
+        for (key, expected) in vector["expected"] as! [String: Any] {
+            let actual = try #require(printed[key], "\(key) missing")
+            #expect(String(describing: actual) == String(describing: expected), "\(key)")
+        }
+    }
+
+    @Test func everyCharacteristicFieldIsPresentAndAbsentOnesAreNull() throws {
+        let outcome = try CuffctlProcess.run(["decode", "2A35", "00BDF00B009FF0", "--json"])
+        let printed = try #require(try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any])
+        for key in ["characteristic", "unit", "systolic", "diastolic", "meanArterialPressure", "cuffPressure", "pulseRate",
+                    "timestamp", "timestampKnown", "userID", "statusRaw", "heartRate", "sensorContact",
+                    "energyExpended", "rrIntervals", "trailingBytes"] {
+            #expect(printed[key] != nil, "\(key)")
+        }
+        #expect(printed["pulseRate"] is NSNull)
+        #expect(printed["characteristic"] as? String == "2A35")
+    }
+
+    @Test func precisionSurvivesIntoTheJSONText() throws {
+        let outcome = try CuffctlProcess.run(["decode", "sfloat", "C8 E0", "--json"])
+        #expect(outcome.standardOutput.contains("\"value\":2.00"))
+    }
+
+    @Test(arguments: [
+        ["2A35", "16 7C 00 56 00 61 00 E8 07 06 0F 11 11 1B 33 00 00 00"],
+        ["2a35", "16:7C:00:56:00:61:00:E8:07:06:0F:11:11:1B:33:00:00:00"],
+        ["blood-pressure-measurement", "167C0056006100E807060F11111B33000000"],
+        ["00002a35-0000-1000-8000-00805f9b34fb", "167c0056006100e807060f11111b33000000"],
+    ])
+    func charactersticAndHexSpellings(_ arguments: [String]) throws {
+        let outcome = try CuffctlProcess.run(["decode"] + arguments)
+        #expect(outcome.status == 0)
+        #expect(outcome.standardOutput.contains("Blood Pressure Measurement (0x2A35)"))
+        #expect(outcome.standardOutput.contains("systolic"))
+        #expect(outcome.standardOutput.contains("124"))
+        #expect(outcome.standardOutput.contains("2024-06-15T17:17:27"))
+    }
+
+    @Test(arguments: [
+        ["decode", "2A99", "00"],
+        ["decode", "2A35", "0"],
+        ["decode", "2A35", "zz"],
+        ["decode", "2A35", "00", "--quirk", "nonsense"],
+        ["decode"],
+        ["benchmark", "decode", "--characteristic", "2A35", "--hex", "00", "--count", "10"],
+        ["benchmark", "decode", "--characteristic", "2A35", "--hex", "00BDF00B009FF0", "--count", "0"],
+    ])
+    func usageErrorsExit64(_ arguments: [String]) throws {
+        let outcome = try CuffctlProcess.run(arguments)
+        #expect(outcome.status == 64)
+        #expect(!outcome.standardError.isEmpty)
+    }
+
+    @Test func humanOutputShowsAFailedMeasurementAsNaN() throws {
+        let outcome = try CuffctlProcess.run(["decode", "2A35", "16FF07FF07FF07E80706170E230AFF070000"])
+        #expect(outcome.status == 0)
+        #expect(outcome.standardOutput.contains("NaN"))
+    }
+}
+
+@Suite("cuffctl benchmark decode")
+struct DecodeBenchmarkCommandTests {
+    static func allocations(_ characteristic: String, _ hex: String) throws -> Double {
+        let outcome = try CuffctlProcess.run(
+            ["benchmark", "decode", "--characteristic", characteristic, "--hex", hex, "--count", "2000", "--json"])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let printed = try #require(try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Double])
+        #expect((printed["nsPerPacket"] ?? 0) > 0)
+        return try #require(printed["allocationsPerPacket"])
+    }
+
+    /// The allocation counter sees allocations (a long string must be stored on the heap), and the blood
+    /// pressure and heart rate decoders make none.
+    @Test func countsAllocations() throws {
+        #expect(try Self.allocations("2A29", String(repeating: "41", count: 40)) >= 1)
+        #expect(try Self.allocations("2A35", "1E 8A 00 58 00 78 00 00 00 04 11 14 29 3B 3C 00 01 27 00") == 0)
+        #expect(try Self.allocations("2A37", "19 4B 00 38 04 04 04 38 04 00 04") == 0)
+    }
+}
