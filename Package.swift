@@ -24,6 +24,10 @@ let package = Package(
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]
         ),
+        // Typed names of BlueZ's object model (issue 4 grows this into the org.bluez client).
+        .target(name: "BlueZ"),
+        // The emulated bluetoothd behind `cuff-sim`: scenario files and the cuffs they script.
+        .target(name: "CuffSimulation", dependencies: ["BlueZ", "GATTHealth"]),
         .testTarget(
             name: "GATTHealthTests",
             dependencies: [
@@ -32,6 +36,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "cuffctlTests", dependencies: ["cuffctl"]),
+        .testTarget(name: "CuffSimulationTests", dependencies: ["CuffSimulation"]),
     ],
     swiftLanguageModes: [.v6]
 )

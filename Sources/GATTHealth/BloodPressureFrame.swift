@@ -39,7 +39,7 @@ struct BloodPressureFrame {
     init(
         decoding bytes: UnsafeRawBufferPointer, as characteristic: HealthCharacteristic, quirk: BloodPressureQuirk?
     ) throws(GATTDecodingError) {
-        try requireLength(7, of: bytes, for: characteristic)
+        guard !bytes.isEmpty else { throw GATTDecodingError(characteristic, .truncated(required: 7, actual: 0)) }
         flags = bytes[0]
         let required = Self.requiredLength(flags: flags, quirk: quirk)
         try requireLength(required, of: bytes, for: characteristic)

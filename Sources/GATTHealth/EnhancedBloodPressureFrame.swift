@@ -34,7 +34,9 @@ struct EnhancedBloodPressureFrame {
     init(
         decoding bytes: UnsafeRawBufferPointer, as characteristic: HealthCharacteristic, pressureCount: Int
     ) throws(GATTDecodingError) {
-        try requireLength(1 + 2 * pressureCount, of: bytes, for: characteristic)
+        guard !bytes.isEmpty else {
+            throw GATTDecodingError(characteristic, .truncated(required: 1 + 2 * pressureCount, actual: 0))
+        }
         flags = bytes[0]
         let required = Self.requiredLength(flags: flags, pressureCount: pressureCount)
         try requireLength(required, of: bytes, for: characteristic)

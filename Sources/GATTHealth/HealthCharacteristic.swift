@@ -59,6 +59,23 @@ public enum HealthCharacteristic: UInt16, CaseIterable, Hashable, Sendable {
         String(name.lowercased().map { $0 == " " ? "-" : $0 })
     }
 
+    /// The service that holds this characteristic (GATT-HEALTH.md §2); nil for Date Time 0x2A08, a
+    /// field type that standard services embed rather than expose.
+    public var service: HealthService? {
+        switch self {
+        case .dateTime: nil
+        case .batteryLevel: .batteryService
+        case .systemID, .modelNumberString, .serialNumberString, .firmwareRevisionString, .hardwareRevisionString,
+            .softwareRevisionString, .manufacturerNameString, .pnpID:
+            .deviceInformation
+        case .currentTime: .currentTime
+        case .bloodPressureMeasurement, .intermediateCuffPressure, .bloodPressureFeature, .recordAccessControlPoint,
+            .enhancedBloodPressureMeasurement, .enhancedIntermediateCuffPressure, .bloodPressureRecord:
+            .bloodPressure
+        case .heartRateMeasurement, .bodySensorLocation, .heartRateControlPoint: .heartRate
+        }
+    }
+
     /// The 16-bit number as four upper-case hex digits (`2A35`).
     public var shortUUID: String { hex16(rawValue) }
 

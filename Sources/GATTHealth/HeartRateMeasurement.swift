@@ -52,7 +52,7 @@ public struct HeartRateMeasurement: Hashable, Sendable, GATTCharacteristicValue 
     }
 
     public init(decoding bytes: UnsafeRawBufferPointer) throws(GATTDecodingError) {
-        try requireLength(2, of: bytes, for: Self.characteristic)
+        guard !bytes.isEmpty else { throw GATTDecodingError(Self.characteristic, .truncated(required: 2, actual: 0)) }
         let flags = bytes[0]
         let valueLength = 1 + Int(flags & 0x01)
         let hasEnergy = flags & 0x08 != 0

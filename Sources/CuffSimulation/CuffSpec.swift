@@ -1,0 +1,107 @@
+import BlueZ
+import GATTHealth
+
+/// One emulated cuff: what it advertises, how it pairs, what it holds, and its timeline.
+public struct CuffSpec: Decodable, Sendable, Equatable {
+    public var address: BluetoothAddress
+    /// The advertised name (Device1 `Name`).
+    public var name: String
+    /// 16-bit service UUIDs the cuff advertises and exposes (`1810`, `180D`, `180A`, …).
+    public var services: [HealthService]
+    public var pairing: PairingRequirement
+    public var deviceInformation: DeviceInformationSpec?
+    /// The Blood Pressure Feature 0x2A49 value; `0000` when absent.
+    public var feature: HexValue
+    /// 0x2A35 values indicated every time a client enables indications (cuffs that re-send history).
+    public var storedRecords: [HexValue]
+    /// Steps counted from the moment a client enables indications on 0x2A35.
+    public var timeline: [TimelineStep]
+
+    enum CodingKeys: String, CodingKey {
+        case address, name, services, pairing, deviceInformation, feature, storedRecords, timeline
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        address = try container.decode(BluetoothAddress.self, forKey: .address)
+        name = try container.decode(String.self, forKey: .name)
+        let serviceNames = try container.decode([String].self, forKey: .services)
+        services = try serviceNames.map { text in
+            guard let number = BluetoothUUID.shortNumber(text), let service = HealthService(rawValue: number) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .services, in: container,
+                    debugDescription: "\"\(text)\" is not a service cuff-sim emulates (1810, 180D, 180A, 1805, 180F)")
+            }
+            return service
+        }
+        pairing = try container.decodeIfPresent(PairingRequirement.self, forKey: .pairing) ?? .none
+        deviceInformation = try container.decodeIfPresent(DeviceInformationSpec.self, forKey: .deviceInformation)
+        feature = try container.decodeIfPresent(HexValue.self, forKey: .feature) ?? HexValue(bytes: [0, 0])
+        storedRecords = try container.decodeIfPresent([HexValue].self, forKey: .storedRecords) ?? []
+        timeline = try container.decodeIfPresent([TimelineStep].self, forKey: .timeline) ?? []
+    }
+
+    /// Checks what JSON types cannot: the values decode as their characteristics, times do not go back.
+    func validate(path: String) throws(ScenarioError) {
+        guard services.contains(.bloodPressure) || services.contains(.heartRate) else {
+            throw ScenarioError(path: path + ".services", message: "a cuff needs 1810 or 180D")
+        }
+        do {
+            _ = try BloodPressureFeature(decoding: feature.bytes)
+        } catch {
+            throw ScenarioError(path: path + ".feature", message: error.description)
+        }
+        for (index, record) in storedRecords.enumerated() {
+            do {
+                _ = try BloodPressureMeasurement(decoding: record.bytes)
+            } catch {
+                throw ScenarioError(path: path + ".storedRecords[\(index)]", message: error.description)
+            }
+        }
+        var previous = 0.0
+        for (index, step) in timeline.enumerated() {
+            let stepPath = path + ".timeline[\(index)]"
+            guard step.after >= previous else {
+                throw ScenarioError(path: stepPath + ".after", message: "\(step.after) s comes before the previous step (\(previous) s)")
+            }
+            previous = step.after
+            if let characteristic = step.action.characteristic {
+                guard let service = characteristic.service, services.contains(service) else {
+                    throw ScenarioError(path: stepPath, message: "0x\(characteristic.shortUUID) is in a service this cuff does not have")
+                }
+            }
+        }
+    }
+}
+
+/// How a cuff pairs: `none`, `justWorks`, or `passkey:123456` (the key it displays).
+public enum PairingRequirement: Decodable, Sendable, Equatable {
+    case none
+    case justWorks
+    case passkey(UInt32)
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        switch text {
+        case "none": self = .none
+        case "justWorks": self = .justWorks
+        case _ where text.hasPrefix("passkey:"):
+            let digits = text.dropFirst("passkey:".count)
+            guard digits.count == 6, let key = UInt32(digits) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "a passkey is six digits"))
+            }
+            self = .passkey(key)
+        default:
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: decoder.codingPath, debugDescription: "\"\(text)\" is not none, justWorks or passkey:NNNNNN"))
+        }
+    }
+}
+
+/// The Device Information strings a cuff serves (0x2A29, 0x2A24, 0x2A25, 0x2A26).
+public struct DeviceInformationSpec: Decodable, Sendable, Equatable {
+    public var manufacturer: String?
+    public var model: String?
+    public var serial: String?
+    public var firmware: String?
+}

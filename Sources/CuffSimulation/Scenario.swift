@@ -1,0 +1,50 @@
+import BlueZ
+import Foundation
+import GATTHealth
+
+/// A `cuff-sim` scenario: one adapter and the cuffs around it, each with a script of what it sends.
+/// The file format is documented in docs/cuff-sim.md; the VM acceptance suite's emulated cuff reads the
+/// same files, so one scenario runs on both stacks.
+public struct Scenario: Decodable, Sendable, Equatable {
+    public var adapter: AdapterSpec
+    public var cuffs: [CuffSpec]
+
+    /// Parses and validates a scenario, or throws ``ScenarioError`` naming the offending field.
+    public static func parse(_ data: Data) throws(ScenarioError) -> Scenario {
+        let scenario: Scenario
+        do {
+            scenario = try JSONDecoder().decode(Scenario.self, from: data)
+        } catch let error as DecodingError {
+            throw ScenarioError(error)
+        } catch {
+            throw ScenarioError(path: "", message: "\(error)")
+        }
+        try scenario.validate()
+        return scenario
+    }
+
+    private func validate() throws(ScenarioError) {
+        var seen: Set<BluetoothAddress> = [adapter.address]
+        for (index, cuff) in cuffs.enumerated() {
+            guard seen.insert(cuff.address).inserted else {
+                throw ScenarioError(path: "cuffs[\(index)].address", message: "\(cuff.address) is used twice")
+            }
+            try cuff.validate(path: "cuffs[\(index)]")
+        }
+    }
+}
+
+/// The emulated adapter (`/org/bluez/hci0`).
+public struct AdapterSpec: Decodable, Sendable, Equatable {
+    public var address: BluetoothAddress
+    /// The adapter's `Name`/`Alias`; "cuff-sim" when absent.
+    public var name: String
+
+    enum CodingKeys: String, CodingKey { case address, name }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        address = try container.decode(BluetoothAddress.self, forKey: .address)
+        name = try container.decodeIfPresent(String.self, forKey: .name) ?? "cuff-sim"
+    }
+}
