@@ -26,6 +26,8 @@ let package = Package(
         ),
         // Typed names of BlueZ's object model (issue 4 grows this into the org.bluez client).
         .target(name: "BlueZ"),
+        // The domain: cuff sessions, readings, correlation inputs, dedupe keys, time handling.
+        .target(name: "Gateway", dependencies: ["BlueZ", "GATTHealth"]),
         // The emulated bluetoothd behind `cuff-sim`: scenario files and the cuffs they script.
         .target(name: "CuffSimulation", dependencies: ["BlueZ", "GATTHealth"]),
         .testTarget(
@@ -37,6 +39,7 @@ let package = Package(
         ),
         .testTarget(name: "cuffctlTests", dependencies: ["cuffctl"]),
         .testTarget(name: "CuffSimulationTests", dependencies: ["CuffSimulation"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway"]),
     ],
     swiftLanguageModes: [.v6]
 )

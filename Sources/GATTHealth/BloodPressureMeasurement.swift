@@ -3,7 +3,7 @@
 ///
 /// Nothing is judged here: a NaN systolic (an aborted measurement, vectors BPM-R2/R3), a diastolic above
 /// the systolic, or a MAP of 0 (Beurer) decode as sent; the Gateway decides what they mean.
-public struct BloodPressureMeasurement: Hashable, Sendable, GATTCharacteristicValue {
+public struct BloodPressureMeasurement: Hashable, Sendable, QuirkAwareValue {
     public static let characteristic = HealthCharacteristic.bloodPressureMeasurement
 
     /// The unit flag (bit 0) of every pressure field.
@@ -61,13 +61,6 @@ public struct BloodPressureMeasurement: Hashable, Sendable, GATTCharacteristicVa
         status = frame.status
         reservedFlags = frame.reservedFlags
         trailingByteCount = frame.trailingByteCount
-    }
-
-    /// Decodes a value from any byte collection, with an optional device quirk.
-    public init(decoding bytes: some Collection<UInt8>, quirk: BloodPressureQuirk?) throws(GATTDecodingError) {
-        self = try withContiguousBytes(bytes) { buffer throws(GATTDecodingError) in
-            try Self(decoding: buffer, quirk: quirk)
-        }
     }
 
     /// True when systolic or diastolic is a special value: the cuff reports a failed measurement.

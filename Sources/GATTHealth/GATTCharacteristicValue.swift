@@ -18,3 +18,18 @@ extension GATTCharacteristicValue {
         self = try withContiguousBytes(bytes) { buffer throws(GATTDecodingError) in try Self(decoding: buffer) }
     }
 }
+
+/// A value whose layout a ``BloodPressureQuirk`` can change (0x2A35 and 0x2A36).
+public protocol QuirkAwareValue: GATTCharacteristicValue {
+    /// Decodes a value from a device with a known quirk (nil: as the spec lays it out).
+    init(decoding bytes: UnsafeRawBufferPointer, quirk: BloodPressureQuirk?) throws(GATTDecodingError)
+}
+
+extension QuirkAwareValue {
+    /// Decodes a value from any byte collection, with an optional device quirk.
+    public init(decoding bytes: some Collection<UInt8>, quirk: BloodPressureQuirk?) throws(GATTDecodingError) {
+        self = try withContiguousBytes(bytes) { buffer throws(GATTDecodingError) in
+            try Self(decoding: buffer, quirk: quirk)
+        }
+    }
+}

@@ -2,7 +2,7 @@
 /// `intermediate_cuff_pressure.xml`; GATT-HEALTH.md §5). Same flags and field order as 0x2A35; the
 /// pressure sits in the Systolic slot and the Diastolic and MAP slots are unused — ignored on decode
 /// whatever they hold (Nordic's own tests send 0x0000 there), written as NaN on encode as the GSS says.
-public struct IntermediateCuffPressure: Hashable, Sendable, GATTCharacteristicValue {
+public struct IntermediateCuffPressure: Hashable, Sendable, QuirkAwareValue {
     public static let characteristic = HealthCharacteristic.intermediateCuffPressure
 
     /// The unit flag (bit 0).

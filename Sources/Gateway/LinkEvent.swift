@@ -1,0 +1,29 @@
+import FoundationEssentials
+import GATTHealth
+
+/// What the Bluetooth side reports about one cuff's link, in the order it happens. The BlueZ client
+/// turns D-Bus signals into these; tests script them directly.
+public enum LinkEvent: Sendable {
+    case connecting
+    case connected
+    /// ServicesResolved became true and the health characteristics were found.
+    case servicesResolved
+    /// StartNotify succeeded on every characteristic the session listens to.
+    case subscribed
+    /// A notification or indication (PropertiesChanged on Value), or a read value.
+    case value(HealthCharacteristic, [UInt8], receivedAt: Date)
+    case disconnected
+}
+
+/// What a session tells its observers.
+public enum SessionEvent: Sendable {
+    case stateChanged(SessionState)
+    /// A reading the store has committed (or recognized as already stored).
+    case readingStored(Reading, CommitOutcome)
+    /// The cuff reported a failed measurement.
+    case measurementFailed(FailedMeasurement)
+    /// A value that could not be decoded; logged and skipped, the session goes on.
+    case malformedValue(HealthCharacteristic, GATTDecodingError, payload: [UInt8])
+    /// The store refused a reading; it stays pending and is retried on the next value or ``CuffSession/retryPending()``.
+    case storeFailed(Reading, reason: String)
+}
