@@ -11,6 +11,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/ordo-one/malloc-interposer.git", from: "1.6.1"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         // Pure codecs for the Blood Pressure, Heart Rate, time and Device Information GATT
@@ -28,6 +29,10 @@ let package = Package(
         .target(name: "BlueZ"),
         // The domain: cuff sessions, readings, correlation inputs, dedupe keys, time handling.
         .target(name: "Gateway", dependencies: ["BlueZ", "GATTHealth"]),
+        // systemd without libsystemd: sd_notify readiness and watchdog, the journal's native protocol.
+        .target(name: "SystemdSupport", dependencies: ["CLinux", .product(name: "Logging", package: "swift-log")]),
+        // Linux calls Swift's Glibc module leaves out (they need _GNU_SOURCE).
+        .target(name: "CLinux"),
         // The emulated bluetoothd behind `cuff-sim`: scenario files and the cuffs they script.
         .target(name: "CuffSimulation", dependencies: ["BlueZ", "GATTHealth"]),
         .testTarget(
@@ -40,6 +45,7 @@ let package = Package(
         .testTarget(name: "cuffctlTests", dependencies: ["cuffctl"]),
         .testTarget(name: "CuffSimulationTests", dependencies: ["CuffSimulation"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway"]),
+        .testTarget(name: "SystemdSupportTests", dependencies: ["SystemdSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,13 @@
+#ifndef CUFFD_CLINUX_H
+#define CUFFD_CLINUX_H
+
+// Linux calls that Swift's Glibc module does not import because they need _GNU_SOURCE.
+
+#include <stddef.h>
+
+/// Creates a memfd holding `length` bytes of `data`, sealed against any change (memfd_create(2),
+/// fcntl(2) F_ADD_SEALS), as the journal's native protocol wants for entries too large for a datagram.
+/// Returns the descriptor, or -errno.
+int cuffd_sealed_memfd(const char *name, const void *data, size_t length);
+
+#endif

@@ -1,0 +1,60 @@
+import Logging
+
+/// A swift-log handler that writes structured entries to the journal's native socket: `MESSAGE`,
+/// `PRIORITY`, `SYSLOG_IDENTIFIER`, `CODE_FILE`/`CODE_LINE`/`CODE_FUNC`, and every metadata key as a field
+/// named by ``JournalFieldName`` (BLUEZ-DBUS.md §17). It never sets `UNIT=`, which belongs to the service
+/// manager. When the journal cannot take an entry, the entry goes to stderr instead.
+public struct JournalLogHandler: LogHandler {
+    public var metadata: Logger.Metadata = [:]
+    public var logLevel: Logger.Level = .info
+    public var metadataProvider: Logger.MetadataProvider?
+
+    private let identifier: String
+    private let writer: JournalWriter
+    private let fallback: StreamLogHandler
+
+    /// A handler writing as `identifier` through `writer`.
+    public init(label: String, identifier: String, writer: JournalWriter) {
+        self.identifier = identifier
+        self.writer = writer
+        fallback = StreamLogHandler.standardError(label: label)
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        var entry = JournalEntry()
+        entry.append("MESSAGE", event.message.description)
+        entry.append("PRIORITY", String(Self.priority(event.level)))
+        entry.append("SYSLOG_IDENTIFIER", identifier)
+        entry.append("CODE_FILE", event.file)
+        entry.append("CODE_LINE", String(event.line))
+        entry.append("CODE_FUNC", event.function)
+        if let error = event.error { entry.append("ERROR", "\(error)") }
+        var merged = metadata
+        if let provided = metadataProvider?.get() { merged.merge(provided) { $1 } }
+        if let explicit = event.metadata { merged.merge(explicit) { $1 } }
+        for (key, value) in merged.sorted(by: { $0.key < $1.key }) {
+            guard let name = JournalFieldName.mapping(key) else { continue }
+            entry.append(name, "\(value)")
+        }
+        if writer.write(entry) != 0 {
+            fallback.log(event: event)
+        }
+    }
+
+    /// swift-log levels → syslog priorities: trace/debug 7, info 6, notice 5, warning 4, error 3, critical 2.
+    static func priority(_ level: Logger.Level) -> Int {
+        switch level {
+        case .trace, .debug: 7
+        case .info: 6
+        case .notice: 5
+        case .warning: 4
+        case .error: 3
+        case .critical: 2
+        }
+    }
+}
