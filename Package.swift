@@ -33,6 +33,8 @@ let package = Package(
         .target(name: "SystemdSupport", dependencies: ["CLinux", .product(name: "Logging", package: "swift-log")]),
         // Linux calls Swift's Glibc module leaves out (they need _GNU_SOURCE).
         .target(name: "CLinux"),
+        // The daemon's own parts: configuration, wiring of BlueZ → Gateway → store, control API.
+        .target(name: "Daemon", dependencies: ["BlueZ", "GATTHealth", "Gateway"]),
         // The emulated bluetoothd behind `cuff-sim`: scenario files and the cuffs they script.
         .target(name: "CuffSimulation", dependencies: ["BlueZ", "GATTHealth"]),
         .testTarget(
@@ -46,6 +48,7 @@ let package = Package(
         .testTarget(name: "CuffSimulationTests", dependencies: ["CuffSimulation"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway"]),
         .testTarget(name: "SystemdSupportTests", dependencies: ["SystemdSupport"]),
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Gateway"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,84 @@
+import BlueZ
+import GATTHealth
+
+/// Reads typed values from one section, naming the line of anything it refuses.
+struct SectionReader {
+    let section: INIDocument.Section
+    let file: String
+
+    func fail(_ line: Int, _ message: String) -> ConfigurationError {
+        ConfigurationError(file: file, line: line, message: message)
+    }
+
+    /// Refuses keys the section does not have, and keys given twice.
+    func allow(_ keys: [String], orMatching pattern: ((String) -> Bool)? = nil) throws(ConfigurationError) {
+        var seen: Set<String> = []
+        for entry in section.entries {
+            guard keys.contains(entry.key) || pattern?(entry.key) == true else {
+                throw fail(entry.line, "unknown key \"\(entry.key)\" in [\(section.header)]; expected \(keys.joined(separator: ", "))")
+            }
+            guard seen.insert(entry.key).inserted else { throw fail(entry.line, "\"\(entry.key)\" is set twice in [\(section.header)]") }
+        }
+    }
+
+    func entry(_ key: String) -> INIDocument.Entry? { section.entries.first { $0.key == key } }
+
+    func string(_ key: String) -> String? { entry(key).map(\.value).flatMap { $0.isEmpty ? nil : $0 } }
+
+    func path(_ key: String) throws(ConfigurationError) -> String? {
+        guard let entry = entry(key) else { return nil }
+        guard entry.value.hasPrefix("/") else { throw fail(entry.line, "\(key) must be an absolute path, not \"\(entry.value)\"") }
+        return entry.value
+    }
+
+    /// systemd's booleans: 1/yes/true/on and 0/no/false/off.
+    func boolean(_ key: String) throws(ConfigurationError) -> Bool? {
+        guard let entry = entry(key) else { return nil }
+        switch entry.value.lowercased() {
+        case "1", "yes", "true", "on": return true
+        case "0", "no", "false", "off": return false
+        default: throw fail(entry.line, "\(key) must be yes or no, not \"\(entry.value)\"")
+        }
+    }
+
+    func choice<Choice: RawRepresentable & CaseIterable>(_ key: String, of: Choice.Type) throws(ConfigurationError) -> Choice?
+    where Choice.RawValue == String {
+        guard let entry = entry(key) else { return nil }
+        guard let choice = Choice(rawValue: entry.value) else {
+            let names = Choice.allCases.map(\.rawValue).joined(separator: ", ")
+            throw fail(entry.line, "\(key) must be one of \(names), not \"\(entry.value)\"")
+        }
+        return choice
+    }
+
+    /// `[Cuff XX:XX:XX:XX:XX:XX]` with `Name=`, `User0=`…`User254=`, `NoUser=`, `Quirk=`.
+    func cuff(existing: [Configuration.Cuff]) throws(ConfigurationError) -> Configuration.Cuff {
+        let addressText = String(section.header.dropFirst("Cuff ".count)).trimmingWhitespace()
+        guard let address = BluetoothAddress(addressText) else {
+            throw fail(section.line, "\"\(addressText)\" is not a Bluetooth address like C4:F3:12:53:F2:C9")
+        }
+        guard !existing.contains(where: { $0.address == address }) else { throw fail(section.line, "[Cuff \(address)] appears twice") }
+        try allow(["Name", "NoUser", "Quirk"], orMatching: { $0.hasPrefix("User") })
+        var people: [UInt8: String] = [:]
+        for entry in section.entries where entry.key.hasPrefix("User") {
+            guard let userID = UInt8(entry.key.dropFirst(4)), userID < 255 else {
+                throw fail(entry.line, "\"\(entry.key)\" is not User0 … User254 (255 is the cuff's unknown user)")
+            }
+            guard !entry.value.isEmpty else { throw fail(entry.line, "\(entry.key) needs a person's name") }
+            people[userID] = entry.value
+        }
+        var quirkOverride: Configuration.QuirkOverride?
+        if let entry = entry("Quirk") {
+            if entry.value == "none" {
+                quirkOverride = Configuration.QuirkOverride.none
+            } else if let known = BloodPressureQuirk(name: entry.value) {
+                quirkOverride = .quirk(known)
+            } else {
+                let names = (BloodPressureQuirk.allCases.map(\.rawValue) + ["none"]).joined(separator: ", ")
+                throw fail(entry.line, "Quirk must be one of \(names), not \"\(entry.value)\"")
+            }
+        }
+        return Configuration.Cuff(
+            address: address, name: string("Name"), people: people, personWithoutUserID: string("NoUser"), quirkOverride: quirkOverride)
+    }
+}
