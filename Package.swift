@@ -49,6 +49,7 @@ let package = Package(
         .testTarget(name: "GatewayTests", dependencies: ["Gateway"]),
         .testTarget(name: "SystemdSupportTests", dependencies: ["SystemdSupport"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Gateway"]),
+        .testTarget(name: "InstallationTests"),
     ],
     swiftLanguageModes: [.v6]
 )
