@@ -10,7 +10,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
-        .package(url: "https://github.com/ordo-one/malloc-interposer.git", from: "1.6.1"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
@@ -22,7 +21,7 @@ let package = Package(
             dependencies: [
                 "GATTHealth",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+                "CAllocationCounter",
             ]
         ),
         // Typed names of BlueZ's object model (issue 4 grows this into the org.bluez client).
@@ -31,6 +30,8 @@ let package = Package(
         .target(name: "Gateway", dependencies: ["BlueZ", "GATTHealth"]),
         // systemd without libsystemd: sd_notify readiness and watchdog, the journal's native protocol.
         .target(name: "SystemdSupport", dependencies: ["CLinux", .product(name: "Logging", package: "swift-log")]),
+        // Counts heap allocations for `cuffctl benchmark` (linked statically, so cuffctl stays self-contained).
+        .target(name: "CAllocationCounter"),
         // Linux calls Swift's Glibc module leaves out (they need _GNU_SOURCE).
         .target(name: "CLinux"),
         // The daemon's own parts: configuration, wiring of BlueZ → Gateway → store, control API.

@@ -9,7 +9,7 @@ struct DecodeBenchmarkCommand: ParsableCommand {
         abstract: "Decode one payload many times; print ns and heap allocations per packet.",
         discussion: """
             Build with -c release for meaningful figures. Allocations are counted by interposing malloc \
-            (ordo-one/malloc-interposer); every decoded value is handed to an opaque sink so the loop \
+            (Sources/CAllocationCounter); every decoded value is handed to an opaque sink so the loop \
             cannot be optimised away.
             """
     )

@@ -1,5 +1,5 @@
 import GATTHealth
-import MallocInterposerSwift
+import CAllocationCounter
 
 #if canImport(Glibc)
 import Glibc
@@ -19,13 +19,11 @@ struct DecodeLoop {
 
     func measure(count: Int) -> Result {
         run(count: min(count, 10_000))  // warm caches and branch predictors
-        MallocInterposerSwift.initialize()
-        MallocInterposerSwift.hook()
+        cuffd_allocations_start()
         let start = monotonicNanoseconds()
         run(count: count)
         let elapsed = monotonicNanoseconds() - start
-        MallocInterposerSwift.unhook()
-        let allocations = MallocInterposerSwift.getStatistics().mallocCount
+        let allocations = cuffd_allocations_stop()
         return Result(
             nanosecondsPerPacket: Double(elapsed) / Double(count),
             allocationsPerPacket: Double(allocations) / Double(count))

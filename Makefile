@@ -1,0 +1,50 @@
+# Build and install cuffd's programs and service files.
+#   make                      release build
+#   make install              into $(DESTDIR)$(PREFIX) (PREFIX=/usr), configuration into $(DESTDIR)/etc
+#   make test                 the project's test command (scripts/test)
+PREFIX ?= /usr
+DESTDIR ?=
+SWIFT ?= swift
+# A scratch path of its own: the manual plugin rebuilds .build/release with a dynamic stdlib.
+SWIFT_BUILD = $(SWIFT) build -c release --static-swift-stdlib --scratch-path .build/static
+BIN_DIR = $(shell $(SWIFT) build -c release --scratch-path .build/static --show-bin-path)
+MAN_DIR = .build/plugins/GenerateManual/outputs/cuffctl
+PROGRAMS = cuffctl
+
+.PHONY: all man completions install uninstall test clean
+
+all:
+	$(SWIFT_BUILD) $(foreach program,$(PROGRAMS),--product $(program))
+
+man:
+	$(SWIFT) package --allow-writing-to-package-directory generate-manual --multi-page --section 1 --authors "cuffd project"
+
+completions: all
+	mkdir -p .build/completions
+	$(BIN_DIR)/cuffctl --generate-completion-script bash > .build/completions/cuffctl.bash
+	$(BIN_DIR)/cuffctl --generate-completion-script zsh > .build/completions/_cuffctl
+	$(BIN_DIR)/cuffctl --generate-completion-script fish > .build/completions/cuffctl.fish
+
+install: all man completions
+	install -D -m 0755 -s $(BIN_DIR)/cuffctl $(DESTDIR)$(PREFIX)/bin/cuffctl
+	install -D -m 0644 systemd/cuffd.service $(DESTDIR)$(PREFIX)/lib/systemd/system/cuffd.service
+	install -D -m 0644 systemd/cuffd.sysusers $(DESTDIR)$(PREFIX)/lib/sysusers.d/cuffd.conf
+	install -D -m 0644 systemd/org.cuffd.Gateway1.conf $(DESTDIR)$(PREFIX)/share/dbus-1/system.d/org.cuffd.Gateway1.conf
+	install -D -m 0644 systemd/cuffd.conf $(DESTDIR)/etc/cuffd/cuffd.conf
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0644 $(MAN_DIR)/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -D -m 0644 .build/completions/cuffctl.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/cuffctl
+	install -D -m 0644 .build/completions/_cuffctl $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_cuffctl
+	install -D -m 0644 .build/completions/cuffctl.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/cuffctl.fish
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/cuffctl $(DESTDIR)$(PREFIX)/lib/systemd/system/cuffd.service \
+	      $(DESTDIR)$(PREFIX)/lib/sysusers.d/cuffd.conf $(DESTDIR)$(PREFIX)/share/dbus-1/system.d/org.cuffd.Gateway1.conf \
+	      $(DESTDIR)$(PREFIX)/share/man/man1/cuffctl*.1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions/cuffctl \
+	      $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_cuffctl $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/cuffctl.fish
+
+test:
+	scripts/test
+
+clean:
+	rm -rf .build
