@@ -32,7 +32,7 @@ struct BloodPressureFrame {
     @inline(__always)
     static func requiredLength(flags: UInt8, quirk: BloodPressureQuirk?) -> Int {
         let userByte = quirk == .beurerByteSwapped ? 1 : Int(flags >> 3 & 1)
-        return 7 + 7 * Int(flags >> 1 & 1) + 2 * Int(flags >> 2 & 1) + userByte + 2 * Int(flags >> 4 & 1)
+        return 7 &+ 7 &* Int(flags >> 1 & 1) &+ 2 &* Int(flags >> 2 & 1) &+ userByte &+ 2 &* Int(flags >> 4 & 1)
     }
 
     @inline(__always)
@@ -56,7 +56,7 @@ struct BloodPressureFrame {
             userID = flags & Self.userIDPresent != 0 ? reader.uint8() : nil
             status = flags & Self.statusPresent != 0 ? BloodPressureMeasurementStatus(rawValue: reader.uint16()) : nil
         }
-        trailingByteCount = bytes.count - required
+        trailingByteCount = bytes.count &- required
     }
 
     init(

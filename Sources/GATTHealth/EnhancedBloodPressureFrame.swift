@@ -27,8 +27,8 @@ struct EnhancedBloodPressureFrame {
     var trailingByteCount: Int
 
     static func requiredLength(flags: UInt8, pressureCount: Int) -> Int {
-        1 + 2 * pressureCount + 4 * Int(flags >> 1 & 1) + 2 * Int(flags >> 2 & 1) + Int(flags >> 3 & 1)
-            + 2 * Int(flags >> 4 & 1) + 4 * Int(flags >> 5 & 1)
+        1 &+ 2 &* pressureCount &+ 4 &* Int(flags >> 1 & 1) &+ 2 &* Int(flags >> 2 & 1) &+ Int(flags >> 3 & 1)
+            &+ 2 &* Int(flags >> 4 & 1) &+ 4 &* Int(flags >> 5 & 1)
     }
 
     init(
@@ -48,7 +48,7 @@ struct EnhancedBloodPressureFrame {
         userID = flags & 0x08 != 0 ? reader.uint8() : nil
         status = flags & 0x10 != 0 ? BloodPressureMeasurementStatus(rawValue: reader.uint16()) : nil
         userFacingTime = flags & 0x20 != 0 ? reader.uint32() : nil
-        trailingByteCount = bytes.count - required
+        trailingByteCount = bytes.count &- required
     }
 
     init(

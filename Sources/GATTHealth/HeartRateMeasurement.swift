@@ -9,7 +9,8 @@
 ///
 /// Bits 1–2: sensor contact; bits 5–7 RFU. The required length counts one RR-Interval when bit 4 is set,
 /// so an RR flag with no RR bytes is malformed (vector HRM-S5, Nordic's strict reading). An odd byte after
-/// the RR pairs is ignored and counted (WebBluetoothCG/web-bluetooth #493).
+/// the RR pairs is ignored and counted (WebBluetoothCG/web-bluetooth #493). ``RRIntervals`` keeps up to
+/// sixteen intervals inline; a longer list (large ATT MTU only) counts the rest in ``omittedRRIntervalCount``.
 public struct HeartRateMeasurement: Hashable, Sendable, GATTCharacteristicValue {
     public static let characteristic = HealthCharacteristic.heartRateMeasurement
 
@@ -32,6 +33,8 @@ public struct HeartRateMeasurement: Hashable, Sendable, GATTCharacteristicValue 
     public var energyExpended: UInt16?
     /// nil when flag bit 4 is clear.
     public var rrIntervals: RRIntervals?
+    /// Intervals the frame carried beyond ``RRIntervals/capacity`` (after the sixteen oldest); 0 normally.
+    public var omittedRRIntervalCount: Int
     /// Flag bits 5–7 (RFU) as received.
     public var reservedFlags: UInt8
     /// Bytes after the last whole field: ignored, and counted here.
@@ -47,6 +50,7 @@ public struct HeartRateMeasurement: Hashable, Sendable, GATTCharacteristicValue 
         self.sensorContact = sensorContact
         self.energyExpended = energyExpended
         self.rrIntervals = rrIntervals
+        omittedRRIntervalCount = 0
         self.reservedFlags = reservedFlags & 0xE0
         trailingByteCount = 0
     }
@@ -54,10 +58,10 @@ public struct HeartRateMeasurement: Hashable, Sendable, GATTCharacteristicValue 
     public init(decoding bytes: UnsafeRawBufferPointer) throws(GATTDecodingError) {
         guard !bytes.isEmpty else { throw GATTDecodingError(Self.characteristic, .truncated(required: 2, actual: 0)) }
         let flags = bytes[0]
-        let valueLength = 1 + Int(flags & 0x01)
+        let valueLength = 1 &+ Int(flags & 0x01)
         let hasEnergy = flags & 0x08 != 0
         let hasRR = flags & 0x10 != 0
-        let required = 1 + valueLength + (hasEnergy ? 2 : 0) + (hasRR ? 2 : 0)
+        let required = 1 &+ valueLength &+ (hasEnergy ? 2 : 0) &+ (hasRR ? 2 : 0)
         try requireLength(required, of: bytes, for: Self.characteristic)
         var reader = ByteReader(bytes, offset: 1)
         isSixteenBitValue = valueLength == 2
@@ -68,13 +72,11 @@ public struct HeartRateMeasurement: Hashable, Sendable, GATTCharacteristicValue 
         default: sensorContact = .notSupported
         }
         energyExpended = hasEnergy ? reader.uint16() : nil
-        if hasRR {
-            var intervals = RRIntervals()
-            while reader.remaining >= 2 { intervals.append(reader.uint16()) }
-            rrIntervals = intervals
-        } else {
-            rrIntervals = nil
-        }
+        let pairs = hasRR ? reader.remaining >> 1 : 0
+        let kept = Swift.min(pairs, RRIntervals.capacity)
+        rrIntervals = hasRR ? RRIntervals(reading: &reader, pairs: kept) : nil
+        omittedRRIntervalCount = pairs &- kept
+        reader.skip(2 &* omittedRRIntervalCount)
         reservedFlags = flags & 0xE0
         trailingByteCount = reader.remaining
     }
@@ -90,7 +92,7 @@ public struct HeartRateMeasurement: Hashable, Sendable, GATTCharacteristicValue 
             | (rrIntervals == nil ? 0 : 0x10) | reservedFlags)
         if isSixteenBitValue { writer.uint16(heartRate) } else { writer.uint8(UInt8(truncatingIfNeeded: heartRate)) }
         if let energyExpended { writer.uint16(energyExpended) }
-        for interval in rrIntervals ?? RRIntervals() { writer.uint16(interval) }
+        for interval in rrIntervals ?? RRIntervals([]) { writer.uint16(interval) }
         return writer.bytes
     }
 }

@@ -1,32 +1,31 @@
 /// The RR-Interval list of a Heart Rate Measurement, in units of 1/1024 s, oldest first.
 ///
-/// Up to ``inlineCapacity`` values are stored inline, so decoding a realistic notification (a strap sends
-/// 0 to ~5 per second; a 20-byte ATT payload holds at most 9) allocates nothing. Longer lists, possible
-/// with a large ATT MTU, spill into an array rather than being cut.
+/// Stored inline and trivially copyable, so decoding never allocates or reference-counts. Sixteen
+/// intervals fit: more than a default-MTU notification can carry (a 20-byte payload holds at most 9) and
+/// more than a strap sends in one (0 to ~5, one per beat, notified about once a second; HRS §3.1.1.5 as
+/// quoted in polarofficial/polar-ble-sdk #80). A frame with more — possible only with a large ATT MTU —
+/// keeps the oldest sixteen here and counts the rest in ``HeartRateMeasurement/omittedRRIntervalCount``;
+/// the raw payload still holds them.
 public struct RRIntervals: RandomAccessCollection, Hashable, Sendable {
-    /// Values held without allocating.
-    public static let inlineCapacity = 16
+    /// The intervals one value keeps.
+    public static let capacity = 16
 
-    private var inline: InlineArray<16, UInt16>
-    private var overflow: [UInt16]
-    public private(set) var count: Int
+    private var values: InlineArray<16, UInt16> = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    public private(set) var count = 0
 
-    /// An empty list.
-    public init() {
-        inline = InlineArray(repeating: 0)
-        overflow = []
-        count = 0
+    /// A list of the given values; at most ``capacity`` are kept.
+    public init(_ list: some Sequence<UInt16>) {
+        for value in list.prefix(Self.capacity) {
+            values[count] = value
+            count += 1
+        }
     }
 
-    /// A list of the given values.
-    public init(_ values: some Sequence<UInt16>) {
-        self.init()
-        for value in values { append(value) }
-    }
-
-    mutating func append(_ value: UInt16) {
-        if count < Self.inlineCapacity { inline[count] = value } else { overflow.append(value) }
-        count += 1
+    /// Reads up to ``capacity`` little-endian pairs from `reader`.
+    @inline(__always)
+    init(reading reader: inout ByteReader, pairs: Int) {
+        count = pairs
+        for index in 0 ..< pairs { values[unchecked: index] = reader.uint16() }
     }
 
     public var startIndex: Int { 0 }
@@ -34,7 +33,7 @@ public struct RRIntervals: RandomAccessCollection, Hashable, Sendable {
 
     public subscript(position: Int) -> UInt16 {
         precondition(position >= 0 && position < count, "RR-interval index out of range")
-        return position < Self.inlineCapacity ? inline[position] : overflow[position - Self.inlineCapacity]
+        return values[unchecked: position]
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.elementsEqual(rhs) }

@@ -95,6 +95,7 @@ private func pressureFields(
         ("sensorContact", heartRate.map { .string($0.sensorContact.rawValue) } ?? .null),
         ("energyExpended", JSONValue(heartRate?.energyExpended)),
         ("rrIntervals", heartRate?.rrIntervals.map { .array($0.map { .integer($0) }) } ?? .null),
+        ("omittedRRIntervals", JSONValue(heartRate?.omittedRRIntervalCount)),
         ("trailingBytes", .integer(trailingBytes)),
     ]
 }

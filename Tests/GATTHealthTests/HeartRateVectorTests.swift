@@ -33,11 +33,14 @@ struct HeartRateVectorTests {
         #expect(value.trailingByteCount == 1)
     }
 
-    @Test func longIntervalListsSpillWithoutLoss() throws {
+    @Test func longIntervalListsKeepTheOldestSixteenAndCountTheRest() throws {
         let intervals = (0 ..< 40).map { UInt16(800 + $0) }
-        let encoded = HeartRateMeasurement(heartRate: 70, rrIntervals: RRIntervals(intervals)).encoded()
-        let decoded = try HeartRateMeasurement(decoding: encoded)
-        #expect(decoded.rrIntervals.map(Array.init) == intervals)
+        var frame: [UInt8] = [0x10, 0x48]
+        for interval in intervals { frame += [UInt8(interval & 0xFF), UInt8(interval >> 8)] }
+        let decoded = try HeartRateMeasurement(decoding: frame + [0x35])
+        #expect(decoded.rrIntervals.map(Array.init) == Array(intervals.prefix(16)))
+        #expect(decoded.omittedRRIntervalCount == 24)
+        #expect(decoded.trailingByteCount == 1)
     }
 
     @Test func reservedFlagBitsDoNotChangeTheLayout() throws {

@@ -51,7 +51,7 @@ struct RoundTripTests {
     }
 
     @Test func heartRateMeasurement() async {
-        await propertyCheck(count: 500, input: Self.entropy, Gen.int(in: 0 ... 30)) { bytes, rrCount throws in
+        await propertyCheck(count: 500, input: Self.entropy, Gen.int(in: 0 ... RRIntervals.capacity)) { bytes, rrCount throws in
             var source = Entropy(bytes)
             let contacts: [HeartRateMeasurement.SensorContact] = [.notSupported, .notDetected, .detected]
             let value = HeartRateMeasurement(
