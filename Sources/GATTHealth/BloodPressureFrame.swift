@@ -11,31 +11,32 @@
 /// | next | 2 | Measurement Status | bit 4 |
 ///
 /// Required length = 7 + 7·bit1 + 2·bit2 + 1·bit3 + 2·bit4, computed before any field is read.
+@usableFromInline
 struct BloodPressureFrame {
-    static let timeStampPresent: UInt8 = 0x02
-    static let pulseRatePresent: UInt8 = 0x04
-    static let userIDPresent: UInt8 = 0x08
-    static let statusPresent: UInt8 = 0x10
+    @usableFromInline static let timeStampPresent: UInt8 = 0x02
+    @usableFromInline static let pulseRatePresent: UInt8 = 0x04
+    @usableFromInline static let userIDPresent: UInt8 = 0x08
+    @usableFromInline static let statusPresent: UInt8 = 0x10
     /// Bits 5–7: RFU; kept, never used for the layout.
-    static let reservedFlagBits: UInt8 = 0xE0
+    @usableFromInline static let reservedFlagBits: UInt8 = 0xE0
 
-    var flags: UInt8
-    var values: (MedFloat16, MedFloat16, MedFloat16)
-    var timeStamp: DateTime?
-    var pulseRate: MedFloat16?
-    var userID: UInt8?
-    var status: BloodPressureMeasurementStatus?
-    var trailingByteCount: Int
+    @usableFromInline var flags: UInt8
+    @usableFromInline var values: (MedFloat16, MedFloat16, MedFloat16)
+    @usableFromInline var timeStamp: DateTime?
+    @usableFromInline var pulseRate: MedFloat16?
+    @usableFromInline var userID: UInt8?
+    @usableFromInline var status: BloodPressureMeasurementStatus?
+    @usableFromInline var trailingByteCount: Int
 
     /// The length the flags announce. With ``BloodPressureQuirk/beurerByteSwapped`` the User ID byte is
     /// there whatever bit 3 says.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func requiredLength(flags: UInt8, quirk: BloodPressureQuirk?) -> Int {
         let userByte = quirk == .beurerByteSwapped ? 1 : Int(flags >> 3 & 1)
         return 7 &+ 7 &* Int(flags >> 1 & 1) &+ 2 &* Int(flags >> 2 & 1) &+ userByte &+ 2 &* Int(flags >> 4 & 1)
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     init(
         decoding bytes: UnsafeRawBufferPointer, as characteristic: HealthCharacteristic, quirk: BloodPressureQuirk?
     ) throws(GATTDecodingError) {
@@ -74,9 +75,9 @@ struct BloodPressureFrame {
         trailingByteCount = 0
     }
 
-    var unit: PressureUnit { PressureUnit(flags: flags) }
+    @inlinable var unit: PressureUnit { PressureUnit(flags: flags) }
 
-    var reservedFlags: UInt8 { flags & Self.reservedFlagBits }
+    @inlinable var reservedFlags: UInt8 { flags & Self.reservedFlagBits }
 
     func encoded() -> [UInt8] {
         var writer = ByteWriter(capacity: 19)

@@ -8,6 +8,7 @@ public struct BloodPressureMeasurementStatus: Hashable, Sendable {
     public let rawValue: UInt16
 
     /// Wraps the 16 bits as sent.
+    @inlinable
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
     /// The 2-bit Pulse Rate Range field (bits 3–4).

@@ -2,70 +2,78 @@
 ///
 /// Every decoder computes the length its flags require and compares it with the frame first, so the
 /// reads here are unchecked: they are the hot path and must not branch or allocate.
+@usableFromInline
 struct ByteReader {
-    private let bytes: UnsafeRawBufferPointer
-    private(set) var offset: Int
+    @usableFromInline let bytes: UnsafeRawBufferPointer
+    @usableFromInline var offset: Int
 
-    @inline(__always)
+    @inlinable @inline(__always)
     init(_ bytes: UnsafeRawBufferPointer, offset: Int = 0) {
         self.bytes = bytes
         self.offset = offset
     }
 
     /// Bytes not read yet.
-    var remaining: Int {
+    @inlinable var remaining: Int {
         @inline(__always) get { bytes.count &- offset }
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func uint8() -> UInt8 {
         defer { offset &+= 1 }
         return bytes[offset]
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func uint16() -> UInt16 {
         defer { offset &+= 2 }
         return UInt16(bytes[offset]) | UInt16(bytes[offset &+ 1]) << 8
     }
 
     /// A 16-bit field sent most significant byte first (the Beurer quirk).
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func uint16BigEndian() -> UInt16 {
         defer { offset &+= 2 }
         return UInt16(bytes[offset]) << 8 | UInt16(bytes[offset &+ 1])
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func uint24() -> UInt32 {
         defer { offset &+= 3 }
         return UInt32(bytes[offset]) | UInt32(bytes[offset &+ 1]) << 8 | UInt32(bytes[offset &+ 2]) << 16
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func uint32() -> UInt32 {
         let low = UInt32(uint16())
         return low | UInt32(uint16()) << 16
     }
 
-    @inline(__always)
+    /// Eight bytes as one little-endian word.
+    @inlinable @inline(__always)
+    mutating func uint64() -> UInt64 {
+        defer { offset &+= 8 }
+        return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+
+    @inlinable @inline(__always)
     mutating func uint40() -> UInt64 {
         let low = UInt64(uint32())
         return low | UInt64(uint8()) << 32
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func medFloat16() -> MedFloat16 { MedFloat16(bitPattern: uint16()) }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func medFloat32() -> MedFloat32 { MedFloat32(bitPattern: uint32()) }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func dateTime() -> DateTime {
         DateTime(year: uint16(), month: uint8(), day: uint8(), hours: uint8(), minutes: uint8(), seconds: uint8())
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func skip(_ count: Int) { offset &+= count }
 }
 
@@ -87,7 +95,7 @@ func withContiguousBytes<Bytes: Collection<UInt8>, Value>(
 }
 
 /// Fails with `.truncated` when `bytes` is shorter than `required`.
-@inline(__always)
+@inlinable @inline(__always)
 func requireLength(
     _ required: Int, of bytes: UnsafeRawBufferPointer, for characteristic: HealthCharacteristic
 ) throws(GATTDecodingError) {

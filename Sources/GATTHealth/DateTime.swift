@@ -17,6 +17,7 @@ public struct DateTime: Hashable, Sendable, GATTCharacteristicValue {
     public var seconds: UInt8
 
     /// The time stamp as sent, field by field.
+    @inlinable
     public init(year: UInt16, month: UInt8, day: UInt8, hours: UInt8, minutes: UInt8, seconds: UInt8) {
         self.year = year
         self.month = month

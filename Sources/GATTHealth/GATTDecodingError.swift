@@ -27,6 +27,7 @@ public struct GATTDecodingError: Error, Hashable, Sendable, CustomStringConverti
     public let problem: Problem
 
     /// Creates an error for `characteristic`.
+    @inlinable
     public init(_ characteristic: HealthCharacteristic?, _ problem: Problem) {
         self.characteristic = characteristic
         self.problem = problem

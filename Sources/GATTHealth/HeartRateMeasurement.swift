@@ -26,70 +26,74 @@ public struct HeartRateMeasurement: Hashable, Sendable, GATTCharacteristicValue 
 
     /// Beats per minute, unsigned (255 is a valid uint8 value).
     public var heartRate: UInt16
-    /// True when the value was sent as uint16 (flag bit 0).
-    public var isSixteenBitValue: Bool
-    public var sensorContact: SensorContact
+    /// The flags byte as received; the properties below read it.
+    @usableFromInline var flags: UInt8
     /// Kilojoules since the last reset (flag bit 3).
     public var energyExpended: UInt16?
     /// nil when flag bit 4 is clear.
     public var rrIntervals: RRIntervals?
     /// Intervals the frame carried beyond ``RRIntervals/capacity`` (after the sixteen oldest); 0 normally.
     public var omittedRRIntervalCount: Int
-    /// Flag bits 5–7 (RFU) as received.
-    public var reservedFlags: UInt8
     /// Bytes after the last whole field: ignored, and counted here.
     public var trailingByteCount: Int
+
+    /// True when the value was sent as uint16 (flag bit 0).
+    public var isSixteenBitValue: Bool { flags & 0x01 != 0 }
+
+    /// Flags bits 1–2.
+    public var sensorContact: SensorContact {
+        switch flags >> 1 & 0x03 {
+        case 3: .detected
+        case 2: .notDetected
+        default: .notSupported
+        }
+    }
+
+    /// Flag bits 5–7 (RFU) as received.
+    public var reservedFlags: UInt8 { flags & 0xE0 }
 
     /// A measurement to encode; the value goes out as uint16 when it does not fit a byte or when asked.
     public init(
         heartRate: UInt16, sixteenBitValue: Bool = false, sensorContact: SensorContact = .notSupported,
         energyExpended: UInt16? = nil, rrIntervals: RRIntervals? = nil, reservedFlags: UInt8 = 0
     ) {
+        let contactBits: UInt8 = switch sensorContact {
+        case .notSupported: 0
+        case .notDetected: 0x04
+        case .detected: 0x06
+        }
+        flags = (sixteenBitValue || heartRate > UInt8.max ? 0x01 : 0) | contactBits | (energyExpended == nil ? 0 : 0x08)
+            | (rrIntervals == nil ? 0 : 0x10) | reservedFlags & 0xE0
         self.heartRate = heartRate
-        isSixteenBitValue = sixteenBitValue || heartRate > UInt8.max
-        self.sensorContact = sensorContact
         self.energyExpended = energyExpended
         self.rrIntervals = rrIntervals
         omittedRRIntervalCount = 0
-        self.reservedFlags = reservedFlags & 0xE0
         trailingByteCount = 0
     }
 
+    @inlinable
     public init(decoding bytes: UnsafeRawBufferPointer) throws(GATTDecodingError) {
         guard !bytes.isEmpty else { throw GATTDecodingError(Self.characteristic, .truncated(required: 2, actual: 0)) }
-        let flags = bytes[0]
+        flags = bytes[0]
         let valueLength = 1 &+ Int(flags & 0x01)
         let hasEnergy = flags & 0x08 != 0
         let hasRR = flags & 0x10 != 0
         let required = 1 &+ valueLength &+ (hasEnergy ? 2 : 0) &+ (hasRR ? 2 : 0)
         try requireLength(required, of: bytes, for: Self.characteristic)
         var reader = ByteReader(bytes, offset: 1)
-        isSixteenBitValue = valueLength == 2
-        heartRate = isSixteenBitValue ? reader.uint16() : UInt16(reader.uint8())
-        switch flags >> 1 & 0x03 {
-        case 3: sensorContact = .detected
-        case 2: sensorContact = .notDetected
-        default: sensorContact = .notSupported
-        }
+        heartRate = valueLength == 2 ? reader.uint16() : UInt16(reader.uint8())
         energyExpended = hasEnergy ? reader.uint16() : nil
         let pairs = hasRR ? reader.remaining >> 1 : 0
         let kept = Swift.min(pairs, RRIntervals.capacity)
         rrIntervals = hasRR ? RRIntervals(reading: &reader, pairs: kept) : nil
         omittedRRIntervalCount = pairs &- kept
         reader.skip(2 &* omittedRRIntervalCount)
-        reservedFlags = flags & 0xE0
         trailingByteCount = reader.remaining
     }
 
     public func encoded() -> [UInt8] {
         var writer = ByteWriter(capacity: 5 + 2 * (rrIntervals?.count ?? 0))
-        let contactBits: UInt8 = switch sensorContact {
-        case .notSupported: 0
-        case .notDetected: 0x04
-        case .detected: 0x06
-        }
-        writer.uint8((isSixteenBitValue ? 0x01 : 0) | contactBits | (energyExpended == nil ? 0 : 0x08)
-            | (rrIntervals == nil ? 0 : 0x10) | reservedFlags)
+        writer.uint8(flags)
         if isSixteenBitValue { writer.uint16(heartRate) } else { writer.uint8(UInt8(truncatingIfNeeded: heartRate)) }
         if let energyExpended { writer.uint16(energyExpended) }
         for interval in rrIntervals ?? RRIntervals([]) { writer.uint16(interval) }

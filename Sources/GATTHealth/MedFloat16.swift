@@ -8,6 +8,7 @@ public struct MedFloat16: MedicalFloat {
     public let bitPattern: UInt16
 
     /// Wraps a raw 16-bit pattern.
+    @inlinable
     public init(bitPattern: UInt16) { self.bitPattern = bitPattern }
 
     /// The largest mantissa magnitude cuffd encodes: 2045 keeps clear of the reserved patterns even

@@ -5,6 +5,7 @@ public struct MedFloat32: MedicalFloat {
     public let bitPattern: UInt32
 
     /// Wraps a raw 32-bit pattern.
+    @inlinable
     public init(bitPattern: UInt32) { self.bitPattern = bitPattern }
 
     /// The largest mantissa magnitude cuffd encodes, clear of the reserved patterns 0x7FFFFE…0x800002.

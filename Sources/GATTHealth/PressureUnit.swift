@@ -4,6 +4,7 @@ public enum PressureUnit: String, Hashable, Sendable {
     case millimetresOfMercury = "mmHg"
     case kilopascals = "kPa"
 
+    @usableFromInline @inline(__always)
     init(flags: UInt8) { self = flags & 0x01 == 0 ? .millimetresOfMercury : .kilopascals }
 
     var flagBit: UInt8 { self == .millimetresOfMercury ? 0 : 1 }

@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// The measured loop of `cuffctl benchmark decode`: the typed decoder of one characteristic, called
-/// `count` times over the same bytes, each result handed to ``opaqueSink(_:)``.
+/// `count` times over the same bytes, the address of each result handed to ``opaqueSink(_:)``.
 struct DecodeLoop {
     let characteristic: HealthCharacteristic
     let bytes: [UInt8]
@@ -33,23 +33,38 @@ struct DecodeLoop {
         bytes.withUnsafeBytes { buffer in
             switch characteristic {
             case .bloodPressureMeasurement:
-                for _ in 0 ..< count { opaqueSink(try? BloodPressureMeasurement(decoding: buffer, quirk: quirk)) }
+                repeatDecoding(count) { () throws(GATTDecodingError) in try BloodPressureMeasurement(decoding: buffer, quirk: quirk) }
             case .intermediateCuffPressure:
-                for _ in 0 ..< count { opaqueSink(try? IntermediateCuffPressure(decoding: buffer, quirk: quirk)) }
+                repeatDecoding(count) { () throws(GATTDecodingError) in try IntermediateCuffPressure(decoding: buffer, quirk: quirk) }
             case .heartRateMeasurement:
-                for _ in 0 ..< count { opaqueSink(try? HeartRateMeasurement(decoding: buffer)) }
+                repeatDecoding(count) { () throws(GATTDecodingError) in try HeartRateMeasurement(decoding: buffer) }
             default:
-                for _ in 0 ..< count { opaqueSink(try? DecodedCharacteristic.decode(characteristic, buffer)) }
+                repeatDecoding(count) { () throws(GATTDecodingError) in try DecodedCharacteristic.decode(characteristic, buffer) }
             }
         }
     }
 }
 
-/// Takes a value where the optimiser cannot see what happens to it, so the decode that produced it
+/// Decodes `count` times, handing the address of each result (or of the error) to ``opaqueSink(_:)``,
+/// the way a C harness hands a pointer to an opaque function.
+@inline(__always)
+private func repeatDecoding<Value>(_ count: Int, _ decode: () throws(GATTDecodingError) -> Value) {
+    for _ in 0 ..< count {
+        do {
+            var value = try decode()
+            withUnsafeBytes(of: &value) { opaqueSink($0.baseAddress) }
+        } catch {
+            var failure = error
+            withUnsafeBytes(of: &failure) { opaqueSink($0.baseAddress) }
+        }
+    }
+}
+
+/// Takes an address where the optimiser cannot see what happens to it, so the decode that filled it
 /// must run.
 @_optimize(none)
 @inline(never)
-func opaqueSink<T>(_ value: T) {}
+func opaqueSink(_ value: UnsafeRawPointer?) {}
 
 /// CLOCK_MONOTONIC in nanoseconds.
 func monotonicNanoseconds() -> UInt64 {
