@@ -22,6 +22,7 @@ let package = Package(
                 "GATTHealth",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "CAllocationCounter",
+                "Diagnostics",
             ]
         ),
         // Typed names of BlueZ's object model (issue 4 grows this into the org.bluez client).
@@ -30,6 +31,10 @@ let package = Package(
         .target(name: "Gateway", dependencies: ["BlueZ", "GATTHealth"]),
         // systemd without libsystemd: sd_notify readiness and watchdog, the journal's native protocol.
         .target(name: "SystemdSupport", dependencies: ["CLinux", .product(name: "Logging", package: "swift-log")]),
+        // libbluetooth, only where BlueZ's D-Bus API cannot answer (adapter checks in `cuffctl doctor`).
+        .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
+        // `cuffctl doctor`'s checks of the machine: kernel Bluetooth, adapters, rfkill, policy, store, clock.
+        .target(name: "Diagnostics", dependencies: ["CBluetooth", "CLinux"]),
         // Counts heap allocations for `cuffctl benchmark` (linked statically, so cuffctl stays self-contained).
         .target(name: "CAllocationCounter"),
         // Linux calls Swift's Glibc module leaves out (they need _GNU_SOURCE).
@@ -51,6 +56,7 @@ let package = Package(
         .testTarget(name: "SystemdSupportTests", dependencies: ["SystemdSupport"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Gateway"]),
         .testTarget(name: "InstallationTests"),
+        .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),
     ],
     swiftLanguageModes: [.v6]
 )

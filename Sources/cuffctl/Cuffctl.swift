@@ -8,8 +8,8 @@ struct Cuffctl: AsyncParsableCommand {
         abstract: "Control cuffd and work with blood-pressure cuff data.",
         discussion: """
             Exit codes: 0 success; 64 usage error (bad arguments, unknown characteristic, bad hex); \
-            65 malformed payload (one line on stderr names the problem).
+            65 malformed payload (one line on stderr names the problem); 69 a doctor check failed.
             """,
-        subcommands: [DecodeCommand.self, BenchmarkCommand.self]
+        subcommands: [DoctorCommand.self, DecodeCommand.self, BenchmarkCommand.self]
     )
 }

@@ -4,4 +4,6 @@ import ArgumentParser
 enum ExitStatus {
     /// sysexits.h `EX_DATAERR`: the payload given is malformed.
     static let malformedPayload = ExitCode(65)
+    /// sysexits.h `EX_UNAVAILABLE`: something cuffd needs is missing or blocked (`doctor`).
+    static let unavailable = ExitCode(69)
 }

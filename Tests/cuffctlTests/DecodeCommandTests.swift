@@ -110,3 +110,16 @@ struct DecodeBenchmarkCommandTests {
         #expect(try Self.allocations("2A37", "19 4B 00 38 04 04 04 38 04 00 04") == 0)
     }
 }
+
+@Suite("cuffctl doctor")
+struct DoctorCommandTests {
+    /// Whatever this machine has, the report names every check and the exit code agrees with it.
+    @Test func theExitCodeMatchesTheReport() throws {
+        let outcome = try CuffctlProcess.run(["doctor", "--json", "--store", "/nonexistent/cuffd/health.sqlite"])
+        let checks = try #require(try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [[String: String]])
+        #expect(checks.compactMap { $0["name"] }.contains("kernel"))
+        #expect(checks.compactMap { $0["name"] }.suffix(4) == ["rfkill", "bus policy", "store", "clock"])
+        let failed = checks.contains { $0["status"] == "failure" }
+        #expect(outcome.status == (failed ? 69 : 0))
+    }
+}

@@ -10,4 +10,8 @@
 /// Returns the descriptor, or -errno.
 int cuffd_sealed_memfd(const char *name, const void *data, size_t length);
 
+/// 1 when the kernel's clock discipline reports the system clock synchronised (adjtimex(2): STA_UNSYNC
+/// clear and no TIME_ERROR), else 0.
+int cuffd_clock_synchronized(void);
+
 #endif

@@ -1,0 +1,37 @@
+import ArgumentParser
+import Diagnostics
+
+/// `cuffctl doctor [--store PATH] [--json]`: checks this machine the way cuffd needs it.
+struct DoctorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Check the kernel, adapters, rfkill, bus policy, store and clock for cuffd.",
+        discussion: "Exit codes: 0 nothing failed (warnings may remain); 69 a check failed (sysexits EX_UNAVAILABLE)."
+    )
+
+    @Option(help: "The store cuffd uses.")
+    var store = "/var/lib/cuffd/health.sqlite"
+
+    @Flag(help: "Print a JSON array of {name, status, detail}.")
+    var json = false
+
+    func run() throws {
+        let results = Doctor(machine: .current(storePath: store)).run()
+        if json {
+            print(JSONValue.array(results.map { result in
+                .object([("name", .string(result.name)), ("status", .string(result.status.rawValue)), ("detail", .string(result.detail))])
+            }).rendered)
+        } else {
+            let width = results.map(\.name.count).max() ?? 0
+            for result in results {
+                let mark = switch result.status {
+                case .ok: "ok  "
+                case .warning: "warn"
+                case .failure: "FAIL"
+                }
+                print("\(mark)  \(result.name)\(String(repeating: " ", count: width - result.name.count))  \(result.detail)")
+            }
+        }
+        if results.contains(where: { $0.status == .failure }) { throw ExitStatus.unavailable }
+    }
+}
