@@ -1,0 +1,26 @@
+/// Either kind of sample type; used where queries and the change feed take several types.
+public enum HealthObjectType: Sendable, Hashable, CustomStringConvertible {
+    /// A quantity type.
+    case quantity(QuantityType)
+    /// A correlation type.
+    case correlation(CorrelationType)
+
+    /// The stored identifier.
+    public var identifier: String {
+        switch self {
+        case .quantity(let type): type.identifier
+        case .correlation(let type): type.identifier
+        }
+    }
+
+    /// The quantity types a client must be allowed to read or share to read or share this type
+    /// (for a correlation: its member types, `healthkit-hkcorrelationquery.md`).
+    public var authorizationTypes: [QuantityType] {
+        switch self {
+        case .quantity(let type): [type]
+        case .correlation(let type): type.memberTypes
+        }
+    }
+
+    public var description: String { identifier }
+}

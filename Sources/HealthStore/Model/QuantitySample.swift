@@ -1,0 +1,54 @@
+import Foundation
+
+/// An immutable measurement of one quantity type over a time interval (`healthkit-hkquantitysample.md`,
+/// HEALTH-STORE.md §2).
+///
+/// The UUID is assigned at creation; ``sourceRevision`` is assigned by the store at save. After a
+/// save, ``quantity`` is in the type's canonical unit; the original unit stays readable through
+/// metadata (``MetadataKey/deviceValue``) when the caller records it.
+public struct QuantitySample: Sendable, Hashable, Identifiable {
+    /// Object identity; saving an object whose UUID exists fails (`HKHealthStore.h`).
+    public let uuid: UUID
+    /// The quantity type.
+    public let type: QuantityType
+    /// The measured amount.
+    public let quantity: HealthQuantity
+    /// Start of the interval (instant samples: start = end).
+    public let startDate: Date
+    /// End of the interval; never before ``startDate``.
+    public let endDate: Date
+    /// IANA time zone of the measurement (`HKMetadataKeyTimeZone`; Health Connect `zoneOffset`).
+    public let timeZoneIdentifier: String?
+    /// The device that measured.
+    public let device: HealthDevice?
+    /// Typed metadata.
+    public let metadata: HealthMetadata
+    /// Writer and version; nil until saved.
+    public let sourceRevision: SourceRevision?
+
+    public var id: UUID { uuid }
+
+    /// A new sample with a fresh UUID.
+    public init(
+        uuid: UUID = UUID(), type: QuantityType, quantity: HealthQuantity, start: Date, end: Date,
+        timeZoneIdentifier: String? = nil, device: HealthDevice? = nil, metadata: HealthMetadata = HealthMetadata(),
+        sourceRevision: SourceRevision? = nil
+    ) {
+        self.uuid = uuid
+        self.type = type
+        self.quantity = quantity
+        self.startDate = start
+        self.endDate = end
+        self.timeZoneIdentifier = timeZoneIdentifier
+        self.device = device
+        self.metadata = metadata
+        self.sourceRevision = sourceRevision
+    }
+
+    /// The same sample with its quantity in canonical unit and its source revision set.
+    func normalized(quantity: HealthQuantity, sourceRevision: SourceRevision) -> QuantitySample {
+        QuantitySample(
+            uuid: uuid, type: type, quantity: quantity, start: startDate, end: endDate,
+            timeZoneIdentifier: timeZoneIdentifier, device: device, metadata: metadata, sourceRevision: sourceRevision)
+    }
+}
