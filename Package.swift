@@ -47,7 +47,10 @@ let package = Package(
             dependencies: ["HealthStore"],
             path: "Tests/store-crash-writer"
         ),
-        .testTarget(name: "HealthStoreTests", dependencies: ["HealthStore"]),
+        .testTarget(
+            name: "HealthStoreTests",
+            dependencies: ["HealthStore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

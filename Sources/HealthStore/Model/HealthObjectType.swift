@@ -13,12 +13,13 @@ public enum HealthObjectType: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The quantity types a client must be allowed to read or share to read or share this type
-    /// (for a correlation: its member types, `healthkit-hkcorrelationquery.md`).
+    /// The quantity types a client must be allowed to read to read this type as a whole (for a
+    /// correlation: its required member types; optional members are filtered per type,
+    /// `healthkit-hkcorrelationquery.md`). Saving checks the types actually present.
     public var authorizationTypes: [QuantityType] {
         switch self {
         case .quantity(let type): [type]
-        case .correlation(let type): type.memberTypes
+        case .correlation(let type): type.requiredMembers
         }
     }
 
