@@ -16,17 +16,20 @@ extension SQLiteEngine {
             }
             let json = "[" + boundaries.map { String(SQLiteCoding.micros($0)) }.joined(separator: ",") + "]"
             let filter = SQLitePredicate(predicate)
-            let from = """
+            let arguments: StatementArguments = [json, typeID] + filter.arguments
+            /// One aggregate query over all buckets, optionally grouped by source as well.
+            func sql(_ aggregates: String, bySource: Bool) -> String {
+                """
                 WITH b(i, lo, hi) AS (
                     SELECT CAST(key AS INTEGER), value, lead(value) OVER (ORDER BY CAST(key AS INTEGER)) FROM json_each(?)
                 )
-                SELECT %@ FROM b CROSS JOIN sample s
+                SELECT b.i, \(bySource ? "(SELECT bundle_identifier FROM source WHERE id = s.source_id)" : "NULL"), \(aggregates)
+                FROM b CROSS JOIN sample s
                 WHERE b.hi IS NOT NULL AND s.type_id = ? AND s.start_at >= b.lo AND s.start_at < b.hi
                   AND s.is_correlation = 0 AND \(filter.sql)
-                GROUP BY b.i%@
+                GROUP BY b.i\(bySource ? ", s.source_id" : "")
                 """
-            let arguments: StatementArguments = [json, typeID] + filter.arguments
-            let bySource = options.contains(.separateBySource)
+            }
             var totals: [Int: Aggregate] = [:]
             var perSource: [Int: [String: Aggregate]] = [:]
             func collect(_ sql: String, _ apply: (inout Aggregate, Row) -> Void) throws {
@@ -39,20 +42,15 @@ extension SQLiteEngine {
                     }
                 }
             }
-            let sourceColumn = "(SELECT bundle_identifier FROM source WHERE id = s.source_id)"
-            for grouped in bySource ? [false, true] : [false] {
-                let select = { (columns: String) in
-                    from.replacingOccurrences(of: "%@", with: "b.i, \(grouped ? sourceColumn : "NULL"), \(columns)", options: [], range: from.range(of: "%@"))
-                        .replacingOccurrences(of: "%@", with: grouped ? ", s.source_id" : "")
-                }
-                try collect(select("count(s.value), min(s.value), max(s.value), avg(s.value)")) { aggregate, row in
+            for grouped in options.contains(.separateBySource) ? [false, true] : [false] {
+                try collect(sql("count(s.value), min(s.value), max(s.value), avg(s.value)", bySource: grouped)) { aggregate, row in
                     aggregate.count = row[2]
                     aggregate.minimum = row[3]
                     aggregate.maximum = row[4]
                     aggregate.average = row[5]
                 }
                 if options.contains(.mostRecent) {
-                    try collect(select("max(s.start_at), s.value")) { aggregate, row in
+                    try collect(sql("max(s.start_at), s.value", bySource: grouped)) { aggregate, row in
                         aggregate.mostRecentAt = row[2]
                         aggregate.mostRecent = row[3]
                     }
