@@ -87,3 +87,17 @@ import Testing
         #expect(try Fixture.count(store, .bloodPressureSystolic) == 1)
     }
 }
+
+/// Several readings (a cuff's stored records) in one transaction.
+@Suite struct ReadingBatchTests {
+    @Test func aBatchOfReadingsIsAllOrNothing() throws {
+        let store = try Fixture.store()
+        var bad = Fixture.reading(3)
+        bad.systolic = .nan
+        #expect(throws: HealthStoreError.self) { try store.saveBloodPressure([Fixture.reading(1), Fixture.reading(2), bad], as: Fixture.daemon) }
+        #expect(try store.correlations(CorrelationQuery(type: .bloodPressure), as: Fixture.daemon).isEmpty)
+        let outcomes = try store.saveBloodPressure([Fixture.reading(1), Fixture.reading(2), Fixture.reading(1)], as: Fixture.daemon)
+        #expect(outcomes.map(\.didCommit) == [true, true, false])
+        #expect(outcomes[2].object.uuid == outcomes[0].object.uuid)
+    }
+}

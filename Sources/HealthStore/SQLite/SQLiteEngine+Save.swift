@@ -22,35 +22,42 @@ extension SQLiteEngine {
         }
     }
 
-    public func saveCorrelation(_ correlation: Correlation, at now: Date) throws(HealthStoreError) -> SaveOutcome<Correlation> {
+    public func saveCorrelations(_ correlations: [Correlation], at now: Date) throws(HealthStoreError) -> [SaveOutcome<Correlation>] {
         try write { db in
             let ctx = try SQLiteWriteContext(db, now: now)
-            let sourceID = try ctx.sourceID(correlation.sourceRevision!.source)
-            let typeID = try ctx.typeID(correlation.type.identifier)
-            let outcome: SaveOutcome<Correlation>
-            if let syncID = correlation.metadata.syncIdentifier, let stored = try storedKey(db, sourceID, syncID) {
-                guard stored.isCorrelation, stored.typeID == typeID else {
-                    throw HealthStoreError.invalidMetadata(key: MetadataKey.syncIdentifier.name, reason: "'\(syncID)' is already used by an object of another type")
-                }
-                guard correlation.metadata.syncVersion! > stored.syncVersion else {
-                    return .alreadyStored(try loadCorrelations(db, where: "s.id = ?", [stored.id])[0])
-                }
-                // Replace the whole reading: members and linked samples go with the old version.
-                for child in try Row.fetchAll(db, sql: "SELECT id FROM sample WHERE correlation_id = ?", arguments: [stored.id]) {
-                    try tombstoneAndDelete(rowID: child[0], ctx)
-                }
-                try tombstone(stored, ctx)
-                try update(rowID: stored.id, with: correlation, value: nil, ctx)
-                try insertChildren(of: correlation, rowID: stored.id, ctx)
-                outcome = .replaced(correlation, replacedUUID: stored.uuid)
-            } else {
-                let rowID = try insert(correlation.uuid, typeID: typeID, isCorrelation: true, value: nil, object: correlation.storageFields, correlationID: nil, isMember: false, ctx)
-                try insertChildren(of: correlation, rowID: rowID, ctx)
-                outcome = .inserted(correlation)
+            var outcomes: [SaveOutcome<Correlation>] = []
+            outcomes.reserveCapacity(correlations.count)
+            for correlation in correlations {
+                outcomes.append(try upsert(correlation, ctx))
             }
             try ctx.finish()
-            return outcome
+            return outcomes
         }
+    }
+
+    private func upsert(_ correlation: Correlation, _ ctx: SQLiteWriteContext) throws -> SaveOutcome<Correlation> {
+        let db = ctx.db
+        let sourceID = try ctx.sourceID(correlation.sourceRevision!.source)
+        let typeID = try ctx.typeID(correlation.type.identifier)
+        if let syncID = correlation.metadata.syncIdentifier, let stored = try storedKey(db, sourceID, syncID) {
+            guard stored.isCorrelation, stored.typeID == typeID else {
+                throw HealthStoreError.invalidMetadata(key: MetadataKey.syncIdentifier.name, reason: "'\(syncID)' is already used by an object of another type")
+            }
+            guard correlation.metadata.syncVersion! > stored.syncVersion else {
+                return .alreadyStored(try loadCorrelations(db, where: "s.id = ?", [stored.id])[0])
+            }
+            // Replace the whole reading: members and linked samples go with the old version.
+            for child in try Int64.fetchAll(db, sql: "SELECT id FROM sample WHERE correlation_id = ?", arguments: [stored.id]) {
+                try tombstoneAndDelete(rowID: child, ctx)
+            }
+            try tombstone(stored, ctx)
+            try update(rowID: stored.id, with: correlation, value: nil, ctx)
+            try insertChildren(of: correlation, rowID: stored.id, ctx)
+            return .replaced(correlation, replacedUUID: stored.uuid)
+        }
+        let rowID = try insert(correlation.uuid, typeID: typeID, isCorrelation: true, value: nil, object: correlation.storageFields, correlationID: nil, isMember: false, ctx)
+        try insertChildren(of: correlation, rowID: rowID, ctx)
+        return .inserted(correlation)
     }
 
     // MARK: Rows

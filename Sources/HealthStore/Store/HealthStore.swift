@@ -38,7 +38,11 @@ public final class HealthStore: HealthStoring {
     // MARK: Saving
 
     public func saveBloodPressure(_ reading: BloodPressureReading, as client: HealthClient) throws(HealthStoreError) -> SaveOutcome<Correlation> {
-        try save(reading.correlation(), as: client)
+        try save([reading.correlation()], as: client)[0]
+    }
+
+    public func saveBloodPressure(_ readings: [BloodPressureReading], as client: HealthClient) throws(HealthStoreError) -> [SaveOutcome<Correlation>] {
+        try save(readings.map { $0.correlation() }, as: client)
     }
 
     public func save(_ samples: [QuantitySample], as client: HealthClient) throws(HealthStoreError) -> [SaveOutcome<QuantitySample>] {
@@ -60,16 +64,34 @@ public final class HealthStore: HealthStoring {
     }
 
     public func save(_ correlation: Correlation, as client: HealthClient) throws(HealthStoreError) -> SaveOutcome<Correlation> {
-        let checked = try validated(correlation, revision: configuration.revision(for: client))
-        for type in Set((checked.objects + checked.linkedSamples).map(\.type)) {
-            try requireShare(type, client)
+        try save([correlation], as: client)[0]
+    }
+
+    public func save(_ correlations: [Correlation], as client: HealthClient) throws(HealthStoreError) -> [SaveOutcome<Correlation>] {
+        guard !correlations.isEmpty else { return [] }
+        let revision = configuration.revision(for: client)
+        var checked: [Correlation] = []
+        checked.reserveCapacity(correlations.count)
+        var uuids = Set<UUID>()
+        var types = Set<QuantityType>()
+        for correlation in correlations {
+            let valid = try validated(correlation, revision: revision)
+            for object in [valid.uuid] + (valid.objects + valid.linkedSamples).map(\.uuid) where !uuids.insert(object).inserted {
+                throw .duplicateUUID(object)
+            }
+            types.formUnion((valid.objects + valid.linkedSamples).map(\.type))
+            checked.append(valid)
         }
-        let outcome = try engine.saveCorrelation(checked, at: configuration.clock())
-        if outcome.didCommit {
+        for type in types { try requireShare(type, client) }
+        let outcomes = try engine.saveCorrelations(checked, at: configuration.clock())
+        var changed = Set<String>()
+        for outcome in outcomes where outcome.didCommit {
             let object = outcome.object
-            observers.notify(Set([object.type.identifier] + (object.objects + object.linkedSamples).map(\.type.identifier)))
+            changed.insert(object.type.identifier)
+            changed.formUnion((object.objects + object.linkedSamples).map(\.type.identifier))
         }
-        return outcome
+        observers.notify(changed)
+        return outcomes
     }
 
     // MARK: Deleting

@@ -6,8 +6,8 @@ import Foundation
 public protocol HealthStoreEngine: Sendable {
     /// Upserts samples in one transaction (HEALTH-STORE.md §3).
     func saveSamples(_ samples: [QuantitySample], at now: Date) throws(HealthStoreError) -> [SaveOutcome<QuantitySample>]
-    /// Upserts a correlation with members and linked samples in one transaction.
-    func saveCorrelation(_ correlation: Correlation, at now: Date) throws(HealthStoreError) -> SaveOutcome<Correlation>
+    /// Upserts correlations with their members and linked samples in one transaction.
+    func saveCorrelations(_ correlations: [Correlation], at now: Date) throws(HealthStoreError) -> [SaveOutcome<Correlation>]
     /// Deletes objects of `source`, cascading correlations; returns the deleted type identifiers
     /// (one entry per tombstone).
     func delete(_ uuids: [UUID], ownedBy source: String, at now: Date) throws(HealthStoreError) -> [String]

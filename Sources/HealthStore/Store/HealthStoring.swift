@@ -10,10 +10,14 @@ public protocol HealthStoring: Sendable {
     /// ``SaveOutcome/alreadyStored(_:)`` means the sync identifier was stored at an equal or
     /// greater version: a duplicate, nothing written.
     func saveBloodPressure(_ reading: BloodPressureReading, as client: HealthClient) throws(HealthStoreError) -> SaveOutcome<Correlation>
+    /// Saves several readings (e.g. a cuff's stored records) in one transaction, all or nothing.
+    func saveBloodPressure(_ readings: [BloodPressureReading], as client: HealthClient) throws(HealthStoreError) -> [SaveOutcome<Correlation>]
     /// Saves quantity samples, all or nothing (`HKHealthStore.h`).
     func save(_ samples: [QuantitySample], as client: HealthClient) throws(HealthStoreError) -> [SaveOutcome<QuantitySample>]
     /// Saves a correlation with its members and linked samples, all or nothing.
     func save(_ correlation: Correlation, as client: HealthClient) throws(HealthStoreError) -> SaveOutcome<Correlation>
+    /// Saves correlations in one transaction, all or nothing.
+    func save(_ correlations: [Correlation], as client: HealthClient) throws(HealthStoreError) -> [SaveOutcome<Correlation>]
     /// Deletes the client's own objects by UUID (a correlation takes its members and linked
     /// samples along), all or nothing; returns the number of objects tombstoned.
     func delete(_ uuids: [UUID], as client: HealthClient) throws(HealthStoreError) -> Int
