@@ -47,6 +47,13 @@ let package = Package(
             dependencies: ["HealthStore"],
             path: "Tests/store-crash-writer"
         ),
+        // Figures for issue 5: ingest rate, commit latency, last-100 and daily-statistics query times.
+        // Run: swift run -c release store-benchmark
+        .executableTarget(
+            name: "store-benchmark",
+            dependencies: ["HealthStore"],
+            path: "Benchmarks/store-benchmark"
+        ),
         .testTarget(
             name: "HealthStoreTests",
             dependencies: ["HealthStore", .product(name: "GRDB", package: "GRDB.swift")]
