@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 @testable import HealthStore
 
@@ -69,5 +70,65 @@ import Testing
         let weekly = try store.statisticsCollection(StatisticsCollectionQuery(type: .heartRate, options: [.minimum], anchorDate: jan1, interval: .week, timeZone: utc, start: jan1.addingTimeInterval(10 * 86_400), end: jan1.addingTimeInterval(21 * 86_400)), as: Fixture.daemon)
         #expect(weekly.first?.startDate == jan1.addingTimeInterval(7 * 86_400))
         #expect(weekly.map(\.all.sampleCount) == [7, 7])
+    }
+}
+
+/// The v2 rollup (per type, source and 15-minute slot, maintained by triggers) must always agree
+/// with a full scan of the samples, through inserts, replacements and deletions.
+@Suite struct StatisticsRollupTests {
+    @Test func rollupAgreesWithAScanAfterInsertsReplacementsAndDeletes() throws {
+        let store = try Fixture.store()
+        try store.setAuthorization(AuthorizationGrant(uid: 1000, type: .heartRate, canShare: true, canRead: true), by: Fixture.root)
+        var rng = SplitMix(seed: 42)
+        for round in 0..<6 {
+            var batch: [QuantitySample] = []
+            for k in 0..<200 {
+                let at = Fixture.t0.addingTimeInterval(Double(rng.next() % (5 * 86_400)))
+                let sync = rng.next() % 3 == 0 ? "s\(rng.next() % 40)" : nil
+                batch.append(Fixture.heartRate(Double(40 + rng.next() % 120), at: at, sync: sync, version: Int64(round * 1000 + k)))
+            }
+            _ = try store.save(batch, as: round % 2 == 0 ? Fixture.daemon : Fixture.alice)
+            _ = try store.saveBloodPressure(Fixture.reading(round), as: Fixture.daemon)
+            let own = try store.samples(SampleQuery(type: .heartRate, predicate: SamplePredicate(sourceBundleIdentifiers: ["org.cuffd.gateway"], excludeCorrelated: true)), as: Fixture.daemon)
+            _ = try store.delete(Array(own.map(\.uuid).shuffled(using: &rng).prefix(30)), as: Fixture.daemon)
+        }
+        let utc = TimeZone(identifier: "UTC")!
+        let start = Fixture.t0.addingTimeInterval(-86_400)
+        let everything = SamplePredicate(dateRange: DateRange(start: Date(timeIntervalSince1970: 0), end: Date(timeIntervalSince1970: 4_000_000_000)))
+        func collection(_ predicate: SamplePredicate) throws -> [HealthStatistics] {
+            try store.statisticsCollection(StatisticsCollectionQuery(type: .heartRate, predicate: predicate, options: [.discrete, .separateBySource], anchorDate: start, interval: .day, timeZone: utc, start: start, end: start.addingTimeInterval(8 * 86_400)), as: Fixture.daemon)
+        }
+        let viaRollup = try collection(.all), viaScan = try collection(everything)
+        #expect(viaRollup.map(\.all.sampleCount) == viaScan.map(\.all.sampleCount))
+        #expect(viaRollup.reduce(0) { $0 + $1.all.sampleCount } == (try Fixture.count(store, .heartRate)))
+        for (a, b) in zip(viaRollup, viaScan) {
+            #expect(a.all.minimum == b.all.minimum && a.all.maximum == b.all.maximum)
+            #expect(a.all.mostRecent == b.all.mostRecent && a.all.mostRecentDate == b.all.mostRecentDate)
+            #expect(abs((a.all.average?.value ?? 0) - (b.all.average?.value ?? 0)) < 1e-9)
+            #expect(a.bySource.mapValues(\.sampleCount) == b.bySource.mapValues(\.sampleCount))
+            #expect(a.bySource.mapValues(\.maximum) == b.bySource.mapValues(\.maximum))
+        }
+        // White box: every rollup row equals a recomputation from the samples, and no slot is missing.
+        let engine = try #require(store.engine as? SQLiteEngine)
+        let (wrong, missing) = try engine.read { db in
+            let expected = """
+                SELECT type_id, CAST(start_at / 900000000 AS INTEGER) AS slot, source_id, count(*) AS n, sum(value) AS total,
+                       min(value) AS lo, max(value) AS hi, max(start_at) AS last_at
+                FROM sample WHERE value IS NOT NULL GROUP BY type_id, slot, source_id
+                """
+            let wrong = try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM sample_rollup r JOIN (\(expected)) e USING (type_id, slot, source_id)
+                WHERE r.n != e.n OR abs(r.total - e.total) > 1e-6 OR r.lo != e.lo OR r.hi != e.hi OR r.last_at != e.last_at
+                   OR r.last_value != (SELECT value FROM sample s WHERE s.type_id = r.type_id AND s.source_id = r.source_id
+                                       AND s.start_at = r.last_at ORDER BY s.id DESC LIMIT 1)
+                """)!
+            let missing = try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM (\(expected))) - (SELECT count(*) FROM sample_rollup)")!
+            return (wrong, missing)
+        }
+        #expect(wrong == 0)
+        #expect(missing == 0)
+        let total = try store.statistics(of: .heartRate, predicate: .all, options: .discrete, as: Fixture.daemon)
+        let scanned = try store.statistics(of: .heartRate, predicate: everything, options: .discrete, as: Fixture.daemon)
+        #expect(total.all.sampleCount == scanned.all.sampleCount && total.all.maximum == scanned.all.maximum && total.all.mostRecent == scanned.all.mostRecent)
     }
 }

@@ -82,6 +82,12 @@ enum SQLiteCoding {
 
     private static func appendString(_ string: String, to out: inout String) {
         out += "\""
+        // Fast path: nothing to escape (the usual case for keys, identifiers and model names).
+        if !string.utf8.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }) {
+            out += string
+            out += "\""
+            return
+        }
         for scalar in string.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

@@ -1,14 +1,16 @@
 import Foundation
 import GRDB
 
-/// Sample and correlation queries (HEALTH-STORE.md §5) and row decoding.
+/// Sample and correlation queries (HEALTH-STORE.md §5) and row decoding. Quantity and correlation
+/// types have distinct `type_id`s, so `type_id = ?` alone selects the right kind of row and the
+/// query stays on the index `sample_type_start`.
 extension SQLiteEngine {
     public func samples(_ query: SampleQuery) throws(HealthStoreError) -> [QuantitySample] {
         try read { db in
             guard let typeID = try Self.typeID(db, query.type.identifier) else { return [] }
             let predicate = SQLitePredicate(query.predicate)
             return try loadSamples(
-                db, where: "s.type_id = ? AND s.is_correlation = 0 AND \(predicate.sql)",
+                db, where: "s.type_id = ? AND \(predicate.sql)",
                 [typeID] + predicate.arguments, order: SQLitePredicate.order(query.sort), limit: query.limit)
         }
     }
@@ -18,7 +20,7 @@ extension SQLiteEngine {
             guard let typeID = try Self.typeID(db, query.type.identifier) else { return [] }
             let predicate = SQLitePredicate(query.predicate)
             return try loadCorrelations(
-                db, where: "s.type_id = ? AND s.is_correlation = 1 AND \(predicate.sql)",
+                db, where: "s.type_id = ? AND \(predicate.sql)",
                 [typeID] + predicate.arguments, order: SQLitePredicate.order(query.sort), limit: query.limit)
         }
     }

@@ -2,8 +2,10 @@ import Foundation
 import GRDB
 
 /// Statistics (HEALTH-STORE.md §5; `HKStatisticsQuery`, `HKStatisticsCollectionQuery`) computed in
-/// SQL: buckets come in as a JSON array of boundaries, paired with `lead()`, and each bucket scans
-/// its range of the covering index `sample_type_start (type_id, start_at, value, source_id)`.
+/// SQL: buckets come in as a JSON array of boundaries, paired with `lead()`. When the predicate
+/// filters at most by source and every boundary falls on a 15-minute UTC slot, buckets are summed
+/// from `sample_rollup` (migration v2); otherwise each bucket scans its range of the covering index
+/// `sample_type_start (type_id, start_at, value, source_id)`.
 /// Samples fall in the bucket containing their start date. "Most recent" is the value of the
 /// sample with the latest start (SQLite's bare-column rule for a single `max()` aggregate).
 extension SQLiteEngine {
@@ -14,22 +16,30 @@ extension SQLiteEngine {
             guard let typeID = try Self.typeID(db, type.identifier) else {
                 return bucketRanges.map { Self.empty(type, $0.0, $0.1) }
             }
-            let json = "[" + boundaries.map { String(SQLiteCoding.micros($0)) }.joined(separator: ",") + "]"
-            let filter = SQLitePredicate(predicate)
+            let slot = SQLiteSchema.rollupSlotMicros
+            let micros = boundaries.map(SQLiteCoding.micros)
+            let rollup = predicate.dateRange == nil && predicate.deviceIdentity == nil && predicate.metadata.isEmpty
+                && predicate.uuids == nil && !predicate.excludeCorrelated && micros.allSatisfy { $0 % slot == 0 }
+            let json = "[" + micros.map { String(rollup ? $0 / slot : $0) }.joined(separator: ",") + "]"
+            let filter = SQLitePredicate(predicate, alias: rollup ? "r" : "s")
             let arguments: StatementArguments = [json, typeID] + filter.arguments
             /// One aggregate query over all buckets, optionally grouped by source as well.
             func sql(_ aggregates: String, bySource: Bool) -> String {
-                """
+                let t = rollup ? "r" : "s"
+                return """
                 WITH b(i, lo, hi) AS (
                     SELECT CAST(key AS INTEGER), value, lead(value) OVER (ORDER BY CAST(key AS INTEGER)) FROM json_each(?)
                 )
-                SELECT b.i, \(bySource ? "(SELECT bundle_identifier FROM source WHERE id = s.source_id)" : "NULL"), \(aggregates)
-                FROM b CROSS JOIN sample s
-                WHERE b.hi IS NOT NULL AND s.type_id = ? AND s.start_at >= b.lo AND s.start_at < b.hi
-                  AND s.is_correlation = 0 AND \(filter.sql)
-                GROUP BY b.i\(bySource ? ", s.source_id" : "")
+                SELECT b.i, \(bySource ? "(SELECT bundle_identifier FROM source WHERE id = \(t).source_id)" : "NULL"), \(aggregates)
+                FROM b CROSS JOIN \(rollup ? "sample_rollup r" : "sample s")
+                WHERE b.hi IS NOT NULL AND \(t).type_id = ?
+                  AND \(rollup ? "r.slot >= b.lo AND r.slot < b.hi" : "s.start_at >= b.lo AND s.start_at < b.hi")
+                  AND \(filter.sql)
+                GROUP BY b.i\(bySource ? ", \(t).source_id" : "")
                 """
             }
+            let basic = rollup ? "sum(r.n), min(r.lo), max(r.hi), sum(r.total) / sum(r.n)" : "count(s.value), min(s.value), max(s.value), avg(s.value)"
+            let latest = rollup ? "max(r.last_at), r.last_value" : "max(s.start_at), s.value"
             var totals: [Int: Aggregate] = [:]
             var perSource: [Int: [String: Aggregate]] = [:]
             func collect(_ sql: String, _ apply: (inout Aggregate, Row) -> Void) throws {
@@ -43,14 +53,14 @@ extension SQLiteEngine {
                 }
             }
             for grouped in options.contains(.separateBySource) ? [false, true] : [false] {
-                try collect(sql("count(s.value), min(s.value), max(s.value), avg(s.value)", bySource: grouped)) { aggregate, row in
+                try collect(sql(basic, bySource: grouped)) { aggregate, row in
                     aggregate.count = row[2]
                     aggregate.minimum = row[3]
                     aggregate.maximum = row[4]
                     aggregate.average = row[5]
                 }
                 if options.contains(.mostRecent) {
-                    try collect(sql("max(s.start_at), s.value", bySource: grouped)) { aggregate, row in
+                    try collect(sql(latest, bySource: grouped)) { aggregate, row in
                         aggregate.mostRecentAt = row[2]
                         aggregate.mostRecent = row[3]
                     }

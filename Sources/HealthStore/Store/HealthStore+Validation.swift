@@ -10,7 +10,7 @@ extension HealthStore {
         let value = try sample.quantity.doubleValue(for: type.canonicalUnit)
         guard value.isFinite, sample.quantity.value.isFinite else { throw .nonFiniteValue(uuid: sample.uuid) }
         guard sample.startDate <= sample.endDate else { throw .endBeforeStart(uuid: sample.uuid) }
-        try sample.metadata.validate(against: configuration.metadataRegistry)
+        try sample.metadata.validate(against: metadataRegistry)
         return sample.normalized(quantity: HealthQuantity(unit: type.canonicalUnit, doubleValue: value), sourceRevision: revision)
     }
 
@@ -22,7 +22,7 @@ extension HealthStore {
               type == correlation.type
         else { throw .unknownType(correlation.type.identifier) }
         guard correlation.startDate <= correlation.endDate else { throw .endBeforeStart(uuid: correlation.uuid) }
-        try correlation.metadata.validate(against: configuration.metadataRegistry)
+        try correlation.metadata.validate(against: metadataRegistry)
         for required in type.requiredMembers where !correlation.objects.contains(where: { $0.type == required }) {
             throw .missingCorrelationMember(correlation: correlation.uuid, type: required.identifier)
         }

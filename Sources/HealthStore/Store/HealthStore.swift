@@ -9,12 +9,14 @@ public final class HealthStore: HealthStoring {
     /// The configuration the store was opened with.
     public let configuration: StoreConfiguration
     let engine: any HealthStoreEngine
+    let metadataRegistry: [String: MetadataKey]
     let observers = ObserverCenter()
 
     /// A store over any engine.
     public init(engine: any HealthStoreEngine, configuration: StoreConfiguration) throws(HealthStoreError) {
         self.engine = engine
         self.configuration = configuration
+        metadataRegistry = configuration.metadataRegistry
         _ = try purgeExpiredTombstones()
     }
 
