@@ -33,7 +33,7 @@ public struct Correlation: Sendable, Hashable, Identifiable {
 
     /// A new correlation with a fresh UUID.
     public init(
-        uuid: UUID = UUID(), type: CorrelationType, start: Date, end: Date, objects: [QuantitySample],
+        uuid: UUID = .timeOrdered(), type: CorrelationType, start: Date, end: Date, objects: [QuantitySample],
         linkedSamples: [QuantitySample] = [], timeZoneIdentifier: String? = nil, device: HealthDevice? = nil,
         metadata: HealthMetadata = HealthMetadata(), sourceRevision: SourceRevision? = nil
     ) {

@@ -7,7 +7,8 @@ import Foundation
 /// save, ``quantity`` is in the type's canonical unit; the original unit stays readable through
 /// metadata (``MetadataKey/deviceValue``) when the caller records it.
 public struct QuantitySample: Sendable, Hashable, Identifiable {
-    /// Object identity; saving an object whose UUID exists fails (`HKHealthStore.h`).
+    /// Object identity (a time-ordered v7 UUID by default); saving an object whose UUID exists
+    /// fails (`HKHealthStore.h`).
     public let uuid: UUID
     /// The quantity type.
     public let type: QuantityType
@@ -30,7 +31,7 @@ public struct QuantitySample: Sendable, Hashable, Identifiable {
 
     /// A new sample with a fresh UUID.
     public init(
-        uuid: UUID = UUID(), type: QuantityType, quantity: HealthQuantity, start: Date, end: Date,
+        uuid: UUID = .timeOrdered(), type: QuantityType, quantity: HealthQuantity, start: Date, end: Date,
         timeZoneIdentifier: String? = nil, device: HealthDevice? = nil, metadata: HealthMetadata = HealthMetadata(),
         sourceRevision: SourceRevision? = nil
     ) {

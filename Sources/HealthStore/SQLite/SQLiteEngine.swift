@@ -23,7 +23,11 @@ public final class SQLiteEngine: HealthStoreEngine {
         grdb.foreignKeysEnabled = true
         do {
             let pool = try DatabasePool(path: path, configuration: grdb)
-            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            // FULL after open (GRDB's setUpWALMode set NORMAL); a 64 MiB page cache keeps a batch's
+            // dirty index pages in memory until commit.
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = FULL; PRAGMA cache_size = -65536")
+            }
             writer = pool
         } catch {
             throw SQLiteErrorMapping.map(error)

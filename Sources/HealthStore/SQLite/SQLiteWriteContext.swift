@@ -45,8 +45,15 @@ final class SQLiteWriteContext {
         return id
     }
 
+    private var lastRevision: (SourceRevision, Int64)?
+    private var lastDevice: (HealthDevice, Int64)?
+
     func revisionID(_ revision: SourceRevision) throws -> Int64 {
-        if let id = revisionIDs[revision] { return id }
+        if let (last, id) = lastRevision, last == revision { return id }
+        if let id = revisionIDs[revision] {
+            lastRevision = (revision, id)
+            return id
+        }
         let sourceID = try sourceID(revision.source)
         let fingerprint = [revision.source.bundleIdentifier, revision.version ?? "", revision.operatingSystemVersion ?? "", revision.productType ?? ""].joined(separator: "\u{1F}")
         try db.execute(
@@ -54,16 +61,22 @@ final class SQLiteWriteContext {
             arguments: [sourceID, revision.version, revision.operatingSystemVersion, revision.productType, fingerprint])
         let id = try Int64.fetchOne(db, sql: "SELECT id FROM source_revision WHERE fingerprint = ?", arguments: [fingerprint])!
         revisionIDs[revision] = id
+        lastRevision = (revision, id)
         return id
     }
 
     func deviceID(_ device: HealthDevice?) throws -> Int64? {
         guard let device else { return nil }
-        if let id = deviceIDs[device] { return id }
+        if let (last, id) = lastDevice, last == device { return id }
+        if let id = deviceIDs[device] {
+            lastDevice = (device, id)
+            return id
+        }
         let payload = SQLiteCoding.json(device)
         try db.execute(sql: "INSERT OR IGNORE INTO device (identity, payload) VALUES (?, ?)", arguments: [device.identity, payload])
         let id = try Int64.fetchOne(db, sql: "SELECT id FROM device WHERE payload = ?", arguments: [payload])!
         deviceIDs[device] = id
+        lastDevice = (device, id)
         return id
     }
 }
