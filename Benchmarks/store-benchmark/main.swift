@@ -97,3 +97,12 @@ for _ in 0..<10 {
     })
 }
 print("daily statistics for a year (min/max/avg/most recent, \(buckets) buckets over \(counted) heart-rate samples): p50 \(ms(percentile(statTimes, 0.5))), max \(ms(statTimes.max()!))")
+
+// 6. For comparison: the last 500 heart-rate samples (plain rows, no correlation assembly).
+var sampleTimes: [Duration] = []
+for _ in 0..<50 {
+    sampleTimes.append(try clock.measure {
+        _ = try store.samples(SampleQuery(type: .heartRate, sort: .startDateDescending, limit: 500), as: daemon)
+    })
+}
+print("last 500 heart-rate samples: p50 \(ms(percentile(sampleTimes, 0.5)))")

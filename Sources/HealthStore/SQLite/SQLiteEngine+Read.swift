@@ -34,11 +34,13 @@ extension SQLiteEngine {
         s.metadata, s.correlation_id, s.is_member, s.is_correlation
         """
 
-    func rows(_ db: Database, where condition: String, _ arguments: StatementArguments, order: String? = nil, limit: Int? = nil) throws -> [Row] {
+    /// Rows as plain storage values: one non-generic conversion per row instead of a generic
+    /// `Row` subscript per column (those do runtime metadata look-ups across the module boundary).
+    func rows(_ db: Database, where condition: String, _ arguments: StatementArguments, order: String? = nil, limit: Int? = nil) throws -> [SQLiteValues] {
         var sql = "SELECT \(Self.columns) FROM sample s JOIN sample_type t ON t.id = s.type_id WHERE \(condition)"
         if let order { sql += " ORDER BY \(order)" }
         if let limit { sql += " LIMIT \(max(0, limit))" }
-        return try Row.fetchAll(db, sql: sql, arguments: arguments)
+        return try Array(Row.fetchCursor(db, sql: sql, arguments: arguments).map(SQLiteValues.init))
     }
 
     func loadSamples(_ db: Database, where condition: String, _ arguments: StatementArguments, order: String? = nil, limit: Int? = nil) throws -> [QuantitySample] {
@@ -51,15 +53,15 @@ extension SQLiteEngine {
         let decoder = SQLiteRowDecoder(db: db, engine: self)
         let parents = try rows(db, where: condition, arguments, order: order, limit: limit)
         guard !parents.isEmpty else { return [] }
-        let ids: [Int64] = parents.map { $0[0] }
-        var children: [Int64: [Row]] = [:]
+        let ids: [Int64] = parents.map { $0.int(0)! }
+        var children: [Int64: [SQLiteValues]] = [:]
         for row in try rows(db, where: "s.correlation_id IN (\(SQLitePredicate.marks(ids.count)))", StatementArguments(ids), order: "s.id") {
-            children[row[10], default: []].append(row)
+            children[row.int(10)!, default: []].append(row)
         }
         return try parents.compactMap { row in
-            let kids = children[row[0]] ?? []
-            let members = try kids.filter { $0[11] as Bool }.compactMap(decoder.sample)
-            let linked = try kids.filter { !($0[11] as Bool) }.compactMap(decoder.sample)
+            let kids = children[row.int(0)!] ?? []
+            let members = try kids.filter { $0.int(11) == 1 }.compactMap(decoder.sample)
+            let linked = try kids.filter { $0.int(11) != 1 }.compactMap(decoder.sample)
             return try decoder.correlation(row, members: members, linked: linked)
         }
     }
@@ -77,21 +79,31 @@ final class SQLiteRowDecoder {
         self.engine = engine
     }
 
-    func sample(_ row: Row) throws -> QuantitySample? {
-        guard let type = try? engine.types.type(row[2]) else { return nil }
+    private var quantityTypes: [String: QuantityType] = [:]
+
+    func sample(_ row: SQLiteValues) throws -> QuantitySample? {
+        let identifier = row.string(2) ?? ""
+        let type: QuantityType
+        if let cached = quantityTypes[identifier] {
+            type = cached
+        } else {
+            guard let found = try? engine.types.type(identifier) else { return nil }
+            quantityTypes[identifier] = found
+            type = found
+        }
         return QuantitySample(
-            uuid: SQLiteCoding.uuid(row[1]), type: type, quantity: HealthQuantity(unit: type.canonicalUnit, doubleValue: row[3]),
-            start: SQLiteCoding.date(row[4]), end: SQLiteCoding.date(row[5]), timeZoneIdentifier: row[6],
-            device: try device(row[8]), metadata: SQLiteCoding.metadata(row[9], registry: engine.metadataKeys),
-            sourceRevision: try revision(row[7]))
+            uuid: SQLiteCoding.uuid(row.data(1)), type: type, quantity: HealthQuantity(unit: type.canonicalUnit, doubleValue: row.double(3) ?? .nan),
+            start: SQLiteCoding.date(row.int(4) ?? 0), end: SQLiteCoding.date(row.int(5) ?? 0), timeZoneIdentifier: row.string(6),
+            device: try device(row.int(8)), metadata: SQLiteCoding.metadata(row.string(9), registry: engine.metadataKeys),
+            sourceRevision: try revision(row.int(7) ?? 0))
     }
 
-    func correlation(_ row: Row, members: [QuantitySample], linked: [QuantitySample]) throws -> Correlation? {
-        guard let type = engine.correlationTypes[row[2]] else { return nil }
+    func correlation(_ row: SQLiteValues, members: [QuantitySample], linked: [QuantitySample]) throws -> Correlation? {
+        guard let type = engine.correlationTypes[row.string(2) ?? ""] else { return nil }
         return Correlation(
-            uuid: SQLiteCoding.uuid(row[1]), type: type, start: SQLiteCoding.date(row[4]), end: SQLiteCoding.date(row[5]),
-            objects: members, linkedSamples: linked, timeZoneIdentifier: row[6], device: try device(row[8]),
-            metadata: SQLiteCoding.metadata(row[9], registry: engine.metadataKeys), sourceRevision: try revision(row[7]))
+            uuid: SQLiteCoding.uuid(row.data(1)), type: type, start: SQLiteCoding.date(row.int(4) ?? 0), end: SQLiteCoding.date(row.int(5) ?? 0),
+            objects: members, linkedSamples: linked, timeZoneIdentifier: row.string(6), device: try device(row.int(8)),
+            metadata: SQLiteCoding.metadata(row.string(9), registry: engine.metadataKeys), sourceRevision: try revision(row.int(7) ?? 0))
     }
 
     private func device(_ id: Int64?) throws -> HealthDevice? {
@@ -114,4 +126,22 @@ final class SQLiteRowDecoder {
         revisions[id] = revision
         return revision
     }
+}
+
+/// One row's column values by index, typed by SQLite storage class.
+struct SQLiteValues {
+    let values: [DatabaseValue.Storage]
+
+    init(_ row: Row) { values = row.databaseValues.map(\.storage) }
+
+    func int(_ i: Int) -> Int64? { if case .int64(let v) = values[i] { v } else { nil } }
+    func double(_ i: Int) -> Double? {
+        switch values[i] {
+        case .double(let v): v
+        case .int64(let v): Double(v)
+        default: nil
+        }
+    }
+    func string(_ i: Int) -> String? { if case .string(let v) = values[i] { v } else { nil } }
+    func data(_ i: Int) -> Data { if case .blob(let v) = values[i] { v } else { Data() } }
 }

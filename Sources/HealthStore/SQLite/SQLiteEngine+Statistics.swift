@@ -5,7 +5,7 @@ import GRDB
 /// SQL: buckets come in as a JSON array of boundaries, paired with `lead()`. When the predicate
 /// filters at most by source and every boundary falls on a 15-minute UTC slot, buckets are summed
 /// from `sample_rollup` (migration v2); otherwise each bucket scans its range of the covering index
-/// `sample_type_start (type_id, start_at, value, source_id)`.
+/// `sample_type_start (type_id, start_at)`.
 /// Samples fall in the bucket containing their start date. "Most recent" is the value of the
 /// sample with the latest start (SQLite's bare-column rule for a single `max()` aggregate).
 extension SQLiteEngine {

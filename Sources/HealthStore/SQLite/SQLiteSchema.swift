@@ -71,7 +71,7 @@ enum SQLiteSchema {
                 ) STRICT;
                 CREATE UNIQUE INDEX sample_sync_key ON sample(source_id, sync_identifier)
                     WHERE sync_identifier IS NOT NULL;
-                CREATE INDEX sample_type_start ON sample(type_id, start_at, value, source_id);
+                CREATE INDEX sample_type_start ON sample(type_id, start_at);
                 CREATE INDEX sample_correlation ON sample(correlation_id) WHERE correlation_id IS NOT NULL;
 
                 CREATE TABLE tombstone (
