@@ -33,9 +33,11 @@ extension SQLiteEngine {
                 created_at, change_seq)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
+        let sourceID = try ctx.sourceID(object.revision.source)
+        let start = SQLiteCoding.micros(object.start)
         let arguments: StatementArguments = [
-            SQLiteCoding.blob(uuid), typeID, isCorrelation, value, SQLiteCoding.micros(object.start), SQLiteCoding.micros(object.end),
-            object.timeZone, try ctx.sourceID(object.revision.source), try ctx.revisionID(object.revision),
+            SQLiteCoding.blob(uuid), typeID, isCorrelation, value, start, SQLiteCoding.micros(object.end),
+            object.timeZone, sourceID, try ctx.revisionID(object.revision),
             try ctx.deviceID(object.device), SQLiteCoding.json(object.metadata), object.metadata.syncIdentifier,
             object.metadata.syncVersion, correlationID, isMember, ctx.now, ctx.nextSeq(),
         ]
@@ -48,11 +50,13 @@ extension SQLiteEngine {
             }
             throw error
         }
+        if let value { ctx.addToRollup(typeID: typeID, sourceID: sourceID, startMicros: start, value: value) }
         return ctx.db.lastInsertedRowID
     }
 
     func update(rowID: Int64, with object: some StorageFieldsProviding, value: Double?, _ ctx: SQLiteWriteContext) throws {
         let fields = object.storageFields
+        try ctx.flushRollup()  // the update trigger recomputes slots from `sample`
         do {
             try ctx.db.execute(sql: """
                 UPDATE sample SET uuid = ?, value = ?, start_at = ?, end_at = ?, time_zone = ?, revision_id = ?,
@@ -86,6 +90,7 @@ extension SQLiteEngine {
             SELECT s.id, s.uuid, s.type_id, s.source_id, s.is_correlation, s.sync_identifier, s.sync_version, t.identifier
             FROM sample s JOIN sample_type t ON t.id = s.type_id WHERE s.id = ?
             """, arguments: [rowID])!
+        try ctx.flushRollup()  // the delete trigger recomputes the slot from `sample`
         try tombstone(Self.storedKey(row), ctx)
         try ctx.db.execute(sql: "DELETE FROM sample WHERE id = ?", arguments: [rowID])
         return row[7]

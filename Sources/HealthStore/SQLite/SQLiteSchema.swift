@@ -105,6 +105,16 @@ enum SQLiteSchema {
     /// multiple of 15 minutes, so local day, week and month boundaries fall on slot boundaries.
     static let rollupSlotMicros: Int64 = 900_000_000
 
+    /// Adds a batch of inserted samples to one slot (the same merge the slot recomputation gives).
+    static let rollupUpsert = """
+        INSERT INTO sample_rollup (type_id, slot, source_id, n, total, lo, hi, last_at, last_value)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (type_id, slot, source_id) DO UPDATE SET
+            n = n + excluded.n, total = total + excluded.total, lo = min(lo, excluded.lo), hi = max(hi, excluded.hi),
+            last_value = CASE WHEN excluded.last_at >= last_at THEN excluded.last_value ELSE last_value END,
+            last_at = max(last_at, excluded.last_at)
+        """
+
     /// `floor(x / slot)` in SQL (SQLite's integer division truncates toward zero).
     private static func slot(_ x: String) -> String {
         "(CASE WHEN \(x) >= 0 THEN \(x) / 900000000 ELSE -((-\(x) - 1) / 900000000) - 1 END)"
@@ -126,9 +136,11 @@ enum SQLiteSchema {
     }
 
     /// v2: per (type, source, 15-minute slot) count, sum, min, max and latest value of quantity
-    /// samples, kept exact by triggers inside the writing transaction, so statistics over all
-    /// samples of a type (optionally per source) read ~35 000 rollup rows per year instead of every
-    /// sample. Inserts update the slot incrementally; updates and deletes recompute the slot.
+    /// samples, kept exact inside the writing transaction, so statistics over all samples of a type
+    /// (optionally per source) read ~35 000 rollup rows per year instead of every sample. Inserts
+    /// are summed per slot by ``SQLiteWriteContext`` and upserted with ``rollupUpsert`` before any
+    /// update or delete and at commit (one statement per touched slot rather than one trigger run
+    /// per row: ~20 % of ingest time); updates and deletes recompute their slot in triggers.
     static var rollupV2: String {
         """
         CREATE TABLE sample_rollup (
@@ -143,15 +155,6 @@ enum SQLiteSchema {
             last_value REAL NOT NULL,
             PRIMARY KEY (type_id, slot, source_id)
         ) STRICT, WITHOUT ROWID;
-
-        CREATE TRIGGER sample_rollup_insert AFTER INSERT ON sample WHEN NEW.value IS NOT NULL BEGIN
-            INSERT INTO sample_rollup (type_id, slot, source_id, n, total, lo, hi, last_at, last_value)
-            VALUES (NEW.type_id, \(slot("NEW.start_at")), NEW.source_id, 1, NEW.value, NEW.value, NEW.value, NEW.start_at, NEW.value)
-            ON CONFLICT (type_id, slot, source_id) DO UPDATE SET
-                n = n + 1, total = total + excluded.total, lo = min(lo, excluded.lo), hi = max(hi, excluded.hi),
-                last_value = CASE WHEN excluded.last_at >= last_at THEN excluded.last_value ELSE last_value END,
-                last_at = max(last_at, excluded.last_at);
-        END;
 
         CREATE TRIGGER sample_rollup_delete AFTER DELETE ON sample WHEN OLD.value IS NOT NULL BEGIN
             \(recompute("OLD"))

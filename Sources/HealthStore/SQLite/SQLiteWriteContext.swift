@@ -24,9 +24,58 @@ final class SQLiteWriteContext {
         return seq
     }
 
-    /// Stores the counter; call last in the transaction.
+    /// Flushes the rollup and stores the counter; call last in the transaction.
     func finish() throws {
+        try flushRollup()
         try db.execute(sql: "UPDATE store_state SET change_seq = ? WHERE id = 1", arguments: [seq])
+    }
+
+    // MARK: Rollup of inserted samples (migration v2)
+
+    private struct SlotKey: Hashable {
+        let typeID: Int64
+        let slot: Int64
+        let sourceID: Int64
+    }
+
+    private struct SlotDelta {
+        var n: Int64 = 0
+        var total = 0.0
+        var lo = Double.infinity
+        var hi = -Double.infinity
+        var lastAt = Int64.min
+        var lastValue = 0.0
+    }
+
+    private var pendingRollup: [SlotKey: SlotDelta] = [:]
+
+    /// Records an inserted quantity sample; a later start (or an equal one, inserted later) becomes
+    /// the slot's latest value, as in the slot recomputation (`ORDER BY start_at DESC, id DESC`).
+    func addToRollup(typeID: Int64, sourceID: Int64, startMicros: Int64, value: Double) {
+        let slotLength = SQLiteSchema.rollupSlotMicros
+        let slot = startMicros >= 0 ? startMicros / slotLength : -((-startMicros - 1) / slotLength) - 1
+        let key = SlotKey(typeID: typeID, slot: slot, sourceID: sourceID)
+        var delta = pendingRollup[key] ?? SlotDelta()
+        delta.n += 1
+        delta.total += value
+        delta.lo = min(delta.lo, value)
+        delta.hi = max(delta.hi, value)
+        if startMicros >= delta.lastAt {
+            delta.lastAt = startMicros
+            delta.lastValue = value
+        }
+        pendingRollup[key] = delta
+    }
+
+    /// Writes pending slot deltas; must run before any statement that makes a trigger recompute a
+    /// slot from `sample` (updates, deletes), or those rows would be counted twice.
+    func flushRollup() throws {
+        guard !pendingRollup.isEmpty else { return }
+        let statement = try db.cachedStatement(sql: SQLiteSchema.rollupUpsert)
+        for (key, d) in pendingRollup {
+            try statement.execute(arguments: [key.typeID, key.slot, key.sourceID, d.n, d.total, d.lo, d.hi, d.lastAt, d.lastValue])
+        }
+        pendingRollup.removeAll(keepingCapacity: true)
     }
 
     func typeID(_ identifier: String) throws -> Int64 {
