@@ -89,6 +89,8 @@ import Testing
             }
             _ = try store.save(batch, as: round % 2 == 0 ? Fixture.daemon : Fixture.alice)
             _ = try store.saveBloodPressure(Fixture.reading(round), as: Fixture.daemon)
+            // Insert then replace in one transaction: the replaced pulse is deleted after its insert.
+            _ = try store.saveBloodPressure([Fixture.reading(100 + round, version: 0), Fixture.reading(100 + round, version: 1)], as: Fixture.daemon)
             let own = try store.samples(SampleQuery(type: .heartRate, predicate: SamplePredicate(sourceBundleIdentifiers: ["org.cuffd.gateway"], excludeCorrelated: true)), as: Fixture.daemon)
             _ = try store.delete(Array(own.map(\.uuid).shuffled(using: &rng).prefix(30)), as: Fixture.daemon)
         }
