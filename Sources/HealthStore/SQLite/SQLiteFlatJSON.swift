@@ -11,13 +11,28 @@ struct SQLiteFlatJSON {
     }
 
     static func parse(_ text: String) -> [(String, Scalar)]? {
-        var utf8 = Array(text.utf8)
-        utf8.append(0)
+        var text = text
+        return text.withUTF8 { buffer in parse(buffer) }
+    }
+
+    /// Parses a NUL-free buffer; reads past the end see 0 (a sentinel), so every index check is a
+    /// byte comparison.
+    private static func parse(_ buffer: UnsafeBufferPointer<UInt8>) -> [(String, Scalar)]? {
+        let count = buffer.count
+        let utf8 = SentinelBytes(buffer: buffer, count: count)
         var i = 0
         func skipSpace() { while utf8[i] == 0x20 || utf8[i] == 0x0A || utf8[i] == 0x0D || utf8[i] == 0x09 { i += 1 } }
         func string() -> String? {
             guard utf8[i] == 0x22 else { return nil }
             i += 1
+            // Fast path: no escape before the closing quote.
+            var j = i
+            while j < count, buffer[j] != 0x22, buffer[j] != 0x5C { j += 1 }
+            if j < count, buffer[j] == 0x22 {
+                let result = String(decoding: UnsafeBufferPointer(rebasing: buffer[i..<j]), as: UTF8.self)
+                i = j + 1
+                return result
+            }
             var bytes: [UInt8] = []
             while true {
                 let c = utf8[i]
@@ -37,7 +52,7 @@ struct SQLiteFlatJSON {
                     case 0x62: bytes.append(0x08)
                     case 0x66: bytes.append(0x0C)
                     case 0x75:
-                        guard i + 4 <= utf8.count - 1, let v = UInt32(String(decoding: utf8[i..<i + 4], as: UTF8.self), radix: 16),
+                        guard i + 4 <= count, let v = UInt32(String(decoding: UnsafeBufferPointer(rebasing: buffer[i..<i + 4]), as: UTF8.self), radix: 16),
                               let scalar = Unicode.Scalar(v) else { return nil }  // surrogate pairs: fall back
                         bytes.append(contentsOf: Array(String(Character(scalar)).utf8))
                         i += 4
@@ -84,7 +99,7 @@ struct SQLiteFlatJSON {
                     if c == 0x2E || c == 0x65 || c == 0x45 || c == 0x2B { isInteger = false; i += 1; continue }
                     break
                 }
-                let token = String(decoding: utf8[start..<i], as: UTF8.self)
+                let token = String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<i]), as: UTF8.self)
                 if isInteger, let v = Int64(token) { value = .integer(v) }
                 else if let v = Double(token) { value = .double(v) }
                 else { return nil }
@@ -96,4 +111,11 @@ struct SQLiteFlatJSON {
             return nil
         }
     }
+}
+
+/// Bytes of a buffer, reading 0 beyond its end.
+private struct SentinelBytes {
+    let buffer: UnsafeBufferPointer<UInt8>
+    let count: Int
+    subscript(_ i: Int) -> UInt8 { i < count ? buffer[i] : 0 }
 }
