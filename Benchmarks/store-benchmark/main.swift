@@ -15,7 +15,10 @@ let heartRateCount = arguments.count > 1 ? Int(arguments[1])! : 1_000_000
 let readingCount = arguments.count > 2 ? Int(arguments[2])! : 200_000
 let dir = FileManager.default.temporaryDirectory.appendingPathComponent("store-benchmark-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(at: dir) }
+// STORE_BENCHMARK_KEEP=1 keeps the database for inspection (e.g. with sqlite3 and EXPLAIN QUERY PLAN).
+defer {
+    if ProcessInfo.processInfo.environment["STORE_BENCHMARK_KEEP"] == "1" { print("kept \(dir.path)") } else { try? FileManager.default.removeItem(at: dir) }
+}
 
 let clock = ContinuousClock()
 func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
@@ -106,3 +109,10 @@ for _ in 0..<50 {
     })
 }
 print("last 500 heart-rate samples: p50 \(ms(percentile(sampleTimes, 0.5)))")
+
+// STORE_BENCHMARK_READ_LOOP=n repeats the last-100 query n more times (for profiling the read path).
+if let loops = Int(ProcessInfo.processInfo.environment["STORE_BENCHMARK_READ_LOOP"] ?? "") {
+    for _ in 0..<loops {
+        _ = try store.correlations(CorrelationQuery(type: .bloodPressure, sort: .startDateDescending, limit: 100), as: daemon)
+    }
+}

@@ -23,11 +23,13 @@ public struct Correlation: Sendable, Hashable, Identifiable {
     /// IANA time zone.
     public let timeZoneIdentifier: String?
     /// The device that measured.
-    public let device: HealthDevice?
+    public var device: HealthDevice? { sharedDevice?.value }
     /// Typed metadata (the correlation's own sync identifier lives here).
     public let metadata: HealthMetadata
     /// Writer and version; nil until saved.
-    public let sourceRevision: SourceRevision?
+    public var sourceRevision: SourceRevision? { sharedRevision?.value }
+    let sharedDevice: SharedValue<HealthDevice>?
+    let sharedRevision: SharedValue<SourceRevision>?
 
     public var id: UUID { uuid }
 
@@ -44,17 +46,35 @@ public struct Correlation: Sendable, Hashable, Identifiable {
         self.objects = objects
         self.linkedSamples = linkedSamples
         self.timeZoneIdentifier = timeZoneIdentifier
-        self.device = device
+        sharedDevice = device.map(SharedValue.init)
         self.metadata = metadata
-        self.sourceRevision = sourceRevision
+        sharedRevision = sourceRevision.map(SharedValue.init)
     }
 
     /// The member of `type`, if any.
     public func member(_ type: QuantityType) -> QuantitySample? { objects.first { $0.type == type } }
 
-    func with(objects: [QuantitySample], linked: [QuantitySample], sourceRevision: SourceRevision?) -> Correlation {
+    /// A correlation sharing device and revision storage (decoding).
+    init(
+        uuid: UUID, type: CorrelationType, start: Date, end: Date, objects: [QuantitySample], linkedSamples: [QuantitySample],
+        timeZoneIdentifier: String?, sharedDevice: SharedValue<HealthDevice>?, metadata: HealthMetadata,
+        sharedRevision: SharedValue<SourceRevision>?
+    ) {
+        self.uuid = uuid
+        self.type = type
+        self.startDate = start
+        self.endDate = end
+        self.objects = objects
+        self.linkedSamples = linkedSamples
+        self.timeZoneIdentifier = timeZoneIdentifier
+        self.sharedDevice = sharedDevice
+        self.metadata = metadata
+        self.sharedRevision = sharedRevision
+    }
+
+    func with(objects: [QuantitySample], linked: [QuantitySample], sourceRevision: SharedValue<SourceRevision>?) -> Correlation {
         Correlation(
             uuid: uuid, type: type, start: startDate, end: endDate, objects: objects, linkedSamples: linked,
-            timeZoneIdentifier: timeZoneIdentifier, device: device, metadata: metadata, sourceRevision: sourceRevision)
+            timeZoneIdentifier: timeZoneIdentifier, sharedDevice: sharedDevice, metadata: metadata, sharedRevision: sourceRevision)
     }
 }

@@ -21,11 +21,13 @@ public struct QuantitySample: Sendable, Hashable, Identifiable {
     /// IANA time zone of the measurement (`HKMetadataKeyTimeZone`; Health Connect `zoneOffset`).
     public let timeZoneIdentifier: String?
     /// The device that measured.
-    public let device: HealthDevice?
+    public var device: HealthDevice? { sharedDevice?.value }
     /// Typed metadata.
     public let metadata: HealthMetadata
     /// Writer and version; nil until saved.
-    public let sourceRevision: SourceRevision?
+    public var sourceRevision: SourceRevision? { sharedRevision?.value }
+    let sharedDevice: SharedValue<HealthDevice>?
+    let sharedRevision: SharedValue<SourceRevision>?
 
     public var id: UUID { uuid }
 
@@ -41,15 +43,31 @@ public struct QuantitySample: Sendable, Hashable, Identifiable {
         self.startDate = start
         self.endDate = end
         self.timeZoneIdentifier = timeZoneIdentifier
-        self.device = device
+        sharedDevice = device.map(SharedValue.init)
         self.metadata = metadata
-        self.sourceRevision = sourceRevision
+        sharedRevision = sourceRevision.map(SharedValue.init)
+    }
+
+    /// A sample sharing device and revision storage (decoding, normalization).
+    init(
+        uuid: UUID, type: QuantityType, quantity: HealthQuantity, start: Date, end: Date, timeZoneIdentifier: String?,
+        sharedDevice: SharedValue<HealthDevice>?, metadata: HealthMetadata, sharedRevision: SharedValue<SourceRevision>?
+    ) {
+        self.uuid = uuid
+        self.type = type
+        self.quantity = quantity
+        self.startDate = start
+        self.endDate = end
+        self.timeZoneIdentifier = timeZoneIdentifier
+        self.sharedDevice = sharedDevice
+        self.metadata = metadata
+        self.sharedRevision = sharedRevision
     }
 
     /// The same sample with its quantity in canonical unit and its source revision set.
-    func normalized(quantity: HealthQuantity, sourceRevision: SourceRevision) -> QuantitySample {
+    func normalized(quantity: HealthQuantity, sourceRevision: SharedValue<SourceRevision>) -> QuantitySample {
         QuantitySample(
             uuid: uuid, type: type, quantity: quantity, start: startDate, end: endDate,
-            timeZoneIdentifier: timeZoneIdentifier, device: device, metadata: metadata, sourceRevision: sourceRevision)
+            timeZoneIdentifier: timeZoneIdentifier, sharedDevice: sharedDevice, metadata: metadata, sharedRevision: sourceRevision)
     }
 }

@@ -71,8 +71,8 @@ extension SQLiteEngine {
 final class SQLiteRowDecoder {
     let db: Database
     let engine: SQLiteEngine
-    private var devices: [Int64: HealthDevice] = [:]
-    private var revisions: [Int64: SourceRevision] = [:]
+    private var devices: [Int64: SharedValue<HealthDevice>] = [:]
+    private var revisions: [Int64: SharedValue<SourceRevision>] = [:]
 
     init(db: Database, engine: SQLiteEngine) {
         self.db = db
@@ -94,35 +94,35 @@ final class SQLiteRowDecoder {
         return QuantitySample(
             uuid: SQLiteCoding.uuid(row.data(1)), type: type, quantity: HealthQuantity(unit: type.canonicalUnit, doubleValue: row.double(3) ?? .nan),
             start: SQLiteCoding.date(row.int(4) ?? 0), end: SQLiteCoding.date(row.int(5) ?? 0), timeZoneIdentifier: row.string(6),
-            device: try device(row.int(8)), metadata: SQLiteCoding.metadata(row.string(9), registry: engine.metadataKeys),
-            sourceRevision: try revision(row.int(7) ?? 0))
+            sharedDevice: try device(row.int(8)), metadata: SQLiteCoding.metadata(row.string(9), registry: engine.metadataKeys),
+            sharedRevision: try revision(row.int(7) ?? 0))
     }
 
     func correlation(_ row: SQLiteValues, members: [QuantitySample], linked: [QuantitySample]) throws -> Correlation? {
         guard let type = engine.correlationTypes[row.string(2) ?? ""] else { return nil }
         return Correlation(
             uuid: SQLiteCoding.uuid(row.data(1)), type: type, start: SQLiteCoding.date(row.int(4) ?? 0), end: SQLiteCoding.date(row.int(5) ?? 0),
-            objects: members, linkedSamples: linked, timeZoneIdentifier: row.string(6), device: try device(row.int(8)),
-            metadata: SQLiteCoding.metadata(row.string(9), registry: engine.metadataKeys), sourceRevision: try revision(row.int(7) ?? 0))
+            objects: members, linkedSamples: linked, timeZoneIdentifier: row.string(6), sharedDevice: try device(row.int(8)),
+            metadata: SQLiteCoding.metadata(row.string(9), registry: engine.metadataKeys), sharedRevision: try revision(row.int(7) ?? 0))
     }
 
-    private func device(_ id: Int64?) throws -> HealthDevice? {
+    private func device(_ id: Int64?) throws -> SharedValue<HealthDevice>? {
         guard let id else { return nil }
         if let cached = devices[id] { return cached }
         let payload = try String.fetchOne(db, sql: "SELECT payload FROM device WHERE id = ?", arguments: [id])
-        let device = payload.flatMap(SQLiteCoding.device)
+        let device = payload.flatMap(SQLiteCoding.device).map(SharedValue.init)
         devices[id] = device
         return device
     }
 
-    private func revision(_ id: Int64) throws -> SourceRevision? {
+    private func revision(_ id: Int64) throws -> SharedValue<SourceRevision>? {
         if let cached = revisions[id] { return cached }
         guard let row = try Row.fetchOne(db, sql: """
             SELECT src.bundle_identifier, src.name, r.version, r.os_version, r.product_type
             FROM source_revision r JOIN source src ON src.id = r.source_id WHERE r.id = ?
             """, arguments: [id])
         else { return nil }
-        let revision = SourceRevision(source: HealthSource(bundleIdentifier: row[0], name: row[1]), version: row[2], operatingSystemVersion: row[3], productType: row[4])
+        let revision = SharedValue(SourceRevision(source: HealthSource(bundleIdentifier: row[0], name: row[1]), version: row[2], operatingSystemVersion: row[3], productType: row[4]))
         revisions[id] = revision
         return revision
     }

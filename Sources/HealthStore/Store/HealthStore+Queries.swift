@@ -20,7 +20,7 @@ extension HealthStore {
         for type in query.type.memberTypes + [.heartRate] { readable[type.identifier] = try canRead(type, client) }
         return try engine.correlations(restricted).map { correlation in
             let keep = { (s: QuantitySample) in readable[s.type.identifier] ?? false || s.sourceRevision?.source.bundleIdentifier == own }
-            return correlation.with(objects: correlation.objects.filter(keep), linked: correlation.linkedSamples.filter(keep), sourceRevision: correlation.sourceRevision)
+            return correlation.with(objects: correlation.objects.filter(keep), linked: correlation.linkedSamples.filter(keep), sourceRevision: correlation.sharedRevision)
         }
     }
 

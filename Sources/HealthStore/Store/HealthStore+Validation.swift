@@ -4,7 +4,7 @@ extension HealthStore {
     /// Checks one sample and returns it in canonical unit with its source revision: registered
     /// type, compatible unit, finite value, start ≤ end (`healthkit-hksample.md`), valid metadata.
     /// Implausible but finite values are kept: "flag, do not reject" (HEALTH-STORE.md §1).
-    func validated(_ sample: QuantitySample, revision: SourceRevision) throws(HealthStoreError) -> QuantitySample {
+    func validated(_ sample: QuantitySample, revision: SharedValue<SourceRevision>) throws(HealthStoreError) -> QuantitySample {
         let type = try configuration.quantityTypes.type(sample.type.identifier)
         guard type == sample.type else { throw .unknownType(sample.type.identifier) }
         let value = try sample.quantity.doubleValue(for: type.canonicalUnit)
@@ -17,7 +17,7 @@ extension HealthStore {
     /// Checks a correlation: registered type; each required member exactly once, optional members
     /// at most once, nothing else (`healthkit-hkcorrelation.md`); members dated as the correlation
     /// (HEALTH-STORE.md §2); members and linked samples valid; UUIDs distinct.
-    func validated(_ correlation: Correlation, revision: SourceRevision) throws(HealthStoreError) -> Correlation {
+    func validated(_ correlation: Correlation, revision: SharedValue<SourceRevision>) throws(HealthStoreError) -> Correlation {
         guard let type = configuration.correlationTypes.first(where: { $0.identifier == correlation.type.identifier }),
               type == correlation.type
         else { throw .unknownType(correlation.type.identifier) }

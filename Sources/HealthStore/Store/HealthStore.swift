@@ -52,7 +52,7 @@ public final class HealthStore: HealthStoring {
         for type in Set(samples.map(\.type.identifier)) {
             try requireShare(try configuration.quantityTypes.type(type), client)
         }
-        let revision = configuration.revision(for: client)
+        let revision = SharedValue(configuration.revision(for: client))
         var seen = Set<UUID>()
         var normalized: [QuantitySample] = []
         normalized.reserveCapacity(samples.count)
@@ -71,7 +71,7 @@ public final class HealthStore: HealthStoring {
 
     public func save(_ correlations: [Correlation], as client: HealthClient) throws(HealthStoreError) -> [SaveOutcome<Correlation>] {
         guard !correlations.isEmpty else { return [] }
-        let revision = configuration.revision(for: client)
+        let revision = SharedValue(configuration.revision(for: client))
         var checked: [Correlation] = []
         checked.reserveCapacity(correlations.count)
         var uuids = Set<UUID>()
