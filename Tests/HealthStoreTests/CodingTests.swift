@@ -14,7 +14,7 @@ import Testing
         metadata[Self.score] = .double(score)
         metadata[.externalUUID] = .string("tab\t \"q\" back\\slash é \u{1} 🫀")
         metadata.wasUserEntered = false
-        metadata.syncVersion = Int64.max
+        metadata.coincidentTimeOffsetMs = Int64.min
         metadata.deviceTimestamp = Date(timeIntervalSince1970: -1_000.5)
         let json = try #require(SQLiteCoding.json(metadata))
         #expect(SQLiteFlatJSON.parse(json) != nil)
@@ -27,5 +27,16 @@ import Testing
         let json = #"{ "DeviceUserId" : 3, "Nested": {"a": 1} }"#
         #expect(SQLiteFlatJSON.parse(json) == nil)
         #expect(SQLiteCoding.metadata(json, registry: Self.registry).deviceUserID == 3)
+    }
+}
+
+extension CodingTests {
+    @Test func syncKeysStayOutOfTheJSON() throws {
+        var metadata = HealthMetadata()
+        metadata.syncIdentifier = "x"
+        metadata.syncVersion = 3
+        #expect(SQLiteCoding.json(metadata) == nil)
+        metadata.deviceUserID = 1
+        #expect(SQLiteCoding.json(metadata) == #"{"DeviceUserId":1}"#)
     }
 }

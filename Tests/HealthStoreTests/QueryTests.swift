@@ -66,3 +66,16 @@ import Testing
         #expect(none.isEmpty)
     }
 }
+
+/// Sync identifier and version are metadata to callers but columns in SQLite: predicates on them work.
+@Suite struct SyncMetadataPredicateTests {
+    @Test func predicateOnSyncIdentifierAndVersion() throws {
+        let store = try Fixture.store()
+        _ = try store.save([Fixture.heartRate(60, at: Fixture.t0, sync: "a", version: 1), Fixture.heartRate(61, at: Fixture.t0, sync: "b", version: 2)], as: Fixture.daemon)
+        let byID = try store.samples(SampleQuery(type: .heartRate, predicate: SamplePredicate(metadata: ["SyncIdentifier": [.string("b")]])), as: Fixture.daemon)
+        #expect(byID.map(\.quantity.value) == [61])
+        #expect(byID.first?.metadata.syncVersion == 2)
+        let byVersion = try store.samples(SampleQuery(type: .heartRate, predicate: SamplePredicate(metadata: ["SyncVersion": [.integer(1)]])), as: Fixture.daemon)
+        #expect(byVersion.map(\.quantity.value) == [60])
+    }
+}

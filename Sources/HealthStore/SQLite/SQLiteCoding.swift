@@ -13,11 +13,17 @@ enum SQLiteCoding {
         return UUID(uuid: raw)
     }
 
-    /// Metadata as a flat JSON object; dates as integer microseconds, bools as true/false.
+    /// Keys kept in their own columns (`sync_identifier`, `sync_version`), not in the JSON: the
+    /// members of one reading then share one JSON text, decoded once per query.
+    static let columnKeys: Set<String> = [MetadataKey.syncIdentifier.name, MetadataKey.syncVersion.name]
+
+    /// Metadata minus ``columnKeys`` as a flat JSON object (sorted keys); dates as integer
+    /// microseconds, bools as true/false.
     static func json(_ metadata: HealthMetadata) -> String? {
-        guard !metadata.isEmpty else { return nil }
+        let keys = metadata.values.keys.filter { !columnKeys.contains($0) }.sorted()
+        guard !keys.isEmpty else { return nil }
         var out = "{"
-        for (index, key) in metadata.values.keys.sorted().enumerated() {
+        for (index, key) in keys.enumerated() {
             if index > 0 { out += "," }
             appendString(key, to: &out)
             out += ":"

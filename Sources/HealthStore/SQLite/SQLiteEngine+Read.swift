@@ -31,7 +31,7 @@ extension SQLiteEngine {
 
     static let columns = """
         s.id, s.uuid, t.identifier, s.value, s.start_at, s.end_at, s.time_zone, s.revision_id, s.device_id,
-        s.metadata, s.correlation_id, s.is_member, s.is_correlation
+        s.metadata, s.correlation_id, s.is_member, s.is_correlation, s.sync_identifier, s.sync_version
         """
 
     /// Rows as plain storage values: one non-generic conversion per row instead of a generic
@@ -80,6 +80,27 @@ final class SQLiteRowDecoder {
     }
 
     private var quantityTypes: [String: QuantityType] = [:]
+    private var metadataCache: [String: HealthMetadata] = [:]
+
+    /// Metadata from the JSON column (decoded once per distinct text) plus the sync columns.
+    private func metadata(_ row: SQLiteValues) -> HealthMetadata {
+        var metadata: HealthMetadata
+        if let json = row.string(9) {
+            if let cached = metadataCache[json] {
+                metadata = cached
+            } else {
+                metadata = SQLiteCoding.metadata(json, registry: engine.metadataKeys)
+                if metadataCache.count < 4096 { metadataCache[json] = metadata }
+            }
+        } else {
+            metadata = HealthMetadata()
+        }
+        if let syncIdentifier = row.string(13), let syncVersion = row.int(14) {
+            metadata.syncIdentifier = syncIdentifier
+            metadata.syncVersion = syncVersion
+        }
+        return metadata
+    }
 
     func sample(_ row: SQLiteValues) throws -> QuantitySample? {
         let identifier = row.string(2) ?? ""
@@ -94,8 +115,7 @@ final class SQLiteRowDecoder {
         return QuantitySample(
             uuid: SQLiteCoding.uuid(row.data(1)), type: type, quantity: HealthQuantity(unit: type.canonicalUnit, doubleValue: row.double(3) ?? .nan),
             start: SQLiteCoding.date(row.int(4) ?? 0), end: SQLiteCoding.date(row.int(5) ?? 0), timeZoneIdentifier: row.string(6),
-            sharedDevice: try device(row.int(8)), metadata: SQLiteCoding.metadata(row.string(9), registry: engine.metadataKeys),
-            sharedRevision: try revision(row.int(7) ?? 0))
+            sharedDevice: try device(row.int(8)), metadata: metadata(row), sharedRevision: try revision(row.int(7) ?? 0))
     }
 
     func correlation(_ row: SQLiteValues, members: [QuantitySample], linked: [QuantitySample]) throws -> Correlation? {
@@ -103,7 +123,7 @@ final class SQLiteRowDecoder {
         return Correlation(
             uuid: SQLiteCoding.uuid(row.data(1)), type: type, start: SQLiteCoding.date(row.int(4) ?? 0), end: SQLiteCoding.date(row.int(5) ?? 0),
             objects: members, linkedSamples: linked, timeZoneIdentifier: row.string(6), sharedDevice: try device(row.int(8)),
-            metadata: SQLiteCoding.metadata(row.string(9), registry: engine.metadataKeys), sharedRevision: try revision(row.int(7) ?? 0))
+            metadata: metadata(row), sharedRevision: try revision(row.int(7) ?? 0))
     }
 
     private func device(_ id: Int64?) throws -> SharedValue<HealthDevice>? {

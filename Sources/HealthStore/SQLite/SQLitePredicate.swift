@@ -26,6 +26,19 @@ struct SQLitePredicate {
             arguments += [identity]
         }
         for (key, values) in predicate.metadata.sorted(by: { $0.key < $1.key }) {
+            if SQLiteCoding.columnKeys.contains(key) {
+                // Sync identifier and version live in columns (see SQLiteCoding.columnKeys).
+                let column = key == MetadataKey.syncIdentifier.name ? "sync_identifier" : "sync_version"
+                clauses.append("\(s).\(column) IN (\(Self.marks(values.count)))")
+                for value in values {
+                    switch value {
+                    case .string(let v): arguments += [v]
+                    case .integer(let v): arguments += [v]
+                    default: arguments += [DatabaseValue.null]
+                    }
+                }
+                continue
+            }
             let path = "$.\"" + key.replacingOccurrences(of: "\"", with: "") + "\""
             clauses.append("json_extract(\(s).metadata, ?) IN (\(Self.marks(values.count)))")
             arguments += [path]
