@@ -70,9 +70,9 @@ extension SQLiteEngine {
         let quantityRows = try rows(db, where: "s.id IN (\(marks)) AND s.is_correlation = 0", StatementArguments(ids))
         let decoder = SQLiteRowDecoder(db: db, engine: self)
         for row in quantityRows {
-            if let sample = try decoder.sample(row) { byID[row.int(0)!] = .quantity(sample) }
+            if let sample = try decoder.sample(row) { byID[row.id] = .quantity(sample) }
         }
-        let correlationIDs = Set(ids).subtracting(quantityRows.map { $0.int(0)! })
+        let correlationIDs = Set(ids).subtracting(quantityRows.map { $0.id })
         if !correlationIDs.isEmpty {
             let list = Array(correlationIDs)
             let correlations = try loadCorrelations(db, where: "s.id IN (\(SQLitePredicate.marks(list.count)))", StatementArguments(list), order: "s.id")

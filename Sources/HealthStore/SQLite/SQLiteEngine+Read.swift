@@ -53,15 +53,15 @@ extension SQLiteEngine {
         let decoder = SQLiteRowDecoder(db: db, engine: self)
         let parents = try rows(db, where: condition, arguments, order: order, limit: limit)
         guard !parents.isEmpty else { return [] }
-        let ids: [Int64] = parents.map { $0.int(0)! }
+        let ids: [Int64] = parents.map { $0.id }
         var children: [Int64: [SQLiteValues]] = [:]
         for row in try rows(db, where: "s.correlation_id IN (\(SQLitePredicate.marks(ids.count)))", StatementArguments(ids), order: "s.id") {
-            children[row.int(10)!, default: []].append(row)
+            children[row.correlationID!, default: []].append(row)
         }
         return try parents.compactMap { row in
-            let kids = children[row.int(0)!] ?? []
-            let members = try kids.filter { $0.int(11) == 1 }.compactMap(decoder.sample)
-            let linked = try kids.filter { $0.int(11) != 1 }.compactMap(decoder.sample)
+            let kids = children[row.id] ?? []
+            let members = try kids.filter { $0.isMember }.compactMap(decoder.sample)
+            let linked = try kids.filter { !$0.isMember }.compactMap(decoder.sample)
             return try decoder.correlation(row, members: members, linked: linked)
         }
     }
@@ -85,7 +85,7 @@ final class SQLiteRowDecoder {
     /// Metadata from the JSON column (decoded once per distinct text) plus the sync columns.
     private func metadata(_ row: SQLiteValues) -> HealthMetadata {
         var metadata: HealthMetadata
-        if let json = row.string(9) {
+        if let json = row.metadata {
             if let cached = metadataCache[json] {
                 metadata = cached
             } else {
@@ -95,7 +95,7 @@ final class SQLiteRowDecoder {
         } else {
             metadata = HealthMetadata()
         }
-        if let syncIdentifier = row.string(13), let syncVersion = row.int(14) {
+        if let syncIdentifier = row.syncIdentifier, let syncVersion = row.syncVersion {
             metadata.syncIdentifier = syncIdentifier
             metadata.syncVersion = syncVersion
         }
@@ -103,7 +103,7 @@ final class SQLiteRowDecoder {
     }
 
     func sample(_ row: SQLiteValues) throws -> QuantitySample? {
-        let identifier = row.string(2) ?? ""
+        let identifier = row.typeIdentifier
         let type: QuantityType
         if let cached = quantityTypes[identifier] {
             type = cached
@@ -113,17 +113,17 @@ final class SQLiteRowDecoder {
             type = found
         }
         return QuantitySample(
-            uuid: SQLiteCoding.uuid(row.data(1)), type: type, quantity: HealthQuantity(unit: type.canonicalUnit, doubleValue: row.double(3) ?? .nan),
-            start: SQLiteCoding.date(row.int(4) ?? 0), end: SQLiteCoding.date(row.int(5) ?? 0), timeZoneIdentifier: row.string(6),
-            sharedDevice: try device(row.int(8)), metadata: metadata(row), sharedRevision: try revision(row.int(7) ?? 0))
+            uuid: SQLiteCoding.uuid(row.uuid), type: type, quantity: HealthQuantity(unit: type.canonicalUnit, doubleValue: row.value ?? .nan),
+            start: SQLiteCoding.date(row.start), end: SQLiteCoding.date(row.end), timeZoneIdentifier: row.timeZone,
+            sharedDevice: try device(row.deviceID), metadata: metadata(row), sharedRevision: try revision(row.revisionID))
     }
 
     func correlation(_ row: SQLiteValues, members: [QuantitySample], linked: [QuantitySample]) throws -> Correlation? {
-        guard let type = engine.correlationTypes[row.string(2) ?? ""] else { return nil }
+        guard let type = engine.correlationTypes[row.typeIdentifier] else { return nil }
         return Correlation(
-            uuid: SQLiteCoding.uuid(row.data(1)), type: type, start: SQLiteCoding.date(row.int(4) ?? 0), end: SQLiteCoding.date(row.int(5) ?? 0),
-            objects: members, linkedSamples: linked, timeZoneIdentifier: row.string(6), sharedDevice: try device(row.int(8)),
-            metadata: metadata(row), sharedRevision: try revision(row.int(7) ?? 0))
+            uuid: SQLiteCoding.uuid(row.uuid), type: type, start: SQLiteCoding.date(row.start), end: SQLiteCoding.date(row.end),
+            objects: members, linkedSamples: linked, timeZoneIdentifier: row.timeZone, sharedDevice: try device(row.deviceID),
+            metadata: metadata(row), sharedRevision: try revision(row.revisionID))
     }
 
     private func device(_ id: Int64?) throws -> SharedValue<HealthDevice>? {
@@ -148,20 +148,40 @@ final class SQLiteRowDecoder {
     }
 }
 
-/// One row's column values by index, typed by SQLite storage class.
+/// One `sample` row selected with ``SQLiteEngine/columns``, read with GRDB's inlinable typed
+/// subscripts (specialized here, no per-column existentials).
 struct SQLiteValues {
-    let values: [DatabaseValue.Storage]
+    let id: Int64
+    let uuid: Data
+    let typeIdentifier: String
+    let value: Double?
+    let start: Int64
+    let end: Int64
+    let timeZone: String?
+    let revisionID: Int64
+    let deviceID: Int64?
+    let metadata: String?
+    let correlationID: Int64?
+    let isMember: Bool
+    let isCorrelation: Bool
+    let syncIdentifier: String?
+    let syncVersion: Int64?
 
-    init(_ row: Row) { values = row.databaseValues.map(\.storage) }
-
-    func int(_ i: Int) -> Int64? { if case .int64(let v) = values[i] { v } else { nil } }
-    func double(_ i: Int) -> Double? {
-        switch values[i] {
-        case .double(let v): v
-        case .int64(let v): Double(v)
-        default: nil
-        }
+    init(_ row: Row) {
+        id = row[0]
+        uuid = row[1]
+        typeIdentifier = row[2]
+        value = row[3]
+        start = row[4]
+        end = row[5]
+        timeZone = row[6]
+        revisionID = row[7]
+        deviceID = row[8]
+        metadata = row[9]
+        correlationID = row[10]
+        isMember = row[11]
+        isCorrelation = row[12]
+        syncIdentifier = row[13]
+        syncVersion = row[14]
     }
-    func string(_ i: Int) -> String? { if case .string(let v) = values[i] { v } else { nil } }
-    func data(_ i: Int) -> Data { if case .blob(let v) = values[i] { v } else { Data() } }
 }
