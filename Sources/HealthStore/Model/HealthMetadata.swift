@@ -2,37 +2,59 @@ import Foundation
 
 /// Typed metadata of a sample: values keyed by ``MetadataKey``, each key accepting one value kind
 /// (HEALTH-STORE.md §2). Validated against the store's key registry at save.
+///
+/// The sync identifier and version are kept in typed fields (they are indexed columns in the
+/// store and set on every stored object); every other key lives in ``entries``.
 public struct HealthMetadata: Sendable, Hashable {
-    /// Values by key name.
-    public private(set) var values: [String: MetadataValue]
+    /// Values by key name, except the sync identifier and version.
+    private(set) var entries: [String: MetadataValue]
+    /// `HKMetadataKeySyncIdentifier`.
+    public var syncIdentifier: String?
+    /// `HKMetadataKeySyncVersion`.
+    public var syncVersion: Int64?
 
     /// Empty metadata.
-    public init() { values = [:] }
+    public init() { entries = [:] }
 
     /// Metadata from raw pairs (validated at save).
-    public init(_ values: [String: MetadataValue]) { self.values = values }
+    public init(_ values: [String: MetadataValue]) {
+        entries = [:]
+        for (name, value) in values { self[MetadataKey(name, kind: value.kind)] = value }
+    }
+
+    /// All values by key name.
+    public var values: [String: MetadataValue] {
+        var all = entries
+        if let syncIdentifier { all[MetadataKey.syncIdentifier.name] = .string(syncIdentifier) }
+        if let syncVersion { all[MetadataKey.syncVersion.name] = .integer(syncVersion) }
+        return all
+    }
 
     /// The value stored under `key`, whatever its kind.
     public subscript(key: MetadataKey) -> MetadataValue? {
-        get { values[key.name] }
-        set { values[key.name] = newValue }
+        get {
+            switch key.name {
+            case MetadataKey.syncIdentifier.name: syncIdentifier.map(MetadataValue.string) ?? entries[key.name]
+            case MetadataKey.syncVersion.name: syncVersion.map(MetadataValue.integer) ?? entries[key.name]
+            default: entries[key.name]
+            }
+        }
+        set {
+            switch (key.name, newValue) {
+            case (MetadataKey.syncIdentifier.name, .string(let v)?): syncIdentifier = v
+            case (MetadataKey.syncIdentifier.name, nil): syncIdentifier = nil; entries[key.name] = nil
+            case (MetadataKey.syncVersion.name, .integer(let v)?): syncVersion = v
+            case (MetadataKey.syncVersion.name, nil): syncVersion = nil; entries[key.name] = nil
+            default: entries[key.name] = newValue  // wrong kinds stay here for validation to reject
+            }
+        }
     }
 
     /// Whether there is no entry.
-    public var isEmpty: Bool { values.isEmpty }
+    public var isEmpty: Bool { entries.isEmpty && syncIdentifier == nil && syncVersion == nil }
 
     // MARK: Typed accessors
 
-    /// `HKMetadataKeySyncIdentifier`.
-    public var syncIdentifier: String? {
-        get { if case .string(let v)? = self[.syncIdentifier] { v } else { nil } }
-        set { self[.syncIdentifier] = newValue.map(MetadataValue.string) }
-    }
-    /// `HKMetadataKeySyncVersion`.
-    public var syncVersion: Int64? {
-        get { if case .integer(let v)? = self[.syncVersion] { v } else { nil } }
-        set { self[.syncVersion] = newValue.map(MetadataValue.integer) }
-    }
     /// `HKMetadataKeyWasUserEntered`.
     public var wasUserEntered: Bool? {
         get { if case .bool(let v)? = self[.wasUserEntered] { v } else { nil } }
@@ -84,7 +106,10 @@ extension HealthMetadata {
     /// rule "HKMetadataKeySyncVersion must be provided if HKMetadataKeySyncIdentifier is provided"
     /// (`HKMetadata.h`), which cuffd applies both ways (HEALTH-STORE.md §2 "always together").
     func validate(against registry: [String: MetadataKey]) throws(HealthStoreError) {
-        for (name, value) in values {
+        if let syncVersion, syncVersion < 0 {
+            throw .invalidMetadata(key: MetadataKey.syncVersion.name, reason: "\(syncVersion) outside 0...\(Int64.max)")
+        }
+        for (name, value) in entries {
             guard let key = registry[name] else { throw .invalidMetadata(key: name, reason: "unknown key") }
             guard key.kind == value.kind else {
                 throw .invalidMetadata(key: name, reason: "expected \(key.kind.rawValue), got \(value.kind.rawValue)")
@@ -96,7 +121,7 @@ extension HealthMetadata {
                 throw .invalidMetadata(key: name, reason: "non-finite value")
             }
         }
-        if (values[MetadataKey.syncIdentifier.name] == nil) != (values[MetadataKey.syncVersion.name] == nil) {
+        if (self[.syncIdentifier] == nil) != (self[.syncVersion] == nil) {
             throw .invalidMetadata(key: MetadataKey.syncIdentifier.name, reason: "SyncIdentifier and SyncVersion must be given together")
         }
     }

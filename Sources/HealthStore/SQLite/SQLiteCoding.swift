@@ -13,21 +13,22 @@ enum SQLiteCoding {
         return UUID(uuid: raw)
     }
 
-    /// Keys kept in their own columns (`sync_identifier`, `sync_version`), not in the JSON: the
-    /// members of one reading then share one JSON text, decoded once per query.
+    /// Keys kept in their own columns (`sync_identifier`, `sync_version`), not in the JSON
+    /// (``HealthMetadata`` holds them outside its entries): the members of one reading then share
+    /// one JSON text, decoded once per query.
     static let columnKeys: Set<String> = [MetadataKey.syncIdentifier.name, MetadataKey.syncVersion.name]
 
     /// Metadata minus ``columnKeys`` as a flat JSON object (sorted keys); dates as integer
     /// microseconds, bools as true/false.
     static func json(_ metadata: HealthMetadata) -> String? {
-        let keys = metadata.values.keys.filter { !columnKeys.contains($0) }.sorted()
+        let keys = metadata.entries.keys.sorted()
         guard !keys.isEmpty else { return nil }
         var out = "{"
         for (index, key) in keys.enumerated() {
             if index > 0 { out += "," }
             appendString(key, to: &out)
             out += ":"
-            switch metadata.values[key]! {
+            switch metadata.entries[key]! {
             case .string(let s): appendString(s, to: &out)
             case .integer(let i): out += String(i)
             case .double(let d): out += "\(d)"
