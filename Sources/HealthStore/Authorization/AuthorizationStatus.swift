@@ -1,8 +1,11 @@
 /// Share status for one type, as `HKAuthorizationStatus` (`HKDefines.h`): reports **share** status
 /// only; read status is not disclosed (`healthkit-hkhealthstore-authorizationstatus(for:).md`).
 public enum AuthorizationStatus: Int, Sendable, Hashable {
+    /// No grant stored for the client and type.
     case notDetermined = 0
+    /// A grant exists without share permission.
     case sharingDenied = 1
+    /// The client may save samples of the type.
     case sharingAuthorized = 2
 }
 

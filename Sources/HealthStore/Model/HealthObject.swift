@@ -2,7 +2,9 @@ import Foundation
 
 /// Any saved object: what the anchored change feed returns as "added".
 public enum HealthObject: Sendable, Hashable {
+    /// A quantity sample (including correlation members and linked samples).
     case quantity(QuantitySample)
+    /// A correlation with its members and linked samples.
     case correlation(Correlation)
 
     /// The object's UUID.

@@ -1,5 +1,6 @@
 /// Sort order of sample and correlation queries (`HKSampleSortIdentifierStartDate` / `…EndDate`).
 public enum SampleSort: Sendable, Hashable {
+    /// By start or end date, oldest or newest first; ties by insertion order.
     case startDateAscending, startDateDescending, endDateAscending, endDateDescending
 }
 

@@ -3,6 +3,7 @@ import Foundation
 /// Bucket length of a statistics collection (`HKStatisticsCollectionQuery`'s `intervalComponents`),
 /// limited to the calendar units cuffd needs.
 public enum StatisticsInterval: Sendable, Hashable {
+    /// Calendar days (23 or 25 hours across DST), calendar weeks, calendar months.
     case day, week, month
 
     var component: Calendar.Component {
@@ -17,12 +18,17 @@ public enum StatisticsInterval: Sendable, Hashable {
 /// A bucketed statistics query: buckets of ``interval`` aligned on ``anchorDate`` in ``timeZone``
 /// (calendar arithmetic, so days are 23 or 25 hours across DST), covering `[start, end)`.
 public struct StatisticsCollectionQuery: Sendable, Hashable {
+    /// The quantity type.
     public var type: QuantityType
+    /// Filters (by source only keeps the query on the rollup).
     public var predicate: SamplePredicate
+    /// Statistics to compute.
     public var options: StatisticsOptions
     /// Any bucket boundary, e.g. a local midnight.
     public var anchorDate: Date
+    /// Bucket length.
     public var interval: StatisticsInterval
+    /// Time zone of the calendar arithmetic.
     public var timeZone: TimeZone
     /// First instant of interest; the first bucket starts at or before it.
     public var start: Date
