@@ -33,11 +33,11 @@ extension SQLiteEngine {
                 created_at, change_seq)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        let sourceID = try ctx.sourceID(object.revision.source)
+        let (revisionID, sourceID) = try ctx.revisionID(object.revision)
         let start = SQLiteCoding.micros(object.start)
         let arguments: StatementArguments = [
             SQLiteCoding.blob(uuid), typeID, isCorrelation, value, start, SQLiteCoding.micros(object.end),
-            object.timeZone, sourceID, try ctx.revisionID(object.revision),
+            object.timeZone, sourceID, revisionID,
             try ctx.deviceID(object.device), SQLiteCoding.json(object.metadata), object.metadata.syncIdentifier,
             object.metadata.syncVersion, correlationID, isMember, ctx.now, ctx.nextSeq(),
         ]
@@ -64,7 +64,7 @@ extension SQLiteEngine {
                 WHERE id = ?
                 """, arguments: [
                     SQLiteCoding.blob(fields.uuid), value, SQLiteCoding.micros(fields.start), SQLiteCoding.micros(fields.end),
-                    fields.timeZone, try ctx.revisionID(fields.revision), try ctx.deviceID(fields.device),
+                    fields.timeZone, try ctx.revisionID(fields.revision).revision, try ctx.deviceID(fields.device),
                     SQLiteCoding.json(fields.metadata), fields.metadata.syncVersion, ctx.now, ctx.nextSeq(), rowID,
                 ])
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT && error.message?.contains("sample.uuid") == true {
@@ -103,8 +103,8 @@ struct StorageFields {
     let start: Date
     let end: Date
     let timeZone: String?
-    let revision: SourceRevision
-    let device: HealthDevice?
+    let revision: SharedValue<SourceRevision>
+    let device: SharedValue<HealthDevice>?
     let metadata: HealthMetadata
 }
 
@@ -114,12 +114,12 @@ protocol StorageFieldsProviding {
 
 extension QuantitySample: StorageFieldsProviding {
     var storageFields: StorageFields {
-        StorageFields(uuid: uuid, start: startDate, end: endDate, timeZone: timeZoneIdentifier, revision: sourceRevision!, device: device, metadata: metadata)
+        StorageFields(uuid: uuid, start: startDate, end: endDate, timeZone: timeZoneIdentifier, revision: sharedRevision!, device: sharedDevice, metadata: metadata)
     }
 }
 
 extension Correlation: StorageFieldsProviding {
     var storageFields: StorageFields {
-        StorageFields(uuid: uuid, start: startDate, end: endDate, timeZone: timeZoneIdentifier, revision: sourceRevision!, device: device, metadata: metadata)
+        StorageFields(uuid: uuid, start: startDate, end: endDate, timeZone: timeZoneIdentifier, revision: sharedRevision!, device: sharedDevice, metadata: metadata)
     }
 }

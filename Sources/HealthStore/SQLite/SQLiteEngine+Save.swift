@@ -37,7 +37,7 @@ extension SQLiteEngine {
 
     private func upsert(_ correlation: Correlation, _ ctx: SQLiteWriteContext) throws -> SaveOutcome<Correlation> {
         let db = ctx.db
-        let sourceID = try ctx.sourceID(correlation.sourceRevision!.source)
+        let sourceID = try ctx.revisionID(correlation.sharedRevision!).source
         let typeID = try ctx.typeID(correlation.type.identifier)
         if let syncID = correlation.metadata.syncIdentifier, let stored = try storedKey(db, sourceID, syncID) {
             guard stored.isCorrelation, stored.typeID == typeID else {
@@ -63,7 +63,7 @@ extension SQLiteEngine {
     private func upsert(_ sample: QuantitySample, _ ctx: SQLiteWriteContext) throws -> SaveOutcome<QuantitySample> {
         let typeID = try ctx.typeID(sample.type.identifier)
         if let syncID = sample.metadata.syncIdentifier {
-            let sourceID = try ctx.sourceID(sample.sourceRevision!.source)
+            let sourceID = try ctx.revisionID(sample.sharedRevision!).source
             if let stored = try storedKey(ctx.db, sourceID, syncID) {
                 guard !stored.isCorrelation, stored.typeID == typeID else {
                     throw HealthStoreError.invalidMetadata(key: MetadataKey.syncIdentifier.name, reason: "'\(syncID)' is already used by an object of another type")

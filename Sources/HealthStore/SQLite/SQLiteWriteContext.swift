@@ -94,38 +94,48 @@ final class SQLiteWriteContext {
         return id
     }
 
-    private var lastRevision: (SourceRevision, Int64)?
-    private var lastDevice: (HealthDevice, Int64)?
+    private var lastRevision: (SharedValue<SourceRevision>, Int64, Int64)?
+    private var lastDevice: (SharedValue<HealthDevice>, Int64)?
 
-    func revisionID(_ revision: SourceRevision) throws -> Int64 {
-        if let (last, id) = lastRevision, last == revision { return id }
-        if let id = revisionIDs[revision] {
-            lastRevision = (revision, id)
-            return id
-        }
+    /// Revision and source row ids; the objects of one save share one revision reference, so the
+    /// usual case is an identity check.
+    func revisionID(_ shared: SharedValue<SourceRevision>) throws -> (revision: Int64, source: Int64) {
+        if let (last, revisionID, sourceID) = lastRevision, last === shared { return (revisionID, sourceID) }
+        let revision = shared.value
         let sourceID = try sourceID(revision.source)
-        let fingerprint = [revision.source.bundleIdentifier, revision.version ?? "", revision.operatingSystemVersion ?? "", revision.productType ?? ""].joined(separator: "\u{1F}")
-        try db.execute(
-            sql: "INSERT OR IGNORE INTO source_revision (source_id, version, os_version, product_type, fingerprint) VALUES (?, ?, ?, ?, ?)",
-            arguments: [sourceID, revision.version, revision.operatingSystemVersion, revision.productType, fingerprint])
-        let id = try Int64.fetchOne(db, sql: "SELECT id FROM source_revision WHERE fingerprint = ?", arguments: [fingerprint])!
-        revisionIDs[revision] = id
-        lastRevision = (revision, id)
-        return id
+        let id: Int64
+        if let cached = revisionIDs[revision] {
+            id = cached
+        } else {
+            let fingerprint = [revision.source.bundleIdentifier, revision.version ?? "", revision.operatingSystemVersion ?? "", revision.productType ?? ""].joined(separator: "\u{1F}")
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO source_revision (source_id, version, os_version, product_type, fingerprint) VALUES (?, ?, ?, ?, ?)",
+                arguments: [sourceID, revision.version, revision.operatingSystemVersion, revision.productType, fingerprint])
+            id = try Int64.fetchOne(db, sql: "SELECT id FROM source_revision WHERE fingerprint = ?", arguments: [fingerprint])!
+            revisionIDs[revision] = id
+        }
+        lastRevision = (shared, id, sourceID)
+        return (id, sourceID)
     }
 
-    func deviceID(_ device: HealthDevice?) throws -> Int64? {
-        guard let device else { return nil }
-        if let (last, id) = lastDevice, last == device { return id }
-        if let id = deviceIDs[device] {
-            lastDevice = (device, id)
+    /// Device row id; samples built from one device value share its reference.
+    func deviceID(_ shared: SharedValue<HealthDevice>?) throws -> Int64? {
+        guard let shared else { return nil }
+        if let (last, id) = lastDevice, last === shared || last.value == shared.value {
+            lastDevice = (shared, id)
             return id
         }
-        let payload = SQLiteCoding.json(device)
-        try db.execute(sql: "INSERT OR IGNORE INTO device (identity, payload) VALUES (?, ?)", arguments: [device.identity, payload])
-        let id = try Int64.fetchOne(db, sql: "SELECT id FROM device WHERE payload = ?", arguments: [payload])!
-        deviceIDs[device] = id
-        lastDevice = (device, id)
+        let device = shared.value
+        let id: Int64
+        if let cached = deviceIDs[device] {
+            id = cached
+        } else {
+            let payload = SQLiteCoding.json(device)
+            try db.execute(sql: "INSERT OR IGNORE INTO device (identity, payload) VALUES (?, ?)", arguments: [device.identity, payload])
+            id = try Int64.fetchOne(db, sql: "SELECT id FROM device WHERE payload = ?", arguments: [payload])!
+            deviceIDs[device] = id
+        }
+        lastDevice = (shared, id)
         return id
     }
 }
