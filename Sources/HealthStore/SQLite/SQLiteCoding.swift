@@ -1,0 +1,131 @@
+import Foundation
+
+/// Value encodings of the SQLite engine: microsecond timestamps, UUID blobs, flat JSON objects for
+/// metadata and devices (sorted keys, so equal devices encode equally and dedupe by `payload`).
+enum SQLiteCoding {
+    static func micros(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1_000_000).rounded()) }
+    static func date(_ micros: Int64) -> Date { Date(timeIntervalSince1970: Double(micros) / 1_000_000) }
+
+    static func blob(_ uuid: UUID) -> Data { withUnsafeBytes(of: uuid.uuid) { Data($0) } }
+    static func uuid(_ data: Data) -> UUID {
+        var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &raw) { $0.copyBytes(from: data.prefix(16)) }
+        return UUID(uuid: raw)
+    }
+
+    /// Keys kept in their own columns (`sync_identifier`, `sync_version`), not in the JSON
+    /// (``HealthMetadata`` holds them outside its entries): the members of one reading then share
+    /// one JSON text, decoded once per query.
+    static let columnKeys: Set<String> = [MetadataKey.syncIdentifier.name, MetadataKey.syncVersion.name]
+
+    /// Metadata minus ``columnKeys`` as a flat JSON object (sorted keys); dates as integer
+    /// microseconds, bools as true/false.
+    static func json(_ metadata: HealthMetadata) -> String? {
+        let keys = metadata.entries.keys.sorted()
+        guard !keys.isEmpty else { return nil }
+        var out = "{"
+        for (index, key) in keys.enumerated() {
+            if index > 0 { out += "," }
+            appendString(key, to: &out)
+            out += ":"
+            switch metadata.entries[key]! {
+            case .string(let s): appendString(s, to: &out)
+            case .integer(let i): out += String(i)
+            case .double(let d): out += "\(d)"
+            case .bool(let b): out += b ? "true" : "false"
+            case .date(let d): out += String(micros(d))
+            }
+        }
+        return out + "}"
+    }
+
+    static func metadata(_ json: String?, registry: [String: MetadataKey]) -> HealthMetadata {
+        guard let json else { return HealthMetadata() }
+        guard let pairs = SQLiteFlatJSON.parse(json) else { return slowMetadata(json, registry: registry) }
+        var values: [String: MetadataValue] = [:]
+        values.reserveCapacity(pairs.count)
+        for (name, raw) in pairs {
+            guard let key = registry[name] else { continue }
+            switch (key.kind, raw) {
+            case (.string, .string(let s)): values[name] = .string(s)
+            case (.integer, .integer(let n)): values[name] = .integer(n)
+            case (.double, .double(let d)): values[name] = .double(d)
+            case (.double, .integer(let n)): values[name] = .double(Double(n))
+            case (.bool, .bool(let b)): values[name] = .bool(b)
+            case (.date, .integer(let n)): values[name] = .date(date(n))
+            default: continue
+            }
+        }
+        return HealthMetadata(values)
+    }
+
+    private static func slowMetadata(_ json: String, registry: [String: MetadataKey]) -> HealthMetadata {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else {
+            return HealthMetadata()
+        }
+        var values: [String: MetadataValue] = [:]
+        for (name, raw) in object {
+            guard let key = registry[name] else { continue }
+            switch key.kind {
+            case .string: if let s = raw as? String { values[name] = .string(s) }
+            case .integer: if let n = raw as? NSNumber { values[name] = .integer(n.int64Value) }
+            case .double: if let n = raw as? NSNumber { values[name] = .double(n.doubleValue) }
+            case .bool: if let n = raw as? NSNumber { values[name] = .bool(n.boolValue) }
+            case .date: if let n = raw as? NSNumber { values[name] = .date(date(n.int64Value)) }
+            }
+        }
+        return HealthMetadata(values)
+    }
+
+    static func json(_ device: HealthDevice) -> String {
+        let fields: [(String, String?)] = [
+            ("deviceType", device.deviceType), ("firmwareVersion", device.firmwareVersion),
+            ("hardwareVersion", device.hardwareVersion), ("identity", device.identity),
+            ("localIdentifier", device.localIdentifier), ("manufacturer", device.manufacturer),
+            ("model", device.model), ("name", device.name), ("serialNumber", device.serialNumber),
+            ("softwareVersion", device.softwareVersion), ("udiDeviceIdentifier", device.udiDeviceIdentifier),
+        ]
+        var out = "{"
+        var first = true
+        for (key, value) in fields {
+            guard let value else { continue }
+            if !first { out += "," }
+            first = false
+            appendString(key, to: &out)
+            out += ":"
+            appendString(value, to: &out)
+        }
+        return out + "}"
+    }
+
+    static func device(_ json: String) -> HealthDevice? {
+        guard let f = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: String], let identity = f["identity"] else { return nil }
+        return HealthDevice(
+            identity: identity, deviceType: f["deviceType"], name: f["name"], manufacturer: f["manufacturer"],
+            model: f["model"], serialNumber: f["serialNumber"], hardwareVersion: f["hardwareVersion"],
+            firmwareVersion: f["firmwareVersion"], softwareVersion: f["softwareVersion"],
+            localIdentifier: f["localIdentifier"], udiDeviceIdentifier: f["udiDeviceIdentifier"])
+    }
+
+    private static func appendString(_ string: String, to out: inout String) {
+        out += "\""
+        // Fast path: nothing to escape (the usual case for keys, identifiers and model names).
+        if !string.utf8.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }) {
+            out += string
+            out += "\""
+            return
+        }
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case let c where c.value < 0x20: out += String(format: "\\u%04x", c.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import GRDB
+
+/// Sample and correlation queries (HEALTH-STORE.md §5) and row decoding. Quantity and correlation
+/// types have distinct `type_id`s, so `type_id = ?` alone selects the right kind of row and the
+/// query stays on the index `sample_type_start`.
+extension SQLiteEngine {
+    public func samples(_ query: SampleQuery) throws(HealthStoreError) -> [QuantitySample] {
+        try read { db in
+            guard let typeID = try Self.typeID(db, query.type.identifier) else { return [] }
+            let predicate = SQLitePredicate(query.predicate)
+            return try loadSamples(
+                db, where: "s.type_id = ? AND \(predicate.sql)",
+                [typeID] + predicate.arguments, order: SQLitePredicate.order(query.sort), limit: query.limit)
+        }
+    }
+
+    public func correlations(_ query: CorrelationQuery) throws(HealthStoreError) -> [Correlation] {
+        try read { db in
+            guard let typeID = try Self.typeID(db, query.type.identifier) else { return [] }
+            let predicate = SQLitePredicate(query.predicate)
+            return try loadCorrelations(
+                db, where: "s.type_id = ? AND \(predicate.sql)",
+                [typeID] + predicate.arguments, order: SQLitePredicate.order(query.sort), limit: query.limit)
+        }
+    }
+
+    static func typeID(_ db: Database, _ identifier: String) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM sample_type WHERE identifier = ?"), arguments: [identifier])
+    }
+
+    static let columns = """
+        s.id, s.uuid, t.identifier, s.value, s.start_at, s.end_at, s.time_zone, s.revision_id, s.device_id,
+        s.metadata, s.correlation_id, s.is_member, s.is_correlation, s.sync_identifier, s.sync_version
+        """
+
+    /// Rows as plain storage values: one non-generic conversion per row instead of a generic
+    /// `Row` subscript per column (those do runtime metadata look-ups across the module boundary).
+    func rows(_ db: Database, where condition: String, _ arguments: StatementArguments, order: String? = nil, limit: Int? = nil) throws -> [SQLiteValues] {
+        var sql = "SELECT \(Self.columns) FROM sample s JOIN sample_type t ON t.id = s.type_id WHERE \(condition)"
+        if let order { sql += " ORDER BY \(order)" }
+        if let limit { sql += " LIMIT \(max(0, limit))" }
+        return try Array(Row.fetchCursor(db, sql: sql, arguments: arguments).map(SQLiteValues.init))
+    }
+
+    func loadSamples(_ db: Database, where condition: String, _ arguments: StatementArguments, order: String? = nil, limit: Int? = nil) throws -> [QuantitySample] {
+        let decoder = SQLiteRowDecoder(db: db, engine: self)
+        return try rows(db, where: condition, arguments, order: order, limit: limit).compactMap(decoder.sample)
+    }
+
+    /// Correlations with all their members and linked samples (two queries).
+    func loadCorrelations(_ db: Database, where condition: String, _ arguments: StatementArguments, order: String? = nil, limit: Int? = nil) throws -> [Correlation] {
+        let decoder = SQLiteRowDecoder(db: db, engine: self)
+        let parents = try rows(db, where: condition, arguments, order: order, limit: limit)
+        guard !parents.isEmpty else { return [] }
+        let ids: [Int64] = parents.map { $0.id }
+        var children: [Int64: [SQLiteValues]] = [:]
+        for row in try rows(db, where: "s.correlation_id IN (\(SQLitePredicate.marks(ids.count)))", StatementArguments(ids), order: "s.id") {
+            children[row.correlationID!, default: []].append(row)
+        }
+        return try parents.compactMap { row in
+            let kids = children[row.id] ?? []
+            let members = try kids.filter { $0.isMember }.compactMap(decoder.sample)
+            let linked = try kids.filter { !$0.isMember }.compactMap(decoder.sample)
+            return try decoder.correlation(row, members: members, linked: linked)
+        }
+    }
+}
+
+/// Decodes `sample` rows selected with ``SQLiteEngine/columns``, caching devices and revisions.
+final class SQLiteRowDecoder {
+    let db: Database
+    let engine: SQLiteEngine
+    private var devices: [Int64: SharedValue<HealthDevice>] = [:]
+    private var revisions: [Int64: SharedValue<SourceRevision>] = [:]
+
+    init(db: Database, engine: SQLiteEngine) {
+        self.db = db
+        self.engine = engine
+    }
+
+    private var quantityTypes: [String: QuantityType] = [:]
+    private var metadataCache: [String: HealthMetadata] = [:]
+
+    /// Metadata from the JSON column (decoded once per distinct text) plus the sync columns.
+    private func metadata(_ row: SQLiteValues) -> HealthMetadata {
+        var metadata: HealthMetadata
+        if let json = row.metadata {
+            if let cached = metadataCache[json] {
+                metadata = cached
+            } else {
+                metadata = SQLiteCoding.metadata(json, registry: engine.metadataKeys)
+                if metadataCache.count < 4096 { metadataCache[json] = metadata }
+            }
+        } else {
+            metadata = HealthMetadata()
+        }
+        if let syncIdentifier = row.syncIdentifier, let syncVersion = row.syncVersion {
+            metadata.syncIdentifier = syncIdentifier
+            metadata.syncVersion = syncVersion
+        }
+        return metadata
+    }
+
+    func sample(_ row: SQLiteValues) throws -> QuantitySample? {
+        let identifier = row.typeIdentifier
+        let type: QuantityType
+        if let cached = quantityTypes[identifier] {
+            type = cached
+        } else {
+            guard let found = try? engine.types.type(identifier) else { return nil }
+            quantityTypes[identifier] = found
+            type = found
+        }
+        return QuantitySample(
+            uuid: SQLiteCoding.uuid(row.uuid), type: type, quantity: HealthQuantity(unit: type.canonicalUnit, doubleValue: row.value ?? .nan),
+            start: SQLiteCoding.date(row.start), end: SQLiteCoding.date(row.end), timeZoneIdentifier: row.timeZone,
+            sharedDevice: try device(row.deviceID), metadata: metadata(row), sharedRevision: try revision(row.revisionID))
+    }
+
+    func correlation(_ row: SQLiteValues, members: [QuantitySample], linked: [QuantitySample]) throws -> Correlation? {
+        guard let type = engine.correlationTypes[row.typeIdentifier] else { return nil }
+        return Correlation(
+            uuid: SQLiteCoding.uuid(row.uuid), type: type, start: SQLiteCoding.date(row.start), end: SQLiteCoding.date(row.end),
+            objects: members, linkedSamples: linked, timeZoneIdentifier: row.timeZone, sharedDevice: try device(row.deviceID),
+            metadata: metadata(row), sharedRevision: try revision(row.revisionID))
+    }
+
+    private func device(_ id: Int64?) throws -> SharedValue<HealthDevice>? {
+        guard let id else { return nil }
+        if let cached = devices[id] { return cached }
+        let payload = try String.fetchOne(db, sql: "SELECT payload FROM device WHERE id = ?", arguments: [id])
+        let device = payload.flatMap(SQLiteCoding.device).map(SharedValue.init)
+        devices[id] = device
+        return device
+    }
+
+    private func revision(_ id: Int64) throws -> SharedValue<SourceRevision>? {
+        if let cached = revisions[id] { return cached }
+        guard let row = try Row.fetchOne(db, sql: """
+            SELECT src.bundle_identifier, src.name, r.version, r.os_version, r.product_type
+            FROM source_revision r JOIN source src ON src.id = r.source_id WHERE r.id = ?
+            """, arguments: [id])
+        else { return nil }
+        let revision = SharedValue(SourceRevision(source: HealthSource(bundleIdentifier: row[0], name: row[1]), version: row[2], operatingSystemVersion: row[3], productType: row[4]))
+        revisions[id] = revision
+        return revision
+    }
+}
+
+/// One `sample` row selected with ``SQLiteEngine/columns``, read with GRDB's inlinable typed
+/// subscripts (specialized here, no per-column existentials).
+struct SQLiteValues {
+    let id: Int64
+    let uuid: Data
+    let typeIdentifier: String
+    let value: Double?
+    let start: Int64
+    let end: Int64
+    let timeZone: String?
+    let revisionID: Int64
+    let deviceID: Int64?
+    let metadata: String?
+    let correlationID: Int64?
+    let isMember: Bool
+    let isCorrelation: Bool
+    let syncIdentifier: String?
+    let syncVersion: Int64?
+
+    init(_ row: Row) {
+        id = row[0]
+        uuid = row[1]
+        typeIdentifier = row[2]
+        value = row[3]
+        start = row[4]
+        end = row[5]
+        timeZone = row[6]
+        revisionID = row[7]
+        deviceID = row[8]
+        metadata = row[9]
+        correlationID = row[10]
+        isMember = row[11]
+        isCorrelation = row[12]
+        syncIdentifier = row[13]
+        syncVersion = row[14]
+    }
+}

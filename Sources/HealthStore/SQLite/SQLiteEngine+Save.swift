@@ -1,0 +1,90 @@
+import Foundation
+import GRDB
+
+/// Saving: the sync-identifier upsert rule (HEALTH-STORE.md §3) inside one write transaction.
+///
+/// The stored row for (source, syncIdentifier) is looked up and then inserted or updated within the
+/// same transaction; SQLite has a single writer, so nothing can interleave, and the unique index
+/// `sample_sync_key` backs the rule. A replacement updates the row in place (same row id, new UUID
+/// and change sequence), so a replaced member keeps its place in its correlation, and tombstones the
+/// old UUID ("old UUID deleted + new UUID added" for change-feed readers).
+extension SQLiteEngine {
+    public func saveSamples(_ samples: [QuantitySample], at now: Date) throws(HealthStoreError) -> [SaveOutcome<QuantitySample>] {
+        try write { db in
+            let ctx = try SQLiteWriteContext(db, now: now)
+            var outcomes: [SaveOutcome<QuantitySample>] = []
+            outcomes.reserveCapacity(samples.count)
+            for sample in samples {
+                outcomes.append(try upsert(sample, ctx))
+            }
+            try ctx.finish()
+            return outcomes
+        }
+    }
+
+    public func saveCorrelations(_ correlations: [Correlation], at now: Date) throws(HealthStoreError) -> [SaveOutcome<Correlation>] {
+        try write { db in
+            let ctx = try SQLiteWriteContext(db, now: now)
+            var outcomes: [SaveOutcome<Correlation>] = []
+            outcomes.reserveCapacity(correlations.count)
+            for correlation in correlations {
+                outcomes.append(try upsert(correlation, ctx))
+            }
+            try ctx.finish()
+            return outcomes
+        }
+    }
+
+    private func upsert(_ correlation: Correlation, _ ctx: SQLiteWriteContext) throws -> SaveOutcome<Correlation> {
+        let db = ctx.db
+        let sourceID = try ctx.revisionID(correlation.sharedRevision!).source
+        let typeID = try ctx.typeID(correlation.type.identifier)
+        if let syncID = correlation.metadata.syncIdentifier, let stored = try storedKey(db, sourceID, syncID) {
+            guard stored.isCorrelation, stored.typeID == typeID else {
+                throw HealthStoreError.invalidMetadata(key: MetadataKey.syncIdentifier.name, reason: "'\(syncID)' is already used by an object of another type")
+            }
+            guard correlation.metadata.syncVersion! > stored.syncVersion else {
+                return .alreadyStored(try loadCorrelations(db, where: "s.id = ?", [stored.id])[0])
+            }
+            // Replace the whole reading: members and linked samples go with the old version.
+            for child in try Int64.fetchAll(db, sql: "SELECT id FROM sample WHERE correlation_id = ?", arguments: [stored.id]) {
+                try tombstoneAndDelete(rowID: child, ctx)
+            }
+            try tombstone(stored, ctx)
+            try update(rowID: stored.id, with: correlation, value: nil, ctx)
+            try insertChildren(of: correlation, rowID: stored.id, ctx)
+            return .replaced(correlation, replacedUUID: stored.uuid)
+        }
+        let rowID = try insert(correlation.uuid, typeID: typeID, isCorrelation: true, value: nil, object: correlation.storageFields, correlationID: nil, isMember: false, ctx)
+        try insertChildren(of: correlation, rowID: rowID, ctx)
+        return .inserted(correlation)
+    }
+
+    private func upsert(_ sample: QuantitySample, _ ctx: SQLiteWriteContext) throws -> SaveOutcome<QuantitySample> {
+        let typeID = try ctx.typeID(sample.type.identifier)
+        if let syncID = sample.metadata.syncIdentifier {
+            let sourceID = try ctx.revisionID(sample.sharedRevision!).source
+            if let stored = try storedKey(ctx.db, sourceID, syncID) {
+                guard !stored.isCorrelation, stored.typeID == typeID else {
+                    throw HealthStoreError.invalidMetadata(key: MetadataKey.syncIdentifier.name, reason: "'\(syncID)' is already used by an object of another type")
+                }
+                guard sample.metadata.syncVersion! > stored.syncVersion else {
+                    return .alreadyStored(try loadSamples(ctx.db, where: "s.id = ?", [stored.id])[0])
+                }
+                try tombstone(stored, ctx)
+                try update(rowID: stored.id, with: sample, value: sample.quantity.value, ctx)
+                return .replaced(sample, replacedUUID: stored.uuid)
+            }
+        }
+        _ = try insert(sample.uuid, typeID: typeID, isCorrelation: false, value: sample.quantity.value, object: sample.storageFields, correlationID: nil, isMember: false, ctx)
+        return .inserted(sample)
+    }
+
+    private func insertChildren(of correlation: Correlation, rowID: Int64, _ ctx: SQLiteWriteContext) throws {
+        for (samples, isMember) in [(correlation.objects, true), (correlation.linkedSamples, false)] {
+            for sample in samples {
+                _ = try insert(sample.uuid, typeID: try ctx.typeID(sample.type.identifier), isCorrelation: false, value: sample.quantity.value, object: sample.storageFields, correlationID: rowID, isMember: isMember, ctx)
+            }
+        }
+    }
+}

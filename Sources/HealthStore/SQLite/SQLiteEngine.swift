@@ -1,0 +1,98 @@
+import Foundation
+import GRDB
+
+/// The SQLite engine through GRDB: one `DatabasePool` (WAL, one writer, concurrent snapshot readers).
+///
+/// Durability (HEALTH-STORE.md §12): `DatabasePool` runs `PRAGMA synchronous = NORMAL` on its writer
+/// after `prepareDatabase` (GRDB `Database.setUpWALMode`), so FULL is set on the writer once the
+/// pool is open, then `journal_mode = wal` and `synchronous = 2` are read back and the open fails
+/// with ``HealthStoreError/durabilityNotEnforced(journalMode:synchronous:)`` otherwise. The file
+/// is created with ``StoreConfiguration/fileMode`` before SQLite opens it; SQLite gives its -wal
+/// and -shm files the database file's permissions.
+public final class SQLiteEngine: HealthStoreEngine {
+    let writer: any DatabaseWriter
+    let types: QuantityTypeRegistry
+    let correlationTypes: [String: CorrelationType]
+    let metadataKeys: [String: MetadataKey]
+
+    /// Opens or creates the database at `path`.
+    public init(path: String, configuration: StoreConfiguration) throws(HealthStoreError) {
+        try Self.createFile(at: path, mode: mode_t(configuration.fileMode))
+        var grdb = Configuration()
+        grdb.busyMode = .timeout(10)
+        grdb.foreignKeysEnabled = true
+        do {
+            let pool = try DatabasePool(path: path, configuration: grdb)
+            // FULL after open (GRDB's setUpWALMode set NORMAL); a 64 MiB page cache keeps a batch's
+            // dirty index pages in memory until commit.
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = FULL; PRAGMA cache_size = -65536")
+            }
+            writer = pool
+        } catch {
+            throw SQLiteErrorMapping.map(error)
+        }
+        types = configuration.quantityTypes
+        correlationTypes = Dictionary(configuration.correlationTypes.map { ($0.identifier, $0) }, uniquingKeysWith: { a, _ in a })
+        metadataKeys = configuration.metadataRegistry
+        let (journal, synchronous) = try durabilitySettings()
+        guard journal == "wal", synchronous == 2 else {
+            throw .durabilityNotEnforced(journalMode: journal, synchronous: synchronous)
+        }
+        try migrate()
+    }
+
+    /// An in-memory database with the same schema (no WAL, no durability).
+    public init(inMemoryWith configuration: StoreConfiguration) throws(HealthStoreError) {
+        var grdb = Configuration()
+        grdb.foreignKeysEnabled = true
+        do { writer = try DatabaseQueue(configuration: grdb) } catch { throw SQLiteErrorMapping.map(error) }
+        types = configuration.quantityTypes
+        correlationTypes = Dictionary(configuration.correlationTypes.map { ($0.identifier, $0) }, uniquingKeysWith: { a, _ in a })
+        metadataKeys = configuration.metadataRegistry
+        try migrate()
+    }
+
+    /// `PRAGMA journal_mode` and `PRAGMA synchronous` as seen by the writer connection.
+    public func durabilitySettings() throws(HealthStoreError) -> (journalMode: String, synchronous: Int) {
+        do {
+            return try writer.writeWithoutTransaction { db in
+                let journal = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "?"
+                let synchronous = try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1
+                return (journal, synchronous)
+            }
+        } catch { throw SQLiteErrorMapping.map(error) }
+    }
+
+    /// `PRAGMA integrity_check` result ("ok" when sound).
+    public func integrityCheck() throws(HealthStoreError) -> String {
+        try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "\n") }
+    }
+
+    private func migrate() throws(HealthStoreError) {
+        do {
+            let migrator = SQLiteSchema.migrator
+            if try writer.read({ try migrator.hasBeenSuperseded($0) }) {
+                throw HealthStoreError.unsupportedSchema("database has migrations unknown to this build")
+            }
+            try migrator.migrate(writer)
+        } catch { throw SQLiteErrorMapping.map(error) }
+    }
+
+    private static func createFile(at path: String, mode: mode_t) throws(HealthStoreError) {
+        let fd = Foundation.open(path, O_CREAT | O_RDWR | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw .storageUnavailable("cannot open \(path): errno \(errno)") }
+        defer { close(fd) }
+        guard fchmod(fd, mode) == 0 else { throw .storageUnavailable("cannot chmod \(path): errno \(errno)") }
+    }
+
+    // MARK: Transactions with typed errors
+
+    func write<T>(_ body: (Database) throws -> T) throws(HealthStoreError) -> T {
+        do { return try writer.write(body) } catch { throw SQLiteErrorMapping.map(error) }
+    }
+
+    func read<T>(_ body: (Database) throws -> T) throws(HealthStoreError) -> T {
+        do { return try writer.read(body) } catch { throw SQLiteErrorMapping.map(error) }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import GRDB
+
+/// Renders a ``SamplePredicate`` as an SQL condition on the `sample` table aliased `alias`.
+struct SQLitePredicate {
+    var clauses: [String] = []
+    var arguments: StatementArguments = []
+
+    init(_ predicate: SamplePredicate, alias s: String = "s") {
+        if let range = predicate.dateRange {
+            if let start = range.start {
+                clauses.append(range.strictStartDate ? "\(s).start_at >= ?" : "\(s).end_at >= ?")
+                arguments += [SQLiteCoding.micros(start)]
+            }
+            if let end = range.end {
+                clauses.append(range.strictEndDate ? "\(s).end_at < ?" : "\(s).start_at < ?")
+                arguments += [SQLiteCoding.micros(end)]
+            }
+        }
+        if let sources = predicate.sourceBundleIdentifiers {
+            clauses.append("\(s).source_id IN (SELECT id FROM source WHERE bundle_identifier IN (\(Self.marks(sources.count))))")
+            arguments += StatementArguments(Array(sources))
+        }
+        if let identity = predicate.deviceIdentity {
+            clauses.append("\(s).device_id IN (SELECT id FROM device WHERE identity = ?)")
+            arguments += [identity]
+        }
+        for (key, values) in predicate.metadata.sorted(by: { $0.key < $1.key }) {
+            if SQLiteCoding.columnKeys.contains(key) {
+                // Sync identifier and version live in columns (see SQLiteCoding.columnKeys).
+                let column = key == MetadataKey.syncIdentifier.name ? "sync_identifier" : "sync_version"
+                clauses.append("\(s).\(column) IN (\(Self.marks(values.count)))")
+                for value in values {
+                    switch value {
+                    case .string(let v): arguments += [v]
+                    case .integer(let v): arguments += [v]
+                    default: arguments += [DatabaseValue.null]
+                    }
+                }
+                continue
+            }
+            let path = "$.\"" + key.replacingOccurrences(of: "\"", with: "") + "\""
+            clauses.append("json_extract(\(s).metadata, ?) IN (\(Self.marks(values.count)))")
+            arguments += [path]
+            for value in values {
+                switch value {
+                case .string(let v): arguments += [v]
+                case .integer(let v): arguments += [v]
+                case .double(let v): arguments += [v]
+                case .bool(let v): arguments += [v ? 1 : 0]
+                case .date(let v): arguments += [SQLiteCoding.micros(v)]
+                }
+            }
+        }
+        if let uuids = predicate.uuids {
+            clauses.append("\(s).uuid IN (\(Self.marks(uuids.count)))")
+            arguments += StatementArguments(uuids.map(SQLiteCoding.blob))
+        }
+        if predicate.excludeCorrelated {
+            clauses.append("\(s).correlation_id IS NULL")
+        }
+    }
+
+    /// `AND`-joined clauses, or `1` when there is none.
+    var sql: String { clauses.isEmpty ? "1" : clauses.joined(separator: " AND ") }
+
+    static func marks(_ count: Int) -> String {
+        count == 0 ? "NULL" : Array(repeating: "?", count: count).joined(separator: ", ")
+    }
+
+    static func order(_ sort: SampleSort, alias s: String = "s") -> String {
+        switch sort {
+        case .startDateAscending: "\(s).start_at ASC, \(s).id ASC"
+        case .startDateDescending: "\(s).start_at DESC, \(s).id DESC"
+        case .endDateAscending: "\(s).end_at ASC, \(s).id ASC"
+        case .endDateDescending: "\(s).end_at DESC, \(s).id DESC"
+        }
+    }
+}

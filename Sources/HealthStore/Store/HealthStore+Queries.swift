@@ -1,0 +1,52 @@
+import Foundation
+
+/// Queries (HEALTH-STORE.md §5); reads of non-readable types return only the caller's own writes.
+extension HealthStore {
+    public func samples(_ query: SampleQuery, as client: HealthClient) throws(HealthStoreError) -> [QuantitySample] {
+        _ = try configuration.quantityTypes.type(query.type.identifier)
+        var restricted = query
+        restricted.predicate = try visible(query.predicate, .quantity(query.type), client)
+        return try engine.samples(restricted)
+    }
+
+    /// Correlations readable as a whole, or the client's own; members of types the client may not
+    /// read are dropped unless it wrote them (`healthkit-hkcorrelationquery.md`).
+    public func correlations(_ query: CorrelationQuery, as client: HealthClient) throws(HealthStoreError) -> [Correlation] {
+        guard configuration.correlationTypes.contains(query.type) else { throw .unknownType(query.type.identifier) }
+        var restricted = query
+        restricted.predicate = try visible(query.predicate, .correlation(query.type), client)
+        let own = configuration.source(for: client).bundleIdentifier
+        var readable: [String: Bool] = [:]
+        for type in query.type.memberTypes + [.heartRate] { readable[type.identifier] = try canRead(type, client) }
+        return try engine.correlations(restricted).map { correlation in
+            let keep = { (s: QuantitySample) in readable[s.type.identifier] ?? false || s.sourceRevision?.source.bundleIdentifier == own }
+            return correlation.with(objects: correlation.objects.filter(keep), linked: correlation.linkedSamples.filter(keep), sourceRevision: correlation.sharedRevision)
+        }
+    }
+
+    public func statistics(of type: QuantityType, predicate: SamplePredicate, options: StatisticsOptions, as client: HealthClient) throws(HealthStoreError) -> HealthStatistics {
+        _ = try configuration.quantityTypes.type(type.identifier)
+        let restricted = try visible(predicate, .quantity(type), client)
+        // One bucket over all time; the predicate's own date range still applies.
+        let lower = Date(timeIntervalSince1970: -62_135_596_800)  // 0001-01-01
+        let upper = Date(timeIntervalSince1970: 253_402_300_800)  // 10000-01-01
+        let buckets = try engine.statistics(of: type, predicate: restricted, options: options, boundaries: [lower, upper])
+        return buckets[0]
+    }
+
+    public func statisticsCollection(_ query: StatisticsCollectionQuery, as client: HealthClient) throws(HealthStoreError) -> [HealthStatistics] {
+        _ = try configuration.quantityTypes.type(query.type.identifier)
+        let restricted = try visible(query.predicate, .quantity(query.type), client)
+        return try engine.statistics(of: query.type, predicate: restricted, options: query.options, boundaries: query.boundaries())
+    }
+
+    public func changes(of types: Set<HealthObjectType>, since anchor: QueryAnchor?, limit: Int, as client: HealthClient) throws(HealthStoreError) -> ChangeBatch {
+        let own = configuration.source(for: client).bundleIdentifier
+        var filters: [String: String?] = [:]
+        for type in types {
+            if case .quantity(let q) = type { _ = try configuration.quantityTypes.type(q.identifier) }
+            filters[type.identifier] = try canRead(type, client) ? .some(nil) : .some(own)
+        }
+        return try engine.changes(filters, since: anchor, limit: max(1, limit))
+    }
+}

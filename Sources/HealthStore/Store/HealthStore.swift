@@ -1,0 +1,113 @@
+import Foundation
+
+/// The HealthKit-like store: validates input, enforces per-client authorization, converts units,
+/// delegates storage to a ``HealthStoreEngine`` and notifies observers after commit.
+///
+/// Open a durable store with ``open(path:configuration:)`` or a throw-away one with
+/// ``inMemory(configuration:)`` (same SQL engine, for tests).
+public final class HealthStore: HealthStoring {
+    /// The configuration the store was opened with.
+    public let configuration: StoreConfiguration
+    let engine: any HealthStoreEngine
+    let metadataRegistry: [String: MetadataKey]
+    let observers = ObserverCenter()
+
+    /// A store over any engine.
+    public init(engine: any HealthStoreEngine, configuration: StoreConfiguration) throws(HealthStoreError) {
+        self.engine = engine
+        self.configuration = configuration
+        metadataRegistry = configuration.metadataRegistry
+        _ = try purgeExpiredTombstones()
+    }
+
+    /// Opens (creating if needed) the SQLite store at `path`: WAL, synchronous=FULL verified,
+    /// migrations applied, file mode set (HEALTH-STORE.md §12).
+    public static func open(path: String, configuration: StoreConfiguration = StoreConfiguration()) throws(HealthStoreError) -> HealthStore {
+        try HealthStore(engine: SQLiteEngine(path: path, configuration: configuration), configuration: configuration)
+    }
+
+    /// A store in an in-memory SQLite database (no durability; for tests and previews).
+    public static func inMemory(configuration: StoreConfiguration = StoreConfiguration()) throws(HealthStoreError) -> HealthStore {
+        try HealthStore(engine: SQLiteEngine(inMemoryWith: configuration), configuration: configuration)
+    }
+
+    /// Drops tombstones older than ``StoreConfiguration/tombstoneRetention``; runs at open.
+    @discardableResult
+    public func purgeExpiredTombstones() throws(HealthStoreError) -> Int {
+        try engine.purgeTombstones(deletedBefore: configuration.clock().addingTimeInterval(-configuration.tombstoneRetention))
+    }
+
+    // MARK: Saving
+
+    public func saveBloodPressure(_ reading: BloodPressureReading, as client: HealthClient) throws(HealthStoreError) -> SaveOutcome<Correlation> {
+        try save([reading.correlation()], as: client)[0]
+    }
+
+    public func saveBloodPressure(_ readings: [BloodPressureReading], as client: HealthClient) throws(HealthStoreError) -> [SaveOutcome<Correlation>] {
+        try save(readings.map { $0.correlation() }, as: client)
+    }
+
+    public func save(_ samples: [QuantitySample], as client: HealthClient) throws(HealthStoreError) -> [SaveOutcome<QuantitySample>] {
+        guard !samples.isEmpty else { return [] }
+        for type in Set(samples.map(\.type.identifier)) {
+            try requireShare(try configuration.quantityTypes.type(type), client)
+        }
+        let revision = SharedValue(configuration.revision(for: client))
+        var seen = Set<UUID>()
+        var normalized: [QuantitySample] = []
+        normalized.reserveCapacity(samples.count)
+        for sample in samples {
+            guard seen.insert(sample.uuid).inserted else { throw .duplicateUUID(sample.uuid) }
+            normalized.append(try validated(sample, revision: revision))
+        }
+        let outcomes = try engine.saveSamples(normalized, at: configuration.clock())
+        observers.notify(Set(outcomes.filter(\.didCommit).map(\.object.type.identifier)))
+        return outcomes
+    }
+
+    public func save(_ correlation: Correlation, as client: HealthClient) throws(HealthStoreError) -> SaveOutcome<Correlation> {
+        try save([correlation], as: client)[0]
+    }
+
+    public func save(_ correlations: [Correlation], as client: HealthClient) throws(HealthStoreError) -> [SaveOutcome<Correlation>] {
+        guard !correlations.isEmpty else { return [] }
+        let revision = SharedValue(configuration.revision(for: client))
+        var checked: [Correlation] = []
+        checked.reserveCapacity(correlations.count)
+        var uuids = Set<UUID>()
+        var types = Set<QuantityType>()
+        for correlation in correlations {
+            let valid = try validated(correlation, revision: revision)
+            for object in [valid.uuid] + (valid.objects + valid.linkedSamples).map(\.uuid) where !uuids.insert(object).inserted {
+                throw .duplicateUUID(object)
+            }
+            types.formUnion((valid.objects + valid.linkedSamples).map(\.type))
+            checked.append(valid)
+        }
+        for type in types { try requireShare(type, client) }
+        let outcomes = try engine.saveCorrelations(checked, at: configuration.clock())
+        var changed = Set<String>()
+        for outcome in outcomes where outcome.didCommit {
+            let object = outcome.object
+            changed.insert(object.type.identifier)
+            changed.formUnion((object.objects + object.linkedSamples).map(\.type.identifier))
+        }
+        observers.notify(changed)
+        return outcomes
+    }
+
+    // MARK: Deleting
+
+    public func delete(_ uuids: [UUID], as client: HealthClient) throws(HealthStoreError) -> Int {
+        guard !uuids.isEmpty else { return 0 }
+        let types = try engine.delete(uuids, ownedBy: configuration.source(for: client).bundleIdentifier, at: configuration.clock())
+        observers.notify(Set(types))
+        return types.count
+    }
+
+    // MARK: Observing
+
+    public func observe(_ types: Set<HealthObjectType>) -> AsyncStream<Set<String>> {
+        observers.observe(Set(types.map(\.identifier)))
+    }
+}

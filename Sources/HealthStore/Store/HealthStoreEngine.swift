@@ -1,0 +1,28 @@
+import Foundation
+
+/// Storage behind ``HealthStore``: objects arrive validated, authorized and in canonical units; the
+/// engine applies the sync-identifier rule, tombstones and the change counter transactionally.
+/// SQLite implements it now (``SQLiteEngine``); a PostgreSQL engine can follow (HEALTH-STORE.md §14).
+public protocol HealthStoreEngine: Sendable {
+    /// Upserts samples in one transaction (HEALTH-STORE.md §3).
+    func saveSamples(_ samples: [QuantitySample], at now: Date) throws(HealthStoreError) -> [SaveOutcome<QuantitySample>]
+    /// Upserts correlations with their members and linked samples in one transaction.
+    func saveCorrelations(_ correlations: [Correlation], at now: Date) throws(HealthStoreError) -> [SaveOutcome<Correlation>]
+    /// Deletes objects of `source`, cascading correlations; returns the deleted type identifiers
+    /// (one entry per tombstone).
+    func delete(_ uuids: [UUID], ownedBy source: String, at now: Date) throws(HealthStoreError) -> [String]
+    /// Sample query; source restrictions are already in the predicate.
+    func samples(_ query: SampleQuery) throws(HealthStoreError) -> [QuantitySample]
+    /// Correlation query with all members.
+    func correlations(_ query: CorrelationQuery) throws(HealthStoreError) -> [Correlation]
+    /// Statistics per bucket `[boundaries[i], boundaries[i+1])`.
+    func statistics(of type: QuantityType, predicate: SamplePredicate, options: StatisticsOptions, boundaries: [Date]) throws(HealthStoreError) -> [HealthStatistics]
+    /// Changes after `anchor` for the given types, each optionally restricted to one source.
+    func changes(_ filters: [String: String?], since anchor: QueryAnchor?, limit: Int) throws(HealthStoreError) -> ChangeBatch
+    /// Drops tombstones deleted before `cutoff`; anchors older than the newest dropped one expire.
+    func purgeTombstones(deletedBefore cutoff: Date) throws(HealthStoreError) -> Int
+    /// The stored grant of `uid` for `type`.
+    func grant(uid: UInt32, type: QuantityType) throws(HealthStoreError) -> AuthorizationGrant?
+    /// Stores a grant.
+    func setGrant(_ grant: AuthorizationGrant) throws(HealthStoreError)
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// Every failure of the store. Bad input and denied clients write nothing (issue 5).
+public enum HealthStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    // Input
+    /// The unit string is not one of the accepted HealthKit/UCUM forms (HEALTH-STORE.md §1).
+    case unknownUnit(String)
+    /// The unit measures another dimension than the type's canonical unit.
+    case incompatibleUnit(unit: String, expected: String)
+    /// The type identifier is not registered.
+    case unknownType(String)
+    /// `end < start` (`healthkit-hksample.md`: start ≤ end).
+    case endBeforeStart(uuid: UUID)
+    /// NaN or infinite value.
+    case nonFiniteValue(uuid: UUID)
+    /// A required correlation member is absent.
+    case missingCorrelationMember(correlation: UUID, type: String)
+    /// Other malformed correlation: duplicate member, foreign type, dates differ.
+    case invalidCorrelation(correlation: UUID, reason: String)
+    /// A metadata entry is unknown, of the wrong kind or out of range.
+    case invalidMetadata(key: String, reason: String)
+    /// "Saving an object whose UUID exists fails" (`HKHealthStore.h`).
+    case duplicateUUID(UUID)
+
+    // Authorization (`errorAuthorizationNotDetermined` / `errorAuthorizationDenied`)
+    /// The client never got a share decision for the type.
+    case authorizationNotDetermined(type: String)
+    /// The client may not share (write) the type.
+    case authorizationDenied(type: String)
+    /// Only root or the admin group may grant and revoke.
+    case notAdministrator(uid: UInt32)
+    /// "An application may only delete objects that it previously saved" (`HKHealthStore.h`).
+    case notOwner(UUID)
+    /// No such object (or not visible to the client).
+    case objectNotFound(UUID)
+    /// Members are deleted with their correlation, never alone (cuffd rule, no half correlations).
+    case memberOfCorrelation(UUID)
+
+    // Change feed
+    /// The anchor precedes purged tombstones: do a full resync (Health Connect `changesTokenExpired`).
+    case anchorExpired(QueryAnchor)
+
+    // Storage
+    /// SQLITE_FULL: the disk (or the database size limit) is full; nothing was committed.
+    case diskFull
+    /// SQLITE_CORRUPT / SQLITE_NOTADB.
+    case databaseCorrupt(String)
+    /// SQLITE_BUSY / SQLITE_LOCKED after the busy timeout.
+    case databaseBusy
+    /// SQLITE_READONLY / SQLITE_CANTOPEN / SQLITE_PERM / SQLITE_IOERR, with the SQLite message.
+    case storageUnavailable(String)
+    /// After open, journal_mode or synchronous was not what durability requires (HEALTH-STORE.md §12).
+    case durabilityNotEnforced(journalMode: String, synchronous: Int)
+    /// The database was written by a newer schema than this build knows.
+    case unsupportedSchema(String)
+    /// Any other SQLite error, with its code and message.
+    case storage(code: Int32, message: String)
+
+    public var description: String {
+        switch self {
+        case .unknownUnit(let u): "unknown unit '\(u)'"
+        case .incompatibleUnit(let u, let e): "unit '\(u)' is not compatible with '\(e)'"
+        case .unknownType(let t): "unknown type '\(t)'"
+        case .endBeforeStart(let id): "sample \(id): end date before start date"
+        case .nonFiniteValue(let id): "sample \(id): value is not finite"
+        case .missingCorrelationMember(let c, let t): "correlation \(c): missing member of type \(t)"
+        case .invalidCorrelation(let c, let r): "correlation \(c): \(r)"
+        case .invalidMetadata(let k, let r): "metadata '\(k)': \(r)"
+        case .duplicateUUID(let id): "an object with UUID \(id) already exists"
+        case .authorizationNotDetermined(let t): "authorization to share \(t) not determined"
+        case .authorizationDenied(let t): "authorization to share \(t) denied"
+        case .notAdministrator(let uid): "uid \(uid) may not change authorization"
+        case .notOwner(let id): "object \(id) was saved by another source"
+        case .objectNotFound(let id): "no object \(id)"
+        case .memberOfCorrelation(let id): "object \(id) is a correlation member; delete the correlation"
+        case .anchorExpired(let a): "anchor \(a.rawValue) expired; full resync required"
+        case .diskFull: "disk full: nothing was written"
+        case .databaseCorrupt(let m): "database corrupt: \(m)"
+        case .databaseBusy: "database busy"
+        case .storageUnavailable(let m): "storage unavailable: \(m)"
+        case .durabilityNotEnforced(let j, let s): "durability not enforced: journal_mode=\(j) synchronous=\(s), need wal/2"
+        case .unsupportedSchema(let m): "unsupported schema: \(m)"
+        case .storage(let c, let m): "SQLite error \(c): \(m)"
+        }
+    }
+}

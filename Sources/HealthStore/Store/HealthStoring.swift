@@ -1,0 +1,42 @@
+import Foundation
+
+/// The store as the Gateway, the D-Bus layer and exporters see it: HealthKit's `HKHealthStore`
+/// semantics without SQL (issue 5: "The Gateway talks to a store protocol, not to SQL").
+///
+/// Calls are synchronous and thread-safe; a write returns only after its transaction committed
+/// (WAL, synchronous=FULL, HEALTH-STORE.md §12), so a caller may acknowledge the cuff afterwards.
+public protocol HealthStoring: Sendable {
+    /// Saves one cuff reading as a blood-pressure correlation with its pulse, in one transaction.
+    /// ``SaveOutcome/alreadyStored(_:)`` means the sync identifier was stored at an equal or
+    /// greater version: a duplicate, nothing written.
+    func saveBloodPressure(_ reading: BloodPressureReading, as client: HealthClient) throws(HealthStoreError) -> SaveOutcome<Correlation>
+    /// Saves several readings (e.g. a cuff's stored records) in one transaction, all or nothing.
+    func saveBloodPressure(_ readings: [BloodPressureReading], as client: HealthClient) throws(HealthStoreError) -> [SaveOutcome<Correlation>]
+    /// Saves quantity samples, all or nothing (`HKHealthStore.h`).
+    func save(_ samples: [QuantitySample], as client: HealthClient) throws(HealthStoreError) -> [SaveOutcome<QuantitySample>]
+    /// Saves a correlation with its members and linked samples, all or nothing.
+    func save(_ correlation: Correlation, as client: HealthClient) throws(HealthStoreError) -> SaveOutcome<Correlation>
+    /// Saves correlations in one transaction, all or nothing.
+    func save(_ correlations: [Correlation], as client: HealthClient) throws(HealthStoreError) -> [SaveOutcome<Correlation>]
+    /// Deletes the client's own objects by UUID (a correlation takes its members and linked
+    /// samples along), all or nothing; returns the number of objects tombstoned.
+    func delete(_ uuids: [UUID], as client: HealthClient) throws(HealthStoreError) -> Int
+    /// Samples of one type (`HKSampleQuery`).
+    func samples(_ query: SampleQuery, as client: HealthClient) throws(HealthStoreError) -> [QuantitySample]
+    /// Correlations with the members visible to the client (`HKCorrelationQuery`).
+    func correlations(_ query: CorrelationQuery, as client: HealthClient) throws(HealthStoreError) -> [Correlation]
+    /// Statistics over one quantity type (`HKStatisticsQuery`).
+    func statistics(of type: QuantityType, predicate: SamplePredicate, options: StatisticsOptions, as client: HealthClient) throws(HealthStoreError) -> HealthStatistics
+    /// Bucketed statistics (`HKStatisticsCollectionQuery`).
+    func statisticsCollection(_ query: StatisticsCollectionQuery, as client: HealthClient) throws(HealthStoreError) -> [HealthStatistics]
+    /// Changes since `anchor` (`HKAnchoredObjectQuery`); throws ``HealthStoreError/anchorExpired(_:)``
+    /// when tombstones after the anchor were purged.
+    func changes(of types: Set<HealthObjectType>, since anchor: QueryAnchor?, limit: Int, as client: HealthClient) throws(HealthStoreError) -> ChangeBatch
+    /// A stream that yields the changed type identifiers after every commit touching `types`
+    /// (`HKObserverQuery`: fires on save or delete, carries no data).
+    func observe(_ types: Set<HealthObjectType>) -> AsyncStream<Set<String>>
+    /// The client's share status for `type` (`authorizationStatus(for:)`).
+    func authorizationStatus(for type: QuantityType, as client: HealthClient) throws(HealthStoreError) -> AuthorizationStatus
+    /// Grants or revokes; only root or the admin group (issue 5).
+    func setAuthorization(_ grant: AuthorizationGrant, by client: HealthClient) throws(HealthStoreError)
+}

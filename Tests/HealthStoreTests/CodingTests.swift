@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+@testable import HealthStore
+
+/// The engine's own flat JSON for metadata: every kind round-trips, escapes included, and the
+/// fast reader agrees with JSONSerialization.
+@Suite struct CodingTests {
+    static let score = MetadataKey("Score", kind: .double)
+    static let registry = Dictionary(uniqueKeysWithValues: (MetadataKey.standard + [score]).map { ($0.name, $0) })
+
+    @Test(arguments: [0.1, -2.5e-7, 1e300, 120.0, 5])
+    func metadataRoundTrips(_ score: Double) throws {
+        var metadata = HealthMetadata()
+        metadata[Self.score] = .double(score)
+        metadata[.externalUUID] = .string("tab\t \"q\" back\\slash é \u{1} 🫀")
+        metadata.wasUserEntered = false
+        metadata.coincidentTimeOffsetMs = Int64.min
+        metadata.deviceTimestamp = Date(timeIntervalSince1970: -1_000.5)
+        let json = try #require(SQLiteCoding.json(metadata))
+        #expect(SQLiteFlatJSON.parse(json) != nil)
+        #expect(SQLiteCoding.metadata(json, registry: Self.registry) == metadata)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(object.count == 5)
+    }
+
+    @Test func foreignJSONFallsBackToTheFullParser() {
+        let json = #"{ "DeviceUserId" : 3, "Nested": {"a": 1} }"#
+        #expect(SQLiteFlatJSON.parse(json) == nil)
+        #expect(SQLiteCoding.metadata(json, registry: Self.registry).deviceUserID == 3)
+    }
+}
+
+extension CodingTests {
+    @Test func syncKeysStayOutOfTheJSON() throws {
+        var metadata = HealthMetadata()
+        metadata.syncIdentifier = "x"
+        metadata.syncVersion = 3
+        #expect(SQLiteCoding.json(metadata) == nil)
+        metadata.deviceUserID = 1
+        #expect(SQLiteCoding.json(metadata) == #"{"DeviceUserId":1}"#)
+    }
+}

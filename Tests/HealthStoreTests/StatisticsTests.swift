@@ -1,0 +1,136 @@
+import Foundation
+import GRDB
+import Testing
+@testable import HealthStore
+
+/// Statistics and statistics collections (HEALTH-STORE.md §5; `HKStatisticsQuery`).
+@Suite struct StatisticsTests {
+    @Test func minMaxAverageMostRecent() throws {
+        let store = try Fixture.store()
+        _ = try store.save([70, 50, 90, 60].enumerated().map { Fixture.heartRate($1, at: Fixture.t0.addingTimeInterval(Double($0) * 60)) }, as: Fixture.daemon)
+        let s = try store.statistics(of: .heartRate, predicate: .all, options: .discrete, as: Fixture.daemon)
+        #expect(s.all.sampleCount == 4)
+        #expect(s.all.minimum?.value == 50)
+        #expect(s.all.maximum?.value == 90)
+        #expect(s.all.average?.value == 67.5)
+        #expect(s.all.mostRecent?.value == 60)
+        #expect(s.all.mostRecentDate == Fixture.t0.addingTimeInterval(180))
+        #expect(s.all.average?.unit == .countPerMinute)
+        let onlyMin = try store.statistics(of: .heartRate, predicate: .all, options: .minimum, as: Fixture.daemon)
+        #expect(onlyMin.all.minimum?.value == 50 && onlyMin.all.maximum == nil)
+    }
+
+    @Test func separateBySource() throws {
+        let store = try Fixture.store()
+        try store.setAuthorization(AuthorizationGrant(uid: 1000, type: .heartRate, canShare: true, canRead: true), by: Fixture.root)
+        _ = try store.save([Fixture.heartRate(60, at: Fixture.t0), Fixture.heartRate(80, at: Fixture.t0)], as: Fixture.daemon)
+        _ = try store.save([Fixture.heartRate(100, at: Fixture.t0)], as: Fixture.alice)
+        let s = try store.statistics(of: .heartRate, predicate: .all, options: [.average, .maximum, .separateBySource], as: Fixture.daemon)
+        #expect(abs(s.all.average!.value - 80) < 1e-9)
+        #expect(s.bySource["org.cuffd.gateway"]?.average?.value == 70)
+        #expect(s.bySource["uid.1000"]?.maximum?.value == 100)
+        #expect(s.bySource.count == 2)
+    }
+
+    @Test func dailyBucketsFollowTheCalendarAcrossDST() throws {
+        let store = try Fixture.store()
+        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = berlin
+        // 2026-03-28 … 2026-03-31 local; DST starts 2026-03-29 (a 23-hour day).
+        let day0 = calendar.date(from: DateComponents(year: 2026, month: 3, day: 28))!
+        var list: [QuantitySample] = []
+        for d in 0..<3 {
+            let midnight = calendar.date(byAdding: .day, value: d, to: day0)!
+            list.append(Fixture.heartRate(Double(60 + d), at: midnight))  // first instant of the day
+            list.append(Fixture.heartRate(Double(70 + d), at: calendar.date(byAdding: .day, value: 1, to: midnight)!.addingTimeInterval(-1)))
+        }
+        _ = try store.save(list, as: Fixture.daemon)
+        let query = StatisticsCollectionQuery(type: .heartRate, options: [.minimum, .maximum, .mostRecent], anchorDate: day0, interval: .day, timeZone: berlin, start: day0, end: calendar.date(byAdding: .day, value: 3, to: day0)!)
+        let buckets = try store.statisticsCollection(query, as: Fixture.daemon)
+        #expect(buckets.count == 3)
+        #expect(buckets.map { $0.all.minimum?.value } == [60, 61, 62])
+        #expect(buckets.map { $0.all.maximum?.value } == [70, 71, 72])
+        #expect(buckets.map { $0.all.mostRecent?.value } == [70, 71, 72])
+        #expect(buckets[1].endDate.timeIntervalSince(buckets[1].startDate) == 23 * 3600)
+    }
+
+    @Test func weeklyAndMonthlyBucketsFromAnAnchor() throws {
+        let store = try Fixture.store()
+        let utc = TimeZone(identifier: "UTC")!
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = utc
+        let jan1 = calendar.date(from: DateComponents(year: 2026, month: 1, day: 1))!
+        _ = try store.save((0..<90).map { Fixture.heartRate(Double($0), at: jan1.addingTimeInterval(Double($0) * 86_400 + 3600)) }, as: Fixture.daemon)
+        let monthly = try store.statisticsCollection(StatisticsCollectionQuery(type: .heartRate, options: [.minimum, .maximum], anchorDate: jan1, interval: .month, timeZone: utc, start: jan1, end: calendar.date(from: DateComponents(year: 2026, month: 4, day: 1))!), as: Fixture.daemon)
+        #expect(monthly.map(\.all.sampleCount) == [31, 28, 31])
+        #expect(monthly.map { $0.all.minimum?.value } == [0, 31, 59])
+        // Weeks anchored on a Thursday (Jan 1) starting from a mid-week date: the first bucket
+        // starts at the anchor-aligned boundary before the range start.
+        let weekly = try store.statisticsCollection(StatisticsCollectionQuery(type: .heartRate, options: [.minimum], anchorDate: jan1, interval: .week, timeZone: utc, start: jan1.addingTimeInterval(10 * 86_400), end: jan1.addingTimeInterval(21 * 86_400)), as: Fixture.daemon)
+        #expect(weekly.first?.startDate == jan1.addingTimeInterval(7 * 86_400))
+        #expect(weekly.map(\.all.sampleCount) == [7, 7])
+    }
+}
+
+/// The v2 rollup (per type, source and 15-minute slot, maintained by triggers) must always agree
+/// with a full scan of the samples, through inserts, replacements and deletions.
+@Suite struct StatisticsRollupTests {
+    @Test func rollupAgreesWithAScanAfterInsertsReplacementsAndDeletes() throws {
+        let store = try Fixture.store()
+        try store.setAuthorization(AuthorizationGrant(uid: 1000, type: .heartRate, canShare: true, canRead: true), by: Fixture.root)
+        var rng = SplitMix(seed: 42)
+        for round in 0..<6 {
+            var batch: [QuantitySample] = []
+            for k in 0..<200 {
+                let at = Fixture.t0.addingTimeInterval(Double(rng.next() % (5 * 86_400)))
+                let sync = rng.next() % 3 == 0 ? "s\(rng.next() % 40)" : nil
+                batch.append(Fixture.heartRate(Double(40 + rng.next() % 120), at: at, sync: sync, version: Int64(round * 1000 + k)))
+            }
+            _ = try store.save(batch, as: round % 2 == 0 ? Fixture.daemon : Fixture.alice)
+            _ = try store.saveBloodPressure(Fixture.reading(round), as: Fixture.daemon)
+            // Insert then replace in one transaction: the replaced pulse is deleted after its insert.
+            _ = try store.saveBloodPressure([Fixture.reading(100 + round, version: 0), Fixture.reading(100 + round, version: 1)], as: Fixture.daemon)
+            let own = try store.samples(SampleQuery(type: .heartRate, predicate: SamplePredicate(sourceBundleIdentifiers: ["org.cuffd.gateway"], excludeCorrelated: true)), as: Fixture.daemon)
+            _ = try store.delete(Array(own.map(\.uuid).shuffled(using: &rng).prefix(30)), as: Fixture.daemon)
+        }
+        let utc = TimeZone(identifier: "UTC")!
+        let start = Fixture.t0.addingTimeInterval(-86_400)
+        let everything = SamplePredicate(dateRange: DateRange(start: Date(timeIntervalSince1970: 0), end: Date(timeIntervalSince1970: 4_000_000_000)))
+        func collection(_ predicate: SamplePredicate) throws -> [HealthStatistics] {
+            try store.statisticsCollection(StatisticsCollectionQuery(type: .heartRate, predicate: predicate, options: [.discrete, .separateBySource], anchorDate: start, interval: .day, timeZone: utc, start: start, end: start.addingTimeInterval(8 * 86_400)), as: Fixture.daemon)
+        }
+        let viaRollup = try collection(.all), viaScan = try collection(everything)
+        #expect(viaRollup.map(\.all.sampleCount) == viaScan.map(\.all.sampleCount))
+        #expect(viaRollup.reduce(0) { $0 + $1.all.sampleCount } == (try Fixture.count(store, .heartRate)))
+        for (a, b) in zip(viaRollup, viaScan) {
+            #expect(a.all.minimum == b.all.minimum && a.all.maximum == b.all.maximum)
+            #expect(a.all.mostRecent == b.all.mostRecent && a.all.mostRecentDate == b.all.mostRecentDate)
+            #expect(abs((a.all.average?.value ?? 0) - (b.all.average?.value ?? 0)) < 1e-9)
+            #expect(a.bySource.mapValues(\.sampleCount) == b.bySource.mapValues(\.sampleCount))
+            #expect(a.bySource.mapValues(\.maximum) == b.bySource.mapValues(\.maximum))
+        }
+        // White box: every rollup row equals a recomputation from the samples, and no slot is missing.
+        let engine = try #require(store.engine as? SQLiteEngine)
+        let (wrong, missing) = try engine.read { db in
+            let expected = """
+                SELECT type_id, CAST(start_at / 900000000 AS INTEGER) AS slot, source_id, count(*) AS n, sum(value) AS total,
+                       min(value) AS lo, max(value) AS hi, max(start_at) AS last_at
+                FROM sample WHERE value IS NOT NULL GROUP BY type_id, slot, source_id
+                """
+            let wrong = try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM sample_rollup r JOIN (\(expected)) e USING (type_id, slot, source_id)
+                WHERE r.n != e.n OR abs(r.total - e.total) > 1e-6 OR r.lo != e.lo OR r.hi != e.hi OR r.last_at != e.last_at
+                   OR r.last_value != (SELECT value FROM sample s WHERE s.type_id = r.type_id AND s.source_id = r.source_id
+                                       AND s.start_at = r.last_at ORDER BY s.id DESC LIMIT 1)
+                """)!
+            let missing = try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM (\(expected))) - (SELECT count(*) FROM sample_rollup)")!
+            return (wrong, missing)
+        }
+        #expect(wrong == 0)
+        #expect(missing == 0)
+        let total = try store.statistics(of: .heartRate, predicate: .all, options: .discrete, as: Fixture.daemon)
+        let scanned = try store.statistics(of: .heartRate, predicate: everything, options: .discrete, as: Fixture.daemon)
+        #expect(total.all.sampleCount == scanned.all.sampleCount && total.all.maximum == scanned.all.maximum && total.all.mostRecent == scanned.all.mostRecent)
+    }
+}

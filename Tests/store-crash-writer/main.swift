@@ -1,0 +1,51 @@
+// store-crash-writer: the child process of HealthStoreTests' crash-safety test
+// (HEALTH-STORE.md §13.1, after SQLite's crash tests in `testing.html`).
+//
+// Usage: store-crash-writer <database path> <run id>
+// Prints "ready" once the store is open, then loops forever: saves a blood-pressure reading
+// (correlation + members + pulse in one transaction) and prints "R <run>-<n> <uuid>", and every
+// fifth round saves a batch of 50 heart-rate samples and prints "B <run>-<n>". A line is printed
+// only after the commit returned, with one write(2), so every complete line is an acknowledged
+// commit. The parent SIGKILLs this process at a random point.
+import Foundation
+import HealthStore
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3 else {
+    FileHandle.standardError.write(Data("usage: store-crash-writer <db> <run>\n".utf8))
+    exit(2)
+}
+let run = arguments[2]
+
+func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+
+do {
+    let store = try HealthStore.open(path: arguments[1])
+    let device = HealthDevice(identity: "C4F312FFFE53F2C9", deviceType: "bloodPressureMonitor", manufacturer: "Omron", model: "HEM-7155T")
+    say("ready")
+    var n = 0
+    while true {
+        n += 1
+        let reading = BloodPressureReading(
+            systolic: Double(100 + n % 60), diastolic: Double(60 + n % 30), mean: Double(80 + n % 20),
+            pulse: Double(50 + n % 40), receivedAt: Date(timeIntervalSince1970: 1_773_000_000 + Double(n) * 60),
+            device: device, deviceUserID: 1, syncIdentifier: "\(run)-\(n)")
+        let outcome = try store.saveBloodPressure(reading, as: .daemon())
+        say("R \(run)-\(n) \(outcome.object.uuid)")
+        if n % 5 == 0 {
+            var batch: [QuantitySample] = []
+            for k in 0..<50 {
+                var metadata = HealthMetadata()
+                metadata.syncIdentifier = "\(run)-\(n)-hr-\(k)"
+                metadata.syncVersion = 0
+                let at = Date(timeIntervalSince1970: 1_773_000_000 + Double(n) * 60 + Double(k))
+                batch.append(QuantitySample(type: .heartRate, quantity: HealthQuantity(unit: .countPerMinute, doubleValue: 70), start: at, end: at, metadata: metadata))
+            }
+            _ = try store.save(batch, as: .daemon())
+            say("B \(run)-\(n)")
+        }
+    }
+} catch {
+    FileHandle.standardError.write(Data("store-crash-writer: \(error)\n".utf8))
+    exit(1)
+}
