@@ -24,7 +24,10 @@ let package = Package(
                 "GATTHealth",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "CAllocationCounter",
+                "Daemon",
                 "Diagnostics",
+                "HealthStore",
+                "SystemdSupport",
             ]
         ),
         // Typed names of BlueZ's object model (issue 4 grows this into the org.bluez client).
@@ -42,7 +45,13 @@ let package = Package(
         // Linux calls Swift's Glibc module leaves out (they need _GNU_SOURCE).
         .target(name: "CLinux"),
         // The daemon's own parts: configuration, wiring of BlueZ → Gateway → store, control API.
-        .target(name: "Daemon", dependencies: ["BlueZ", "GATTHealth", "Gateway"]),
+        .target(
+            name: "Daemon",
+            dependencies: [
+                "BlueZ", "GATTHealth", "Gateway", "HealthStore", "CuffSimulation",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The emulated bluetoothd behind `cuff-sim`: scenario files and the cuffs they script.
         .target(name: "CuffSimulation", dependencies: ["BlueZ", "GATTHealth"]),
         .testTarget(
@@ -56,7 +65,7 @@ let package = Package(
         .testTarget(name: "CuffSimulationTests", dependencies: ["CuffSimulation"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway"]),
         .testTarget(name: "SystemdSupportTests", dependencies: ["SystemdSupport"]),
-        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Gateway"]),
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Gateway", "HealthStore", "CuffSimulation"]),
         .testTarget(name: "InstallationTests"),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),
         // HealthKit-like typed health store (issue 5) on SQLite through GRDB.

@@ -6,4 +6,6 @@ enum ExitStatus {
     static let malformedPayload = ExitCode(65)
     /// sysexits.h `EX_UNAVAILABLE`: something cuffd needs is missing or blocked (`doctor`).
     static let unavailable = ExitCode(69)
+    /// sysexits.h `EX_IOERR`: the store could not be opened or written.
+    static let ioError = ExitCode(74)
 }

@@ -123,3 +123,30 @@ struct DoctorCommandTests {
         #expect(outcome.status == (failed ? 69 : 0))
     }
 }
+
+@Suite("cuffctl replay")
+struct ReplayCommandTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test func aReplayStoresAndLogsThenRecognizesTheSameReadings() throws {
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString).sqlite").path
+        let scenario = Self.root.appendingPathComponent("scenarios/one-cuff.json").path
+        let first = try CuffctlProcess.run(["replay", scenario, "--store", store])
+        #expect(first.status == 0, "\(first.standardError)")
+        #expect(first.standardOutput.hasPrefix("2 readings stored, 0 already stored"))
+        #expect(first.standardError.contains("Reading stored: 122/80 mmHg, pulse 72/min"))
+        #expect(first.standardError.contains("MESSAGE_ID=4f1c2a9e7b3d4c61a8e05d2b9c7f3e10"))
+        let second = try CuffctlProcess.run(["replay", scenario, "--store", store])
+        #expect(second.standardOutput.hasPrefix("0 readings stored, 2 already stored"))
+        let mode = try FileManager.default.attributesOfItem(atPath: store)[.posixPermissions] as? Int
+        #expect(mode.map { $0 & 0o077 } == 0, "health data must not be readable by others")
+    }
+
+    @Test func aBadScenarioExits65NamingTheField() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).json")
+        try Data(#"{"adapter": {"address": "nope"}, "cuffs": []}"#.utf8).write(to: file)
+        let outcome = try CuffctlProcess.run(["replay", file.path, "--store", "/tmp/unused.sqlite"])
+        #expect(outcome.status == 65)
+        #expect(outcome.standardError.contains("adapter.address"))
+    }
+}

@@ -1,0 +1,37 @@
+import Gateway
+import Logging
+
+/// The journal entry of every stored reading: a fixed `MESSAGE_ID`, so `journalctl MESSAGE_ID=…` tails
+/// readings, and one field per value (BLUEZ-DBUS.md §17; docs/journal.md lists them).
+public enum ReadingLog {
+    /// `MESSAGE_ID` of "reading stored" entries (made with `systemd-id128 new`, fixed forever).
+    public static let readingStoredMessageID = "4f1c2a9e7b3d4c61a8e05d2b9c7f3e10"
+    /// `MESSAGE_ID` of "measurement failed" entries.
+    public static let measurementFailedMessageID = "9b6e1d3f2a7c48e5b0d4c1a6f8e2b739"
+
+    /// Logs one reading the store committed (or recognized as already stored).
+    public static func stored(_ reading: Reading, outcome: CommitOutcome, to logger: Logger) {
+        let unit = reading.unit.rawValue
+        var metadata: Logger.Metadata = [
+            "MESSAGE_ID": "\(readingStoredMessageID)",
+            "BP_SYSTOLIC": "\(reading.systolic)", "BP_DIASTOLIC": "\(reading.diastolic)", "BP_UNIT": "\(unit)",
+            "BP_DEVICE": "\(reading.device.address)", "BP_SYNC_IDENTIFIER": "\(reading.syncIdentifier)",
+            "BP_OUTCOME": "\(outcome == .stored ? "stored" : "already-stored")",
+        ]
+        if let mean = reading.meanArterialPressure { metadata["BP_MEAN"] = "\(mean)" }
+        if let pulse = reading.pulseRate { metadata["BP_PULSE_BPM"] = "\(pulse)" }
+        if let user = reading.userID { metadata["BP_USER_ID"] = "\(user)" }
+        if let person = reading.person { metadata["BP_PERSON"] = "\(person)" }
+        if let time = reading.deviceTime?.isoString { metadata["BP_DEVICE_TIME"] = "\(time)" }
+        let pulse = reading.pulseRate.map { ", pulse \($0)/min" } ?? ""
+        let verb = outcome == .stored ? "stored" : "already stored"
+        logger.info("Reading \(verb): \(reading.systolic)/\(reading.diastolic) \(unit)\(pulse) from \(reading.device.address)",
+                    metadata: metadata)
+    }
+
+    /// Logs a measurement the cuff reported as failed.
+    public static func failed(_ failure: FailedMeasurement, to logger: Logger) {
+        logger.warning("The cuff \(failure.device.address) reported a failed measurement",
+                       metadata: ["MESSAGE_ID": "\(measurementFailedMessageID)", "BP_DEVICE": "\(failure.device.address)"])
+    }
+}
