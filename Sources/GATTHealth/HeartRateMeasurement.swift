@@ -28,10 +28,10 @@ public struct HeartRateMeasurement: Hashable, Sendable, GATTCharacteristicValue 
     public var heartRate: UInt16
     /// The flags byte as received; the properties below read it.
     @usableFromInline var flags: UInt8
-    /// Kilojoules since the last reset (flag bit 3).
-    public var energyExpended: UInt16?
-    /// nil when flag bit 4 is clear.
-    public var rrIntervals: RRIntervals?
+    /// The Energy Expended field as read; 0 when flag bit 3 is clear.
+    @usableFromInline var energyField: UInt16
+    /// The RR-Intervals as read; empty when flag bit 4 is clear.
+    @usableFromInline var intervals: RRIntervals
     /// Intervals the frame carried beyond ``RRIntervals/capacity`` (after the sixteen oldest); 0 normally.
     public var omittedRRIntervalCount: Int
     /// Bytes after the last whole field: ignored, and counted here.
@@ -52,6 +52,12 @@ public struct HeartRateMeasurement: Hashable, Sendable, GATTCharacteristicValue 
     /// Flag bits 5–7 (RFU) as received.
     public var reservedFlags: UInt8 { flags & 0xE0 }
 
+    /// Kilojoules since the last reset (flag bit 3).
+    public var energyExpended: UInt16? { flags & 0x08 != 0 ? energyField : nil }
+
+    /// The RR-Intervals, oldest first; nil when flag bit 4 is clear.
+    public var rrIntervals: RRIntervals? { flags & 0x10 != 0 ? intervals : nil }
+
     /// A measurement to encode; the value goes out as uint16 when it does not fit a byte or when asked.
     public init(
         heartRate: UInt16, sixteenBitValue: Bool = false, sensorContact: SensorContact = .notSupported,
@@ -65,8 +71,8 @@ public struct HeartRateMeasurement: Hashable, Sendable, GATTCharacteristicValue 
         flags = (sixteenBitValue || heartRate > UInt8.max ? 0x01 : 0) | contactBits | (energyExpended == nil ? 0 : 0x08)
             | (rrIntervals == nil ? 0 : 0x10) | reservedFlags & 0xE0
         self.heartRate = heartRate
-        self.energyExpended = energyExpended
-        self.rrIntervals = rrIntervals
+        energyField = energyExpended ?? 0
+        intervals = rrIntervals ?? RRIntervals([])
         omittedRRIntervalCount = 0
         trailingByteCount = 0
     }
@@ -82,10 +88,10 @@ public struct HeartRateMeasurement: Hashable, Sendable, GATTCharacteristicValue 
         try requireLength(required, of: bytes, for: Self.characteristic)
         var reader = ByteReader(bytes, offset: 1)
         heartRate = valueLength == 2 ? reader.uint16() : UInt16(reader.uint8())
-        energyExpended = hasEnergy ? reader.uint16() : nil
+        energyField = hasEnergy ? reader.uint16() : 0
         let pairs = hasRR ? reader.remaining >> 1 : 0
         let kept = Swift.min(pairs, RRIntervals.capacity)
-        rrIntervals = hasRR ? RRIntervals(reading: &reader, pairs: kept) : nil
+        intervals = RRIntervals(reading: &reader, pairs: kept)
         omittedRRIntervalCount = pairs &- kept
         reader.skip(2 &* omittedRRIntervalCount)
         trailingByteCount = reader.remaining
