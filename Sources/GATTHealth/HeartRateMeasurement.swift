@@ -86,8 +86,9 @@ public struct HeartRateMeasurement: Hashable, Sendable, GATTCharacteristicValue 
         let hasRR = flags & 0x10 != 0
         let required = 1 &+ valueLength &+ (hasEnergy ? 2 : 0) &+ (hasRR ? 2 : 0)
         try requireLength(required, of: bytes, for: Self.characteristic)
-        var reader = ByteReader(bytes, offset: 1)
-        heartRate = valueLength == 2 ? reader.uint16() : UInt16(reader.uint8())
+        // uint8 or uint16 without a branch: the high byte counts only when flag bit 0 says so.
+        heartRate = UInt16(bytes[1]) | UInt16(bytes[valueLength] & (0 &- (flags & 1))) << 8
+        var reader = ByteReader(bytes, offset: 1 &+ valueLength)
         energyField = hasEnergy ? reader.uint16() : 0
         let pairs = hasRR ? reader.remaining >> 1 : 0
         let kept = Swift.min(pairs, RRIntervals.capacity)
