@@ -90,12 +90,12 @@ public struct HeartRateMeasurement: Hashable, Sendable, GATTCharacteristicValue 
         heartRate = UInt16(bytes[1]) | UInt16(bytes[valueLength] & (0 &- (flags & 1))) << 8
         var reader = ByteReader(bytes, offset: 1 &+ valueLength)
         energyField = hasEnergy ? reader.uint16() : 0
-        let pairs = hasRR ? reader.remaining >> 1 : 0
+        let rest = reader.remaining
+        let pairs = hasRR ? rest >> 1 : 0
         let kept = Swift.min(pairs, RRIntervals.capacity)
         intervals = RRIntervals(reading: &reader, pairs: kept)
         omittedRRIntervalCount = pairs &- kept
-        reader.skip(2 &* omittedRRIntervalCount)
-        trailingByteCount = reader.remaining
+        trailingByteCount = rest &- 2 &* pairs
     }
 
     public func encoded() -> [UInt8] {
