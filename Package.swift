@@ -30,6 +30,10 @@ let package = Package(
                 "SystemdSupport",
             ]
         ),
+        // libdbus-1, and the Swift D-Bus layer over it: a private connection on a dispatch queue,
+        // typed marshalling, async calls, signal streams, exported objects.
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .target(name: "DBus", dependencies: ["CDBus"]),
         // Typed names of BlueZ's object model (issue 4 grows this into the org.bluez client).
         .target(name: "BlueZ"),
         // The domain: cuff sessions, readings, correlation inputs, dedupe keys, time handling.
@@ -64,6 +68,9 @@ let package = Package(
         .testTarget(name: "cuffctlTests", dependencies: ["cuffctl"]),
         .testTarget(name: "CuffSimulationTests", dependencies: ["CuffSimulation"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway"]),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "DBusTestSupport"]),
+        // A private dbus-daemon per test, and helpers to run third-party peers (busctl, dbus-fast).
+        .target(name: "DBusTestSupport", dependencies: ["DBus"], path: "Tests/DBusTestSupport"),
         .testTarget(name: "SystemdSupportTests", dependencies: ["SystemdSupport"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Gateway", "HealthStore", "CuffSimulation"]),
         .testTarget(name: "InstallationTests"),

@@ -1,0 +1,76 @@
+/// Signals as async sequences.
+extension DBusConnection {
+    /// Subscribes to the signals that match `rule`. The rule is installed on the bus (`AddMatch`)
+    /// before this returns, so a call made afterwards cannot trigger a signal the stream misses
+    /// (BLUEZ-DBUS.md §7: match before subscribe). The stream ends when the connection closes;
+    /// dropping or cancelling it removes the rule once no other stream uses it.
+    public func signals(
+        matching rule: MatchRule,
+        bufferingPolicy: AsyncStream<DBusMessage>.Continuation.BufferingPolicy = .unbounded
+    ) async throws(DBusError) -> AsyncStream<DBusMessage> {
+        let (stream, continuation) = AsyncStream<DBusMessage>.makeStream(bufferingPolicy: bufferingPolicy)
+        if let sender = rule.sender, !sender.hasPrefix(":"), sender != "org.freedesktop.DBus" {
+            try await trackOwner(of: sender)
+        }
+        let subscription = SignalRouter.Subscription(
+            rule: rule, deliver: { continuation.yield($0) }, finish: { continuation.finish() }
+        )
+        let (token, ruleIsNew, open) = await onQueue { () -> (Int, Bool, Bool) in
+            guard self.isOpen else { return (0, false, false) }
+            let added = self.router.add(subscription)
+            return (added.token, added.ruleIsNew, true)
+        }
+        guard open else { throw DBusError(.disconnected, "connection closed") }
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            self.queue.async {
+                guard let unused = self.router.remove(token), self.isOpen else { return }
+                try? self.send(.methodCall(
+                    destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                    interface: "org.freedesktop.DBus", member: "RemoveMatch", arguments: [.string(unused.description)]
+                ))
+            }
+        }
+        if ruleIsNew {
+            do {
+                _ = try await callBus("AddMatch", [.string(rule.description)])
+            } catch {
+                continuation.finish()
+                throw error
+            }
+        }
+        return stream
+    }
+
+    /// Keeps the unique owner of `name` current, so rules naming it as sender match locally.
+    private func trackOwner(of name: String) async throws(DBusError) {
+        let alreadyTracked = await onQueue { self.router.owners.keys.contains(name) || self.router.ruleUsers.keys.contains(Self.ownerRule(name).description) }
+        guard !alreadyTracked else { return }
+        let rule = Self.ownerRule(name)
+        let (_, ruleIsNew) = await onQueue {
+            self.router.add(SignalRouter.Subscription(rule: rule, deliver: { _ in }, finish: {}))
+        }
+        if ruleIsNew { _ = try await callBus("AddMatch", [.string(rule.description)]) }
+        let owner = try? await nameOwner(of: name)
+        await onQueue {
+            // A NameOwnerChanged that arrived meanwhile is newer than the GetNameOwner reply.
+            if self.router.owners[name] == nil { self.router.owners[name] = owner ?? "" }
+        }
+    }
+
+    static func ownerRule(_ name: String) -> MatchRule {
+        MatchRule(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", arguments: [0: name])
+    }
+
+    /// Emits a signal from `path`.
+    public func emitSignal(_ path: DBusObjectPath, _ interface: String, _ member: String, _ arguments: [DBusValue] = []) throws(DBusError) {
+        try send(.signal(path: path, interface: interface, member: member, arguments: arguments))
+    }
+
+    /// Runs `body` on the connection's queue and returns its result.
+    func onQueue<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: body()) }
+        }
+    }
+}

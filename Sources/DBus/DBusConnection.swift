@@ -1,0 +1,207 @@
+import CDBus
+import Dispatch
+
+/// A private libdbus connection driven by its own serial queue (BLUEZ-DBUS.md §15): never the
+/// shared connection, never exit-on-disconnect, never a blocking call once it is running. Every
+/// libdbus call after `open` happens on `queue`; the public API hops there and returns through
+/// continuations, so any task may use a connection.
+///
+/// A connection lives until `close()` is called or the bus goes away; then every pending call
+/// fails with `Disconnected`, every signal stream finishes and `events` reports `.disconnected`.
+public final class DBusConnection: @unchecked Sendable {
+    /// Which bus to connect to.
+    public enum Bus: Sendable, Hashable {
+        /// The system bus; libdbus honours `DBUS_SYSTEM_BUS_ADDRESS`.
+        case system
+        /// The session bus of `DBUS_SESSION_BUS_ADDRESS`.
+        case session
+        /// An explicit address such as `unix:path=/run/cuffd-test/bus`.
+        case address(String)
+    }
+
+    /// The connection's unique name on the bus, e.g. `:1.42`.
+    public let uniqueName: String
+
+    let raw: OpaquePointer
+    let queue: DispatchQueue
+    private let loop: ConnectionLoop
+    // State below is touched only on `queue`.
+    var router = SignalRouter()
+    var objects = ObjectTree()
+    var pendingReplies: [ObjectIdentifier: PendingReply] = [:]
+    var eventContinuations: [Int: AsyncStream<DBusConnectionEvent>.Continuation] = [:]
+    var nextEventToken = 0
+    private(set) var isOpen = true
+
+    /// Connects, authenticates and registers with the bus (`Hello`). This one step blocks the
+    /// calling thread, before the connection has a loop; callers do it at start-up.
+    public static func open(_ bus: Bus, label: String = "dbus") throws(DBusError) -> DBusConnection {
+        _ = dbus_threads_init_default()
+        var error = CDBus.DBusError()
+        dbus_error_init(&error)
+        defer { dbus_error_free(&error) }
+        let raw: OpaquePointer?
+        switch bus {
+        case .system:
+            raw = dbus_bus_get_private(DBUS_BUS_SYSTEM, &error)
+        case .session:
+            raw = dbus_bus_get_private(DBUS_BUS_SESSION, &error)
+        case .address(let address):
+            raw = dbus_connection_open_private(address, &error)
+            if let raw, dbus_bus_register(raw, &error) == 0 {
+                dbus_connection_close(raw)
+                dbus_connection_unref(raw)
+                throw DBusError(libdbus: error, context: "cannot register with the bus at \(address)")
+            }
+        }
+        guard let raw else { throw DBusError(libdbus: error, context: "cannot connect to the \(bus) bus") }
+        dbus_connection_set_exit_on_disconnect(raw, 0)
+        return DBusConnection(raw: raw, label: label)
+    }
+
+    private init(raw: OpaquePointer, label: String) {
+        self.raw = raw
+        uniqueName = String(cString: dbus_bus_get_unique_name(raw))
+        queue = DispatchQueue(label: "cuffd.\(label).\(uniqueName)")
+        loop = ConnectionLoop(raw: raw, queue: queue)
+        // The filter's reference to self is released in `tearDown`, when the connection closes.
+        dbus_connection_add_filter(raw, messageFilter, Unmanaged.passRetained(self).toOpaque(), nil)
+        queue.sync { loop.start() }
+    }
+
+    /// Closes the connection: pending calls fail, streams finish, exported objects vanish.
+    public func close() {
+        queue.sync {
+            guard isOpen else { return }
+            dbus_connection_close(raw)
+            // libdbus queues the local Disconnected message; handle it now rather than on a drain.
+            while dbus_connection_dispatch(raw) == DBUS_DISPATCH_DATA_REMAINS {}
+            if isOpen { tearDown() }
+        }
+    }
+
+    /// Called on `queue` when the local `Disconnected` signal arrives or `close()` runs.
+    func tearDown() {
+        isOpen = false
+        loop.stop()
+        for reply in pendingReplies.values { reply.disconnect() }
+        pendingReplies.removeAll()
+        router.finishAll()
+        for continuation in eventContinuations.values {
+            continuation.yield(.disconnected)
+            continuation.finish()
+        }
+        eventContinuations.removeAll()
+        objects = ObjectTree()
+        dbus_connection_remove_filter(raw, messageFilter, Unmanaged.passUnretained(self).toOpaque())
+        Unmanaged.passUnretained(self).release()
+    }
+
+    /// Whether the connection can carry unix file descriptors (negotiated at authentication).
+    public var canSendUnixFileDescriptors: Bool {
+        queue.sync { dbus_connection_can_send_type(raw, cdbus_type_unix_fd) != 0 }
+    }
+
+    /// Connection events: `.disconnected` when the bus goes away or the connection is closed.
+    /// Each call returns a new stream.
+    public func events() -> AsyncStream<DBusConnectionEvent> {
+        let (stream, continuation) = AsyncStream<DBusConnectionEvent>.makeStream()
+        queue.async { [self] in
+            guard isOpen else {
+                continuation.yield(.disconnected)
+                continuation.finish()
+                return
+            }
+            let token = nextEventToken
+            nextEventToken += 1
+            eventContinuations[token] = continuation
+            continuation.onTermination = { [weak self] _ in
+                guard let self else { return }
+                queue.async { self.eventContinuations[token] = nil }
+            }
+        }
+        return stream
+    }
+
+    // MARK: - Sending
+
+    /// Sends a message without waiting for a reply (signals, replies, fire-and-forget calls).
+    public func send(_ message: DBusMessage) throws(DBusError) {
+        let raw = try message.makeRaw()
+        queue.async { [self] in
+            if isOpen { dbus_connection_send(self.raw, raw.pointer, nil) }
+            dbus_message_unref(raw.pointer)
+        }
+    }
+
+    /// Sends a method call and waits for its reply, without blocking any thread. A timeout, a
+    /// vanished peer or a closed connection surface as `DBusError`s (`NoReply`, `Disconnected`);
+    /// an error reply surfaces as its own name and message. Cancelling the task cancels the call.
+    public func call(_ message: DBusMessage, timeout: Duration = .seconds(25)) async throws(DBusError) -> DBusMessage {
+        precondition(message.kind == .methodCall, "call(_:) sends method calls")
+        let raw = try message.makeRaw()
+        let pending = PendingReply()
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<DBusMessage, DBusError>, Never>) in
+                queue.async { [self] in
+                    pending.start(continuation, raw: raw, on: self, timeout: timeout)
+                }
+            }
+        } onCancel: {
+            queue.async { pending.cancel() }
+        }
+        return try result.get()
+    }
+
+    /// Calls `interface.member` on `path` of `destination` and returns the reply's arguments.
+    public func call(
+        _ destination: String, _ path: DBusObjectPath, _ interface: String, _ member: String,
+        _ arguments: [DBusValue] = [], timeout: Duration = .seconds(25)
+    ) async throws(DBusError) -> [DBusValue] {
+        try await call(.methodCall(destination: destination, path: path, interface: interface, member: member, arguments: arguments), timeout: timeout).arguments
+    }
+
+    // MARK: - Receiving
+
+    /// Every incoming message passes here, on `queue`, from `dbus_connection_dispatch`.
+    fileprivate func handle(_ raw: OpaquePointer) -> DBusHandlerResult {
+        let message = DBusMessage(raw: raw)
+        switch message.kind {
+        case .signal:
+            if message.interface == "org.freedesktop.DBus.Local", message.member == "Disconnected" {
+                tearDown()
+                return DBUS_HANDLER_RESULT_HANDLED
+            }
+            router.deliver(message)
+            // Other filters (none) and libdbus's own handling may still see it.
+            return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+        case .methodCall:
+            return dispatchMethodCall(message) ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+        case .methodReturn, .error:
+            // Replies are claimed by their pending calls before filters run.
+            return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+        }
+    }
+}
+
+/// An event of the connection itself.
+public enum DBusConnectionEvent: Sendable, Hashable {
+    /// The bus went away, or the connection was closed. Nothing sent afterwards is delivered.
+    case disconnected
+}
+
+private let messageFilter: DBusHandleMessageFunction = { _, message, context in
+    Unmanaged<DBusConnection>.fromOpaque(context!).takeUnretainedValue().handle(message!)
+}
+
+extension DBusError {
+    /// A libdbus `DBusError` as a Swift error, with what was being attempted.
+    init(libdbus error: CDBus.DBusError, context: String) {
+        if dbus_error_is_set(withUnsafePointer(to: error) { $0 }) != 0, let name = error.name {
+            let message = error.message.map { String(cString: $0) } ?? ""
+            self.init(Name(rawValue: String(cString: name)), "\(context): \(message)")
+        } else {
+            self.init(.failed, context)
+        }
+    }
+}

@@ -1,0 +1,58 @@
+/// Fans received signals out to subscriptions (BLUEZ-DBUS.md §15: one filter, an in-process
+/// router). A subscription's rule is matched locally because the connection receives the union
+/// of all its rules. Rules whose `sender` is a well-known name are compared with that name's
+/// current unique owner, which the connection keeps in `owners`. Only touched on the queue.
+struct SignalRouter {
+    struct Subscription: Sendable {
+        let rule: MatchRule
+        let deliver: @Sendable (DBusMessage) -> Void
+        let finish: @Sendable () -> Void
+    }
+
+    private var subscriptions: [Int: Subscription] = [:]
+    private var nextToken = 0
+    /// Unique owners of the well-known names that rules name as `sender` ("" while unowned).
+    var owners: [String: String] = [:]
+    /// How many subscriptions use each rule text, so `AddMatch`/`RemoveMatch` are sent once.
+    private(set) var ruleUsers: [String: Int] = [:]
+
+    /// Adds a subscription; returns its token and whether the rule is new on this connection.
+    mutating func add(_ subscription: Subscription) -> (token: Int, ruleIsNew: Bool) {
+        let token = nextToken
+        nextToken += 1
+        subscriptions[token] = subscription
+        let text = subscription.rule.description
+        ruleUsers[text, default: 0] += 1
+        return (token, ruleUsers[text] == 1)
+    }
+
+    /// Removes a subscription; returns its rule when no other subscription uses it any more.
+    mutating func remove(_ token: Int) -> MatchRule? {
+        guard let subscription = subscriptions.removeValue(forKey: token) else { return nil }
+        let text = subscription.rule.description
+        ruleUsers[text, default: 1] -= 1
+        guard ruleUsers[text] == 0 else { return nil }
+        ruleUsers[text] = nil
+        return subscription.rule
+    }
+
+    mutating func deliver(_ message: DBusMessage) {
+        if message.sender == "org.freedesktop.DBus", message.member == "NameOwnerChanged",
+           case .string(let name)? = message.arguments.first, owners.keys.contains(name),
+           message.arguments.count == 3, case .string(let newOwner) = message.arguments[2] {
+            owners[name] = newOwner
+        }
+        for subscription in subscriptions.values {
+            let owner = subscription.rule.sender.flatMap { owners[$0] }
+            if subscription.rule.matches(message, senderUniqueName: owner) {
+                subscription.deliver(message)
+            }
+        }
+    }
+
+    mutating func finishAll() {
+        for subscription in subscriptions.values { subscription.finish() }
+        subscriptions.removeAll()
+        ruleUsers.removeAll()
+    }
+}

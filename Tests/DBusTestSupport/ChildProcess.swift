@@ -1,0 +1,87 @@
+import Foundation
+
+/// A child process started with `posix_spawn` and reaped with `waitpid`: a clean signal mask,
+/// and a synchronous wait that does not depend on Foundation's run-loop based `Process` monitor.
+public final class ChildProcess: @unchecked Sendable {
+    public let pid: pid_t
+    private let lock = NSLock()
+    private var status: Int32?
+
+    /// Where one of the child's output streams goes.
+    public enum Output {
+        case inherit
+        case discard
+        case descriptor(Int32)
+    }
+
+    /// Starts `executable` (looked up on PATH) with `arguments`.
+    public init(_ executable: String, _ arguments: [String], standardOutput: Output = .discard, standardError: Output = .inherit) throws {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for (output, target) in [(standardOutput, Int32(1)), (standardError, Int32(2))] {
+            switch output {
+            case .inherit: break
+            case .discard: posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_WRONLY, 0)
+            case .descriptor(let descriptor): posix_spawn_file_actions_adddup2(&actions, descriptor, target)
+            }
+        }
+        // Dispatch's worker threads block signals; a child must not inherit that mask, or it
+        // would never see the SIGTERM that `terminate()` sends.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = posix_spawnp(&pid, executable, &actions, &attributes, argv, environ)
+        guard result == 0 else {
+            throw PrivateBusError(message: "cannot start \(executable): \(String(cString: strerror(result)))")
+        }
+        self.pid = pid
+    }
+
+    deinit {
+        terminate()
+    }
+
+    /// Whether the child is still running (reaps it when it has exited).
+    public var isRunning: Bool {
+        lock.withLock {
+            if status != nil { return false }
+            var raw: Int32 = 0
+            guard waitpid(pid, &raw, WNOHANG) == pid else { return true }
+            status = raw
+            return false
+        }
+    }
+
+    /// Sends SIGTERM and waits until the child has gone.
+    public func terminate() {
+        guard isRunning else { return }
+        kill(pid, SIGTERM)
+        waitForExit()
+    }
+
+    /// Waits for the child to exit and returns its exit status (128 + signal when killed).
+    @discardableResult
+    public func waitForExit() -> Int32 {
+        lock.withLock {
+            if status == nil {
+                var raw: Int32 = 0
+                while waitpid(pid, &raw, 0) == -1 && errno == EINTR {}
+                status = raw
+            }
+            let raw = status!
+            // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift cannot import.
+            return raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// A `dbus-daemon` of the test's own on a private unix socket, so no test touches the machine's
+/// system or session bus. The default policy lets every connection own any name and call
+/// anything; `policy` replaces it (for tests of cuffd's own bus policy file).
+public final class PrivateBus: @unchecked Sendable {
+    public let address: String
+    public let directory: URL
+    private let process: ChildProcess
+
+    public static let permissivePolicy = """
+        <policy context="default">
+          <allow user="*"/>
+          <allow own="*"/>
+          <allow send_type="method_call"/>
+          <allow send_type="signal"/>
+          <allow send_type="method_return"/>
+          <allow send_type="error"/>
+          <allow receive_type="method_call"/>
+          <allow receive_type="signal"/>
+          <allow receive_type="method_return"/>
+          <allow receive_type="error"/>
+        </policy>
+        """
+
+    public init(policy: String = PrivateBus.permissivePolicy) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("cuffd-bus-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let socket = directory.appendingPathComponent("bus").path
+        let config = directory.appendingPathComponent("bus.conf")
+        try """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>session</type>
+              <listen>unix:path=\(socket)</listen>
+              <auth>EXTERNAL</auth>
+              \(policy)
+            </busconfig>
+            """.write(to: config, atomically: true, encoding: .utf8)
+        // dbus-daemon warns on stderr that it cannot raise its fd limit unprivileged; silence it.
+        process = try ChildProcess(
+            "dbus-daemon", ["--config-file=\(config.path)", "--nofork", "--nopidfile", "--nosyslog"],
+            standardError: .discard)
+        address = "unix:path=\(socket)"
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: socket) {
+            guard Date() < deadline, process.isRunning else {
+                throw PrivateBusError(message: "dbus-daemon did not start (config \(config.path))")
+            }
+            usleep(5_000)
+        }
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Stops the daemon: every connection sees its bus go away.
+    public func stop() {
+        process.terminate()
+    }
+}
+
+public struct PrivateBusError: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}
