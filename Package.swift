@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "GATTHealth", targets: ["GATTHealth"]),
         .executable(name: "cuffctl", targets: ["cuffctl"]),
+        .executable(name: "cuff-sim", targets: ["cuff-sim"]),
         .library(name: "HealthStore", targets: ["HealthStore"]),
     ],
     dependencies: [
@@ -57,7 +58,12 @@ let package = Package(
             ]
         ),
         // The emulated bluetoothd behind `cuff-sim`: scenario files and the cuffs they script.
-        .target(name: "CuffSimulation", dependencies: ["BlueZ", "GATTHealth"]),
+        .target(name: "CuffSimulation", dependencies: ["BlueZ", "DBus", "GATTHealth"]),
+        // `cuff-sim --scenario FILE [--bus ADDRESS]`: owns org.bluez on a bus with scripted cuffs.
+        .executableTarget(
+            name: "cuff-sim",
+            dependencies: ["CuffSimulation", "DBus", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .testTarget(
             name: "GATTHealthTests",
             dependencies: [
@@ -66,9 +72,11 @@ let package = Package(
             ]
         ),
         .testTarget(name: "cuffctlTests", dependencies: ["cuffctl"]),
-        .testTarget(name: "CuffSimulationTests", dependencies: ["CuffSimulation"]),
+        .testTarget(name: "CuffSimulationTests", dependencies: ["CuffSimulation", "DBus", "DBusTestSupport"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "DBusTestSupport"]),
+        // Our D-Bus layer against third-party peers: busctl, gdbus, python dbus-fast (Tests/Interop).
+        .testTarget(name: "InteropTests", dependencies: ["DBus", "DBusTestSupport"]),
         // A private dbus-daemon per test, and helpers to run third-party peers (busctl, dbus-fast).
         .target(name: "DBusTestSupport", dependencies: ["DBus"], path: "Tests/DBusTestSupport"),
         .testTarget(name: "SystemdSupportTests", dependencies: ["SystemdSupport"]),

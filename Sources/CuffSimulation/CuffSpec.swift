@@ -9,6 +9,9 @@ public struct CuffSpec: Decodable, Sendable, Equatable {
     /// 16-bit service UUIDs the cuff advertises and exposes (`1810`, `180D`, `180A`, …).
     public var services: [HealthService]
     public var pairing: PairingRequirement
+    /// Whether bluetoothd already holds a bond with the cuff (paired and trusted earlier): its
+    /// Device1 object exists from the start and survives restarts.
+    public var bonded: Bool
     public var deviceInformation: DeviceInformationSpec?
     /// The Blood Pressure Feature 0x2A49 value; `0000` when absent.
     public var feature: HexValue
@@ -18,7 +21,7 @@ public struct CuffSpec: Decodable, Sendable, Equatable {
     public var timeline: [TimelineStep]
 
     enum CodingKeys: String, CodingKey {
-        case address, name, services, pairing, deviceInformation, feature, storedRecords, timeline
+        case address, name, services, pairing, bonded, deviceInformation, feature, storedRecords, timeline
     }
 
     public init(from decoder: any Decoder) throws {
@@ -35,6 +38,7 @@ public struct CuffSpec: Decodable, Sendable, Equatable {
             return service
         }
         pairing = try container.decodeIfPresent(PairingRequirement.self, forKey: .pairing) ?? .none
+        bonded = try container.decodeIfPresent(Bool.self, forKey: .bonded) ?? false
         deviceInformation = try container.decodeIfPresent(DeviceInformationSpec.self, forKey: .deviceInformation)
         feature = try container.decodeIfPresent(HexValue.self, forKey: .feature) ?? HexValue(bytes: [0, 0])
         storedRecords = try container.decodeIfPresent([HexValue].self, forKey: .storedRecords) ?? []

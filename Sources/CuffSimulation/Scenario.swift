@@ -39,12 +39,19 @@ public struct AdapterSpec: Decodable, Sendable, Equatable {
     public var address: BluetoothAddress
     /// The adapter's `Name`/`Alias`; "cuff-sim" when absent.
     public var name: String
+    /// Seconds a temporary (unpaired, untrusted) device stays after discovery stops or its link
+    /// drops: bluetoothd's `[General] TemporaryTimeout`, 30 by default (BLUEZ-DBUS.md §2).
+    public var temporaryTimeout: Double
 
-    enum CodingKeys: String, CodingKey { case address, name }
+    enum CodingKeys: String, CodingKey { case address, name, temporaryTimeout }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         address = try container.decode(BluetoothAddress.self, forKey: .address)
         name = try container.decodeIfPresent(String.self, forKey: .name) ?? "cuff-sim"
+        temporaryTimeout = try container.decodeIfPresent(Double.self, forKey: .temporaryTimeout) ?? 30
+        guard temporaryTimeout >= 0, temporaryTimeout.isFinite else {
+            throw DecodingError.dataCorruptedError(forKey: .temporaryTimeout, in: container, debugDescription: "must be a time ≥ 0 in seconds")
+        }
     }
 }

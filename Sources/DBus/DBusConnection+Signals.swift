@@ -44,7 +44,9 @@ extension DBusConnection {
 
     /// Keeps the unique owner of `name` current, so rules naming it as sender match locally.
     private func trackOwner(of name: String) async throws(DBusError) {
-        let alreadyTracked = await onQueue { self.router.owners.keys.contains(name) || self.router.ruleUsers.keys.contains(Self.ownerRule(name).description) }
+        // Another subscription may already use the same NameOwnerChanged rule (`nameOwnerChanges`);
+        // only a known owner means the name is tracked.
+        let alreadyTracked = await onQueue { self.router.owners.keys.contains(name) }
         guard !alreadyTracked else { return }
         let rule = Self.ownerRule(name)
         let (_, ruleIsNew) = await onQueue {

@@ -1,0 +1,160 @@
+import DBus
+
+/// Device1 links and pairing (`src/device.c`, BLUEZ-DBUS.md §3–§6).
+extension BluezEmulator {
+    /// How long `Connect` waits for a cuff to advertise before it gives up the way a real
+    /// controller does.
+    static let connectTimeout: Duration = .seconds(2)
+
+    func connect(device path: DBusObjectPath) async throws(DBusError) {
+        let index = try cuffIndex(device: path)
+        // Connect re-arms auto-connect (`doc/device-api.txt`, Disconnect).
+        cuffs[index].autoConnectArmed = true
+        try await establishLink(index)
+    }
+
+    func disconnect(device path: DBusObjectPath) async throws(DBusError) {
+        let index = try cuffIndex(device: path)
+        guard cuffs[index].connected else { throw BluezError.notConnected }
+        await dropLink(index, byHost: true)
+    }
+
+    /// Brings the LE link up: waits for an advertisement, sets `Connected`, replies, and only
+    /// then resolves services (`ServicesResolved` follows `Connected`, BLUEZ-DBUS.md §6).
+    func establishLink(_ index: Int) async throws(DBusError) {
+        guard powered else { throw BluezError.notReady }
+        guard !cuffs[index].connected else { throw BluezError.alreadyConnected }
+        guard !cuffs[index].connecting else { throw BluezError.inProgress }
+        cuffs[index].connecting = true
+        let generation = generation
+        let deadline = ContinuousClock.now + Self.connectTimeout
+        while !cuffs[index].advertising, ContinuousClock.now < deadline, generation == self.generation {
+            try? await Task.sleep(for: .milliseconds(25))
+        }
+        guard generation == self.generation else { throw DBusError(.noReply, "bluetoothd exited") }
+        cuffs[index].connecting = false
+        guard cuffs[index].advertising else {
+            log("\(name(index)) connect failed: the cuff is not advertising")
+            throw BluezError.failed("le-connection-abort-by-local")
+        }
+        cuffs[index].advertising = false
+        cuffs[index].connected = true
+        cuffs[index].removalToken += 1
+        log("\(name(index)) connected")
+        await update(cuffs[index].devicePath, Bluez.device, ["Connected": .boolean(true)])
+        Task { await self.resolveServices(index, generation: generation) }
+    }
+
+    private func resolveServices(_ index: Int, generation: Int) async {
+        try? await Task.sleep(for: .milliseconds(50))
+        guard generation == self.generation, cuffs[index].connected else { return }
+        await exportServices(index)
+        await update(cuffs[index].devicePath, Bluez.device, ["ServicesResolved": .boolean(true)])
+        log("\(name(index)) services resolved")
+        // bluetoothd re-enables every kept StartNotify session on reconnection (§7).
+        for characteristic in cuffs[index].notifySessions.keys where cuffs[index].isNotifying(characteristic) {
+            await configurationEnabled(index, characteristic)
+        }
+    }
+
+    /// The link goes down, by the host (`Disconnect`, `RemoveDevice`) or by the cuff. GATT
+    /// objects go with it; a client disconnect of an untrusted device disarms auto-connect.
+    func dropLink(_ index: Int, byHost: Bool) async {
+        guard cuffs[index].connected else { return }
+        cuffs[index].connected = false
+        if byHost && !cuffs[index].trusted { cuffs[index].autoConnectArmed = false }
+        log("\(name(index)) disconnected \(byHost ? "by the host" : "by the cuff")")
+        await update(cuffs[index].devicePath, Bluez.device, ["ServicesResolved": .boolean(false)])
+        await update(cuffs[index].devicePath, Bluez.device, ["Connected": .boolean(false)])
+        await unexportServices(index)
+        scheduleRemoval(index)
+    }
+
+    /// GattProfile1 auto-connect (BLUEZ-DBUS.md §4): a bonded, trusted cuff advertising a
+    /// service some registered application's profile names is connected without being asked.
+    func autoConnectIfWanted(_ index: Int) {
+        let cuff = cuffs[index]
+        guard cuff.advertising, cuff.exported, !cuff.connected, !cuff.connecting, cuff.paired, cuff.trusted,
+              cuff.autoConnectArmed, powered else { return }
+        let offered = Set(cuff.spec.services.map(\.uuid))
+        guard applications.values.contains(where: { !$0.isDisjoint(with: offered) }) else { return }
+        log("\(name(index)) auto-connecting (GattProfile1)")
+        Task { try? await self.establishLink(index) }
+    }
+
+    func setTrusted(_ trusted: Bool, device path: DBusObjectPath) throws(DBusError) {
+        let index = try cuffIndex(device: path)
+        cuffs[index].trusted = trusted
+        if trusted { cuffs[index].removalToken += 1 }
+        autoConnectIfWanted(index)
+    }
+
+    // MARK: - Pairing
+
+    /// Pairs the way the cuff requires (BLUEZ-DBUS.md §5): connects first if needed, asks the
+    /// caller's agent (else the default agent) before replying; a passkey cuff needs an agent
+    /// that can type the key it displays.
+    func pair(device path: DBusObjectPath, client: String) async throws(DBusError) {
+        let index = try cuffIndex(device: path)
+        guard !cuffs[index].paired else { throw BluezError.alreadyExists }
+        guard cuffs[index].pairing == nil else { throw BluezError.inProgress }
+        if !cuffs[index].connected { try await establishLink(index) }
+        let agent = agents[client].map { (client, $0) } ?? defaultAgentOwner.flatMap { owner in agents[owner].map { (owner, $0) } }
+        let requirement = cuffs[index].spec.pairing
+        let attempt = Task { [self] in try await askAgent(agent, for: requirement, device: path) }
+        cuffs[index].pairing = attempt
+        defer { cuffs[index].pairing = nil }
+        do {
+            try await attempt.value
+        } catch {
+            let reply = (error as? DBusError) ?? BluezError.authenticationFailed
+            log("\(name(index)) pairing failed: \(reply)")
+            throw reply
+        }
+        cuffs[index].paired = true
+        cuffs[index].removalToken += 1
+        log("\(name(index)) paired")
+        await update(path, Bluez.device, ["Paired": .boolean(true), "Bonded": .boolean(true)])
+    }
+
+    /// The agent's part of pairing, mapped to the errors `Pair` replies with.
+    private nonisolated func askAgent(
+        _ agent: (owner: String, registration: AgentRegistration)?, for requirement: PairingRequirement, device: DBusObjectPath
+    ) async throws {
+        guard let connection = await connection else { throw BluezError.notReady }
+        do {
+            switch requirement {
+            case .none:
+                return
+            case .justWorks:
+                // Just Works asks for authorization when an agent with a user interface is there.
+                guard let agent, agent.registration.capability != "NoInputNoOutput" else { return }
+                _ = try await connection.call(agent.owner, agent.registration.path, Bluez.agent, "RequestAuthorization", [.objectPath(device)], timeout: .seconds(60))
+            case .passkey(let key):
+                guard let agent, ["KeyboardOnly", "KeyboardDisplay"].contains(agent.registration.capability) else {
+                    throw BluezError.authenticationFailed
+                }
+                let reply = try await connection.call(agent.owner, agent.registration.path, Bluez.agent, "RequestPasskey", [.objectPath(device)], timeout: .seconds(60))
+                guard reply == [.uint32(key)] else { throw BluezError.authenticationFailed }
+            }
+        } catch let error as DBusError where error.name.rawValue.hasPrefix("org.bluez.Error.Authentication") {
+            throw error
+        } catch let error as DBusError {
+            if Task.isCancelled { throw BluezError.authenticationCanceled }
+            switch error.name.rawValue {
+            case "org.bluez.Error.Rejected": throw BluezError.authenticationRejected
+            case "org.bluez.Error.Canceled": throw BluezError.authenticationCanceled
+            default: throw BluezError.authenticationFailed
+            }
+        }
+    }
+
+    func cancelPairing(device path: DBusObjectPath) async throws(DBusError) {
+        let index = try cuffIndex(device: path)
+        guard let attempt = cuffs[index].pairing else { throw BluezError.doesNotExist("No pairing in progress") }
+        attempt.cancel()
+        if let owner = defaultAgentOwner, let agent = agents[owner] {
+            try? connection?.send(.methodCall(destination: owner, path: agent.path, interface: Bluez.agent, member: "Cancel"))
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import CuffSimulation
+import DBus
+import DBusTestSupport
+import Foundation
+import Testing
+
+/// A private bus with a `BluezEmulator` on it and a client connection, the way cuffd will sit
+/// beside bluetoothd. Signals are subscribed before the calls that trigger them.
+final class EmulatorHarness: Sendable {
+    let bus: PrivateBus
+    let emulator: BluezEmulator
+    let client: DBusConnection
+    let events = EventLog()
+
+    static let adapter: DBusObjectPath = "/org/bluez/hci0"
+    static let device: DBusObjectPath = "/org/bluez/hci0/dev_C4_F3_12_53_F2_C9"
+
+    init(_ scenarioJSON: String) async throws {
+        bus = try PrivateBus()
+        let scenario = try Scenario.parse(Data(scenarioJSON.utf8))
+        let events = events
+        emulator = BluezEmulator(scenario: scenario, bus: .address(bus.address)) { events.append($0) }
+        try await emulator.start()
+        client = try DBusConnection.open(.address(bus.address), label: "client")
+    }
+
+    deinit {
+        client.close()
+    }
+
+    func stop() async {
+        await emulator.stop()
+        client.close()
+    }
+
+    func call(_ path: DBusObjectPath, _ interface: String, _ member: String, _ arguments: [DBusValue] = []) async throws -> [DBusValue] {
+        try await client.call("org.bluez", path, interface, member, arguments, timeout: .seconds(10))
+    }
+
+    func property(_ path: DBusObjectPath, _ interface: String, _ name: String) async throws -> DBusValue {
+        let reply = try await call(path, StandardInterface.properties, "Get", [.string(interface), .string(name)])
+        guard case .variant(let value)? = reply.first else { throw HarnessError("Get \(name) answered \(reply)") }
+        return value
+    }
+
+    func managedObjects() async throws -> [DBusObjectPath: [String: DBusProperties]] {
+        try await call(.root, StandardInterface.objectManager, "GetManagedObjects")[0].decode()
+    }
+
+    /// Records every signal org.bluez sends from now on, in arrival order.
+    func recordSignals() async throws -> SignalRecorder {
+        SignalRecorder(try await client.signals(matching: MatchRule(sender: "org.bluez")))
+    }
+
+    /// The characteristic object of `uuid16` (e.g. "2a35") under the device, from the tree.
+    func characteristicPath(_ uuid16: String) async throws -> DBusObjectPath {
+        let uuid = "0000\(uuid16.lowercased())-0000-1000-8000-00805f9b34fb"
+        for (path, interfaces) in try await managedObjects() {
+            if let characteristic = interfaces["org.bluez.GattCharacteristic1"],
+               try characteristic.property("UUID", as: String.self) == uuid {
+                return path
+            }
+        }
+        throw HarnessError("no characteristic \(uuid16)")
+    }
+
+    /// Connects and waits until services are resolved.
+    func connectAndResolve() async throws {
+        let signals = try await recordSignals()
+        _ = try await call(Self.device, "org.bluez.Device1", "Connect")
+        _ = try await signals.next { $0.changes(Self.device)?["ServicesResolved"] == .boolean(true) }
+    }
+
+    /// Starts discovery and waits for the cuff's Device1 object.
+    func discover() async throws {
+        let signals = try await recordSignals()
+        _ = try await call(Self.adapter, "org.bluez.Adapter1", "StartDiscovery")
+        _ = try await signals.next { $0.member == "InterfacesAdded" && $0.arguments.first == .objectPath(Self.device) }
+    }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The emulator's log lines, for checks of what it did when.
+final class EventLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func append(_ line: String) { lock.withLock { lines.append(line) } }
+    var all: [String] { lock.withLock { lines } }
+}
+
+extension DBusMessage {
+    /// The changed properties when this is PropertiesChanged on `path`.
+    func changes(_ path: DBusObjectPath) -> [String: DBusValue]? {
+        guard member == "PropertiesChanged", self.path == path,
+              let changed = try? argument(1, as: DBusProperties.self) else { return nil }
+        return changed.mapValues(\.value)
+    }
+}
+
+/// Records every signal of a subscription in the background; tests wait for the next one that
+/// matches, in arrival order, without ending the subscription.
+final class SignalRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var messages: [DBusMessage] = []
+    private var cursor = 0
+    private var task: Task<Void, Never>?
+
+    init(_ stream: AsyncStream<DBusMessage>) {
+        task = Task { [weak self] in
+            for await message in stream {
+                guard let self else { return }
+                self.lock.withLock { self.messages.append(message) }
+            }
+        }
+    }
+
+    deinit { task?.cancel() }
+
+    /// The next recorded signal after the last one returned that satisfies `predicate`.
+    func next(within timeout: Duration = .seconds(5), where predicate: (DBusMessage) -> Bool) async throws -> DBusMessage {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let found: DBusMessage? = lock.withLock {
+                while cursor < messages.count {
+                    let message = messages[cursor]
+                    cursor += 1
+                    if predicate(message) { return message }
+                }
+                return nil
+            }
+            if let found { return found }
+            guard ContinuousClock.now < deadline else { throw HarnessError("no matching signal within \(timeout)") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// Every signal recorded so far.
+    var all: [DBusMessage] { lock.withLock { messages } }
+}

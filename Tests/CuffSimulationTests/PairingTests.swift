@@ -1,0 +1,75 @@
+import DBus
+import Foundation
+import Testing
+
+@Suite("cuff-sim: pairing through the agent")
+struct PairingTests {
+    static let agentPath: DBusObjectPath = "/org/cuffd/test/agent"
+
+    /// An Agent1 on the client's connection that answers with `passkey` (or refuses) and notes
+    /// each request, so a test can tell the agent was asked before Pair replied.
+    static func exportAgent(on harness: EmulatorHarness, passkey: UInt32?, capability: String) async throws -> EventLog {
+        let requests = EventLog()
+        await harness.client.export([DBusInterface("org.bluez.Agent1", methods: [
+            .init("RequestPasskey", inputs: [.init("device", .objectPath)], outputs: [.init("passkey", .uint32)]) { call in
+                requests.append("RequestPasskey \(try call.argument(0, as: DBusObjectPath.self))")
+                guard let passkey else { throw DBusError("org.bluez.Error.Rejected", "the user said no") }
+                return [.uint32(passkey)]
+            },
+            .init("RequestAuthorization", inputs: [.init("device", .objectPath)]) { call in
+                requests.append("RequestAuthorization \(try call.argument(0, as: DBusObjectPath.self))")
+                guard passkey != nil else { throw DBusError("org.bluez.Error.Rejected", "the user said no") }
+                return []
+            },
+            .init("Cancel") { _ in requests.append("Cancel"); return [] },
+            .init("Release") { _ in [] },
+        ])], at: agentPath)
+        _ = try await harness.call("/org/bluez", "org.bluez.AgentManager1", "RegisterAgent", [.objectPath(agentPath), .string(capability)])
+        return requests
+    }
+
+    @Test("A passkey cuff pairs when the agent types the key it displays; the agent is asked before Pair replies")
+    func passkeyPairing() async throws {
+        let harness = try await EmulatorHarness(ScenarioText.oneCuff(pairing: "passkey:123456"))
+        defer { Task { await harness.stop() } }
+        let requests = try await Self.exportAgent(on: harness, passkey: 123_456, capability: "KeyboardDisplay")
+        try await harness.discover()
+        _ = try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "Pair")
+        #expect(requests.all == ["RequestPasskey \(EmulatorHarness.device)"])
+        #expect(try await harness.property(EmulatorHarness.device, "org.bluez.Device1", "Paired") == .boolean(true))
+        #expect(try await harness.property(EmulatorHarness.device, "org.bluez.Device1", "Connected") == .boolean(true), "Pair connects first")
+        let again = await #expect(throws: DBusError.self) { try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "Pair") }
+        #expect(again?.name.rawValue == "org.bluez.Error.AlreadyExists")
+    }
+
+    @Test("A wrong passkey, a missing agent and a refusing agent each fail Pair with BlueZ's error", arguments: [
+        (UInt32?.some(654_321), "KeyboardDisplay", "passkey:123456", "org.bluez.Error.AuthenticationFailed"),
+        (UInt32?.some(123_456), "NoInputNoOutput", "passkey:123456", "org.bluez.Error.AuthenticationFailed"),
+        (UInt32?.none, "KeyboardDisplay", "passkey:123456", "org.bluez.Error.AuthenticationRejected"),
+        (UInt32?.none, "DisplayYesNo", "justWorks", "org.bluez.Error.AuthenticationRejected"),
+    ])
+    func failedPairing(passkey: UInt32?, capability: String, pairing: String, expected: String) async throws {
+        let harness = try await EmulatorHarness(ScenarioText.oneCuff(pairing: pairing))
+        defer { Task { await harness.stop() } }
+        _ = try await Self.exportAgent(on: harness, passkey: passkey, capability: capability)
+        try await harness.discover()
+        let error = await #expect(throws: DBusError.self) { try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "Pair") }
+        #expect(error?.name.rawValue == expected)
+        #expect(try await harness.property(EmulatorHarness.device, "org.bluez.Device1", "Paired") == .boolean(false))
+    }
+
+    @Test("Pairing without any agent: Just Works succeeds, a passkey cuff fails")
+    func noAgent() async throws {
+        let justWorks = try await EmulatorHarness(ScenarioText.oneCuff(pairing: "justWorks"))
+        try await justWorks.discover()
+        _ = try await justWorks.call(EmulatorHarness.device, "org.bluez.Device1", "Pair")
+        #expect(try await justWorks.property(EmulatorHarness.device, "org.bluez.Device1", "Bonded") == .boolean(true))
+        await justWorks.stop()
+
+        let passkey = try await EmulatorHarness(ScenarioText.oneCuff(pairing: "passkey:000042"))
+        defer { Task { await passkey.stop() } }
+        try await passkey.discover()
+        let error = await #expect(throws: DBusError.self) { try await passkey.call(EmulatorHarness.device, "org.bluez.Device1", "Pair") }
+        #expect(error?.name.rawValue == "org.bluez.Error.AuthenticationFailed")
+    }
+}
