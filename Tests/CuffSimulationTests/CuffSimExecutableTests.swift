@@ -1,0 +1,82 @@
+import DBus
+import DBusTestSupport
+import Foundation
+import Testing
+
+/// `cuff-sim` as a user runs it, answering a client written with a third-party library
+/// (python dbus-fast, calling BlueZ in the order bleak does: Tests/Interop/bleak_style_client.py).
+@Suite("cuff-sim executable")
+struct CuffSimExecutableTests {
+    static let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        .deletingLastPathComponent().appendingPathComponent("cuff-sim").path
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let bleakStyleClient = repository.appendingPathComponent("Tests/Interop/bleak_style_client.py").path
+
+    /// Starts cuff-sim on `bus` and waits until it owns org.bluez.
+    static func start(_ scenario: String, on bus: PrivateBus) async throws -> ChildProcess {
+        let file = bus.directory.appendingPathComponent("scenario.json")
+        try scenario.write(to: file, atomically: true, encoding: .utf8)
+        let child = try ChildProcess(executable, ["--scenario", file.path, "--bus", bus.address])
+        let watcher = try DBusConnection.open(.address(bus.address))
+        defer { watcher.close() }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while (try? await watcher.nameOwner(of: "org.bluez")) == nil {
+            guard ContinuousClock.now < deadline, child.isRunning else { throw HarnessError("cuff-sim did not take org.bluez") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return child
+    }
+
+    @Test("A bleak-style dbus-fast client discovers, connects, subscribes and receives the stored record and the scripted reading")
+    func bleakStyleSession() async throws {
+        try #require(ExternalCommand.exists("python3"))
+        let bus = try PrivateBus()
+        let scenario = ScenarioText.oneCuff(
+            storedRecords: [ScenarioText.recordA],
+            timeline: #"[{"after": 0.3, "indicate": "2A35", "hex": "\#(ScenarioText.recordB)"}]"#)
+        let simulator = try await Self.start(scenario, on: bus)
+        defer { simulator.terminate() }
+
+        let output = try await ExternalCommand.runDetached("python3", [Self.bleakStyleClient, "--address", bus.address, "--count", "2", "--timeout", "20"])
+        #expect(output.status == 0, "\(output.standardError)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
+        #expect(report["address"] as? String == "C4:F3:12:53:F2:C9")
+        #expect(report["name"] as? String == "BP-1")
+        #expect(report["manufacturer"] as? String == "cuffd project")
+        #expect(report["values"] as? [String] == [ScenarioText.recordA.lowercased(), ScenarioText.recordB.lowercased()])
+    }
+
+    @Test("Unreadable and invalid scenarios, and a taken org.bluez, exit with distinct codes and one line naming the problem")
+    func exitCodes() async throws {
+        let missing = try await ExternalCommand.runDetached(Self.executable, ["--scenario", "/nonexistent/scenario.json"])
+        #expect(missing.status == 66)
+        #expect(missing.standardError.hasPrefix("cuff-sim: cannot read /nonexistent/scenario.json"))
+
+        let bus = try PrivateBus()
+        let invalid = bus.directory.appendingPathComponent("invalid.json")
+        try ScenarioText.oneCuff(timeline: #"[{"after": 2, "advertise": true}, {"after": 1, "advertise": true}]"#)
+            .write(to: invalid, atomically: true, encoding: .utf8)
+        let refused = try await ExternalCommand.runDetached(Self.executable, ["--scenario", invalid.path, "--bus", bus.address])
+        #expect(refused.status == 65)
+        #expect(refused.standardError.contains("cuffs[0].timeline[1].after"))
+
+        let first = try await Self.start(ScenarioText.oneCuff(), on: bus)
+        defer { first.terminate() }
+        let second = try await ExternalCommand.runDetached(
+            Self.executable, ["--scenario", bus.directory.appendingPathComponent("scenario.json").path, "--bus", bus.address])
+        #expect(second.status == 75)
+        #expect(second.standardError.contains("org.bluez is already owned"))
+
+        let nowhere = try await ExternalCommand.runDetached(
+            Self.executable, ["--scenario", invalid.path.replacingOccurrences(of: "invalid", with: "scenario"), "--bus", "unix:path=/nonexistent/bus"])
+        #expect(nowhere.status == 69)
+    }
+
+    @Test("SIGTERM makes cuff-sim leave the bus and exit 0")
+    func terminates() async throws {
+        let bus = try PrivateBus()
+        let simulator = try await Self.start(ScenarioText.oneCuff(), on: bus)
+        kill(simulator.pid, SIGTERM)
+        #expect(simulator.waitForExit() == 0)
+    }
+}
