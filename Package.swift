@@ -103,6 +103,13 @@ let package = Package(
             dependencies: ["HealthStore"],
             path: "Benchmarks/store-benchmark"
         ),
+        // Figures for issue 3: call round trips and signal throughput against dbus-fast and busctl.
+        // Run: swift run -c release dbus-benchmark [CALLS] [SIGNALS]
+        .executableTarget(
+            name: "dbus-benchmark",
+            dependencies: ["DBus", "DBusTestSupport"],
+            path: "Benchmarks/dbus-benchmark"
+        ),
         .testTarget(
             name: "HealthStoreTests",
             dependencies: ["HealthStore", .product(name: "GRDB", package: "GRDB.swift")]

@@ -37,24 +37,32 @@ final class ConnectionLoop: @unchecked Sendable {
         dbus_connection_set_dispatch_status_function(raw, nil, nil, nil)
     }
 
-    /// Dispatches queued messages until none remain; `NEED_MEMORY` retries a little later.
+    /// Schedules a drain on the queue: for libdbus's dispatch-status callback, which may not
+    /// dispatch itself.
     func scheduleDrain() {
         guard !drainScheduled else { return }
         drainScheduled = true
         queue.async { [self] in
             drainScheduled = false
-            var status = DBUS_DISPATCH_DATA_REMAINS
-            while status == DBUS_DISPATCH_DATA_REMAINS {
-                status = dbus_connection_dispatch(raw)
-            }
-            if status == DBUS_DISPATCH_NEED_MEMORY {
-                queue.asyncAfter(deadline: .now() + .milliseconds(10)) { [self] in scheduleDrain() }
-            }
+            drain()
         }
     }
 
+    /// Dispatches queued messages until none remain; `NEED_MEMORY` retries a little later. On
+    /// the queue, outside any libdbus callback.
+    private func drain() {
+        var status = DBUS_DISPATCH_DATA_REMAINS
+        while status == DBUS_DISPATCH_DATA_REMAINS {
+            status = dbus_connection_dispatch(raw)
+        }
+        if status == DBUS_DISPATCH_NEED_MEMORY {
+            queue.asyncAfter(deadline: .now() + .milliseconds(10)) { [self] in scheduleDrain() }
+        }
+    }
+
+    /// A watch or timeout was handled: what it read is dispatched at once, without another hop.
     fileprivate func sourceFired() {
-        scheduleDrain()
+        drain()
     }
 }
 
