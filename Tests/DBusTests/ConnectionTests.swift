@@ -122,6 +122,28 @@ struct ConnectionTests {
         #expect(first?.arguments == [.string("bluez")])
     }
 
+    @Test("A sender rule still follows the owner when the same name is already watched with nameOwnerChanges")
+    func senderRuleAfterOwnerWatch() async throws {
+        let bus = try PrivateBus()
+        let bluez = try DBusConnection.open(.address(bus.address))
+        let client = try DBusConnection.open(.address(bus.address))
+        defer { bluez.close(); client.close() }
+        #expect(try await bluez.requestName("org.bluez") == .primaryOwner)
+        let owners = try await client.nameOwnerChanges(of: "org.bluez")
+        let stream = try await client.signals(matching: MatchRule(sender: "org.bluez", member: "Tick"))
+        try bluez.emitSignal("/x", "org.cuffd.Test", "Tick", [.string("bluez")])
+        // Bounded: a rule that never matches must fail the test, not hang it.
+        let first = await withTaskGroup(of: DBusMessage?.self) { group in
+            group.addTask { await stream.first { _ in true } }
+            group.addTask { try? await Task.sleep(for: .seconds(5)); return nil }
+            let winner = await group.next() ?? nil
+            group.cancelAll()
+            return winner
+        }
+        #expect(first?.arguments == [.string("bluez")])
+        _ = owners
+    }
+
     @Test("Names: request, queue, NameOwnerChanged on release and on a vanished owner")
     func names() async throws {
         let bus = try PrivateBus()
