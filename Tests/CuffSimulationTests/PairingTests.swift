@@ -72,4 +72,45 @@ struct PairingTests {
         let error = await #expect(throws: DBusError.self) { try await passkey.call(EmulatorHarness.device, "org.bluez.Device1", "Pair") }
         #expect(error?.name.rawValue == "org.bluez.Error.AuthenticationFailed")
     }
+
+    @Test("CancelPairing fails a Pair that waits for the agent, and tells that agent")
+    func cancelPairing() async throws {
+        let harness = try await EmulatorHarness(ScenarioText.oneCuff(pairing: "passkey:123456"))
+        defer { Task { await harness.stop() } }
+        let requests = EventLog()
+        await harness.client.export([DBusInterface("org.bluez.Agent1", methods: [
+            .init("RequestPasskey", inputs: [.init("device", .objectPath)], outputs: [.init("passkey", .uint32)]) { _ in
+                requests.append("RequestPasskey")
+                try await Task.sleep(for: .seconds(20))  // the user is slow to type
+                return [.uint32(123_456)]
+            },
+            .init("Cancel") { _ in requests.append("Cancel"); return [] },
+        ])], at: Self.agentPath)
+        _ = try await harness.call("/org/bluez", "org.bluez.AgentManager1", "RegisterAgent", [.objectPath(Self.agentPath), .string("KeyboardOnly")])
+        try await harness.discover()
+        let pairing = Task { try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "Pair") }
+        while !requests.all.contains("RequestPasskey") { try await Task.sleep(for: .milliseconds(10)) }
+        _ = try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "CancelPairing")
+        let error = await #expect(throws: DBusError.self) { try await pairing.value }
+        #expect(error?.name.rawValue == "org.bluez.Error.AuthenticationCanceled")
+        while !requests.all.contains("Cancel") { try await Task.sleep(for: .milliseconds(10)) }
+        let nothing = await #expect(throws: DBusError.self) { try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "CancelPairing") }
+        #expect(nothing?.name.rawValue == "org.bluez.Error.DoesNotExist")
+    }
+
+    @Test("RemoveDevice disconnects, forgets the bond and removes the object; a second call is DoesNotExist")
+    func removeDevice() async throws {
+        let harness = try await EmulatorHarness(ScenarioText.oneCuff(pairing: "justWorks"))
+        defer { Task { await harness.stop() } }
+        try await harness.discover()
+        _ = try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "Pair")
+        let signals = try await harness.recordSignals()
+        _ = try await harness.call(EmulatorHarness.adapter, "org.bluez.Adapter1", "RemoveDevice", [.objectPath(EmulatorHarness.device)])
+        _ = try await signals.next { $0.changes(EmulatorHarness.device)?["Connected"] == .boolean(false) }
+        _ = try await signals.next { $0.member == "InterfacesRemoved" && $0.arguments.first == .objectPath(EmulatorHarness.device) }
+        let again = await #expect(throws: DBusError.self) {
+            try await harness.call(EmulatorHarness.adapter, "org.bluez.Adapter1", "RemoveDevice", [.objectPath(EmulatorHarness.device)])
+        }
+        #expect(again?.name.rawValue == "org.bluez.Error.DoesNotExist")
+    }
 }

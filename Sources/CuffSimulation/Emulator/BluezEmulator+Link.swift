@@ -102,7 +102,7 @@ extension BluezEmulator {
         let agent = agents[client].map { (client, $0) } ?? defaultAgentOwner.flatMap { owner in agents[owner].map { (owner, $0) } }
         let requirement = cuffs[index].spec.pairing
         let attempt = Task { [self] in try await askAgent(agent, for: requirement, device: path) }
-        cuffs[index].pairing = attempt
+        cuffs[index].pairing = (attempt, agent.map { ($0.0, $0.1.path) })
         defer { cuffs[index].pairing = nil }
         do {
             try await attempt.value
@@ -151,10 +151,10 @@ extension BluezEmulator {
 
     func cancelPairing(device path: DBusObjectPath) async throws(DBusError) {
         let index = try cuffIndex(device: path)
-        guard let attempt = cuffs[index].pairing else { throw BluezError.doesNotExist("No pairing in progress") }
-        attempt.cancel()
-        if let owner = defaultAgentOwner, let agent = agents[owner] {
-            try? connection?.send(.methodCall(destination: owner, path: agent.path, interface: Bluez.agent, member: "Cancel"))
+        guard let pairing = cuffs[index].pairing else { throw BluezError.doesNotExist("No pairing in progress") }
+        pairing.attempt.cancel()
+        if let agent = pairing.agent {
+            try? connection?.send(.methodCall(destination: agent.owner, path: agent.path, interface: Bluez.agent, member: "Cancel"))
         }
     }
 }

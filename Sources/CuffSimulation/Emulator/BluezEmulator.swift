@@ -99,7 +99,7 @@ public actor BluezEmulator {
         discoverySessions = []
         discoveryFilters = [:]
         for index in cuffs.indices {
-            cuffs[index].pairing?.cancel()
+            cuffs[index].pairing?.attempt.cancel()
             if cuffs[index].connected { cuffs[index].advertising = true }
             cuffs[index].connected = false
             cuffs[index].connecting = false

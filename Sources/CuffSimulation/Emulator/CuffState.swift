@@ -25,8 +25,9 @@ struct CuffState {
     /// The last value of each characteristic (reads, notifications, writes).
     var values: [HealthCharacteristic: [UInt8]] = [:]
     var timelineStarted = false
-    /// A `Pair` waiting for the agent; `CancelPairing` cancels it.
-    var pairing: Task<Void, any Error>?
+    /// A `Pair` waiting for the agent, and that agent; `CancelPairing` cancels the one and
+    /// tells the other (`Agent1.Cancel`).
+    var pairing: (attempt: Task<Void, any Error>, agent: (owner: String, path: DBusObjectPath)?)?
     /// Bumped whenever a pending removal of a temporary device should be forgotten.
     var removalToken = 0
 
