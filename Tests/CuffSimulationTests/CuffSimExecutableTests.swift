@@ -16,12 +16,21 @@ struct CuffSimExecutableTests {
     static func start(_ scenario: String, on bus: PrivateBus) async throws -> ChildProcess {
         let file = bus.directory.appendingPathComponent("scenario.json")
         try scenario.write(to: file, atomically: true, encoding: .utf8)
-        let child = try ChildProcess(executable, ["--scenario", file.path, "--bus", bus.address])
+        let log = bus.directory.appendingPathComponent("cuff-sim.log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let output = try FileHandle(forWritingTo: log)
+        defer { try? output.close() }
+        let child = try ChildProcess(
+            executable, ["--scenario", file.path, "--bus", bus.address],
+            standardOutput: .descriptor(output.fileDescriptor), standardError: .descriptor(output.fileDescriptor))
         let watcher = try DBusConnection.open(.address(bus.address))
         defer { watcher.close() }
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(30)
         while (try? await watcher.nameOwner(of: "org.bluez")) == nil {
-            guard ContinuousClock.now < deadline, child.isRunning else { throw HarnessError("cuff-sim did not take org.bluez") }
+            guard ContinuousClock.now < deadline, child.isRunning else {
+                let printed = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+                throw HarnessError("cuff-sim did not take org.bluez (running: \(child.isRunning)); it printed: \(printed)")
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
         return child
