@@ -38,17 +38,19 @@ public final class PrivateBus: @unchecked Sendable {
               \(policy)
             </busconfig>
             """.write(to: config, atomically: true, encoding: .utf8)
-        // dbus-daemon warns on stderr that it cannot raise its fd limit unprivileged; silence it.
+        // dbus-daemon prints its address once it listens (`--print-address`): the socket file
+        // alone appears at bind(), a moment before connections are accepted. It also warns on
+        // stderr that it cannot raise its fd limit unprivileged; that is silenced.
+        let ready = Pipe()
         process = try ChildProcess(
-            "dbus-daemon", ["--config-file=\(config.path)", "--nofork", "--nopidfile", "--nosyslog"],
-            standardError: .discard)
+            "dbus-daemon", ["--config-file=\(config.path)", "--nofork", "--nopidfile", "--nosyslog", "--print-address=1"],
+            standardOutput: .descriptor(ready.fileHandleForWriting.fileDescriptor), standardError: .discard)
+        try ready.fileHandleForWriting.close()
         address = "unix:path=\(socket)"
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: socket) {
-            guard Date() < deadline, process.isRunning else {
-                throw PrivateBusError(message: "dbus-daemon did not start (config \(config.path))")
-            }
-            usleep(5_000)
+        // Blocks until the address line, or end of file if dbus-daemon exits first.
+        let printed = String(decoding: ready.fileHandleForReading.availableData, as: UTF8.self)
+        guard printed.hasPrefix("unix:") else {
+            throw PrivateBusError(message: "dbus-daemon did not start (config \(config.path))")
         }
     }
 
