@@ -1,5 +1,6 @@
 import CDBus
 import Dispatch
+import Glibc
 
 /// Drives one libdbus connection from a serial `DispatchQueue` (BLUEZ-DBUS.md §15.1, option 1):
 /// each `DBusWatch` becomes a read or write `DispatchSource`, each `DBusTimeout` a timer source,
@@ -69,10 +70,14 @@ final class ConnectionLoop: @unchecked Sendable {
 /// One libdbus watch: a read or a write source on its descriptor, resumed while enabled.
 private final class WatchSource {
     let source: DispatchSourceProtocol
+    let descriptor: Int32
     var resumed = false
 
     init(watch: OpaquePointer, loop: ConnectionLoop) {
-        let descriptor = dbus_watch_get_unix_fd(watch)
+        // The source watches a duplicate, closed only by its cancel handler: libdbus closes its
+        // own descriptor right after removing a watch, and libdispatch must not see a descriptor
+        // closed (and its number reused) before the source's cancellation has completed.
+        descriptor = dup(dbus_watch_get_unix_fd(watch))
         let flags = dbus_watch_get_flags(watch)
         let readable = flags & UInt32(DBUS_WATCH_READABLE.rawValue) != 0
         let source: DispatchSourceProtocol = readable
@@ -83,6 +88,7 @@ private final class WatchSource {
             dbus_watch_handle(watch, flags)
             loop.sourceFired()
         }
+        source.setCancelHandler { [descriptor] in close(descriptor) }
         self.source = source
     }
 
@@ -92,7 +98,10 @@ private final class WatchSource {
         if enabled { source.resume() } else { source.suspend() }
     }
 
+    /// Watches are removed only when the transport disconnects or the loop stops, so the socket
+    /// is shut down here: peers see the disconnect now, not when the duplicate is closed.
     func cancel() {
+        shutdown(descriptor, Int32(SHUT_RDWR))
         source.cancel()
         // A suspended source must be resumed once to deliver its cancellation.
         if !resumed { source.resume() }
