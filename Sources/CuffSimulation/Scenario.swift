@@ -8,6 +8,8 @@ import GATTHealth
 public struct Scenario: Decodable, Sendable, Equatable {
     public var adapter: AdapterSpec
     public var cuffs: [CuffSpec]
+    /// What cuffd's store must hold after the scenario ran; test drivers of both stacks check it.
+    public var expect: ScenarioExpectation?
 
     /// Parses and validates a scenario, or throws ``ScenarioError`` naming the offending field.
     public static func parse(_ data: Data) throws(ScenarioError) -> Scenario {
@@ -30,6 +32,9 @@ public struct Scenario: Decodable, Sendable, Equatable {
                 throw ScenarioError(path: "cuffs[\(index)].address", message: "\(cuff.address) is used twice")
             }
             try cuff.validate(path: "cuffs[\(index)]")
+        }
+        for (index, reading) in (expect?.readings ?? []).enumerated() where !cuffs.contains(where: { $0.address == reading.address }) {
+            throw ScenarioError(path: "expect.readings[\(index)].address", message: "\(reading.address) is not one of the scenario's cuffs")
         }
     }
 }

@@ -17,11 +17,12 @@ struct ScenarioTests {
         #expect(cuff.pairing == .justWorks)
         #expect(cuff.deviceInformation?.model == "SIM-1")
         #expect(cuff.storedRecords.count == 1)
-        #expect(cuff.timeline.count == 5)
-        #expect(cuff.timeline[3].action == .indicate(.bloodPressureMeasurement, HexValue(bytes: [
+        #expect(cuff.timeline.count == 7)
+        #expect(cuff.timeline[5].action == .indicate(.bloodPressureMeasurement, HexValue(bytes: [
             0x1E, 0x7A, 0x00, 0x50, 0x00, 0x5D, 0x00, 0xEA, 0x07, 0x0B, 0x16, 0x0A, 0x1E, 0x00, 0x48, 0x00, 0x01, 0x00, 0x00,
         ])))
-        #expect(cuff.timeline[4] == TimelineStep.disconnectStep(after: 1.4))
+        #expect(cuff.timeline[6] == TimelineStep.disconnectStep(after: 6.5))
+        #expect(scenario.expect?.readings.map(\.systolic) == [124, 122])
     }
 
     @Test func theIssueExampleParses() throws {

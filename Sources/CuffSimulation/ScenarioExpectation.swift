@@ -1,0 +1,30 @@
+import BlueZ
+
+/// What must be in cuffd's store after a scenario has run, whichever stack carried it (cuff-sim on a
+/// private bus, or the real bluetoothd with an emulated cuff in the VM acceptance suite): every reading
+/// exactly once, and how many measurements the cuffs reported as failed (events, never samples).
+public struct ScenarioExpectation: Decodable, Sendable, Equatable {
+    /// The readings, in no particular order; each must be stored once, and nothing else.
+    public var readings: [ExpectedReading]
+    /// Measurements the cuffs reported as failed (all values NaN, GATT-HEALTH.md §13.5).
+    public var failedMeasurements: Int
+
+    enum CodingKeys: String, CodingKey { case readings, failedMeasurements }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        readings = try container.decode([ExpectedReading].self, forKey: .readings)
+        failedMeasurements = try container.decodeIfPresent(Int.self, forKey: .failedMeasurements) ?? 0
+    }
+}
+
+/// One reading as `cuffctl readings --json` reports it: the cuff, the values in mmHg and beats/min, the
+/// cuff's User ID and its clock (`YYYY-MM-DDTHH:MM:SS`; nil when it sent none or an unknown one).
+public struct ExpectedReading: Decodable, Sendable, Hashable {
+    public var address: BluetoothAddress
+    public var systolic: Double
+    public var diastolic: Double
+    public var pulseRate: Double?
+    public var userID: UInt8?
+    public var deviceTime: String?
+}

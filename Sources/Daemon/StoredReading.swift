@@ -1,0 +1,66 @@
+import Foundation
+import HealthStore
+
+/// A blood-pressure reading as cuffd reports it to its clients (`cuffctl readings --json`, the D-Bus
+/// `Readings` method, `ReadingStored` signals): one stored correlation with its pulse, pressures in mmHg
+/// and pulse in beats per minute whatever unit the cuff sent, the cuff's provenance and its clock.
+public struct StoredReading: Sendable, Hashable {
+    /// The cuff as stored with every sample (HEALTH-STORE.md §2).
+    public struct Device: Sendable, Hashable {
+        public var address: String?
+        public var name: String?
+        public var manufacturer: String?
+        public var model: String?
+        public var serial: String?
+    }
+
+    public var systolic: Double
+    public var diastolic: Double
+    public var meanArterialPressure: Double?
+    public var pulseRate: Double?
+    /// When it was measured: the cuff's clock corrected by a measured offset, else the time received.
+    public var time: Date
+    /// The cuff's own clock, `YYYY-MM-DDTHH:MM:SS` without a zone (GATT-HEALTH.md §10); nil when it sent
+    /// no time stamp or an unknown one.
+    public var deviceTime: String?
+    public var device: Device
+    public var userID: UInt8?
+    /// The person the configuration maps the User ID to.
+    public var person: String?
+    /// The cuff's Measurement Status bits as sent (0x2A35).
+    public var status: UInt16?
+    public var syncIdentifier: String
+
+    /// The unit of every pressure above.
+    public static let unit = "mmHg"
+
+    /// The reading a stored blood-pressure correlation holds; nil when the correlation lacks a member the
+    /// caller may read (HealthStore drops members of types a client may not read).
+    public init?(_ correlation: Correlation) {
+        guard let systolic = correlation.member(.bloodPressureSystolic), let diastolic = correlation.member(.bloodPressureDiastolic),
+              let systolicValue = try? systolic.quantity.doubleValue(for: .millimeterOfMercury),
+              let diastolicValue = try? diastolic.quantity.doubleValue(for: .millimeterOfMercury)
+        else { return nil }
+        self.systolic = systolicValue
+        self.diastolic = diastolicValue
+        meanArterialPressure = try? correlation.member(.bloodPressureMean)?.quantity.doubleValue(for: .millimeterOfMercury)
+        pulseRate = try? correlation.linkedSamples.first { $0.type == .heartRate }?.quantity.doubleValue(for: .countPerMinute)
+        time = correlation.startDate
+        let metadata = correlation.metadata
+        deviceTime = metadata.deviceTimestamp.map(Self.wallClock)
+        let stored = correlation.device
+        device = Device(
+            address: stored?.localIdentifier, name: stored?.name, manufacturer: stored?.manufacturer, model: stored?.model,
+            serial: stored?.serialNumber)
+        userID = metadata.deviceUserID.flatMap(UInt8.init(exactly:))
+        person = metadata.personIdentifier
+        status = metadata.measurementStatus.flatMap(UInt16.init(exactly:))
+        syncIdentifier = metadata.syncIdentifier ?? correlation.uuid.uuidString
+    }
+
+    /// A cuff's wall-clock time stamp, which the store keeps as a date read in UTC
+    /// (`HealthStoreReadingStore.date`), written back as the cuff showed it.
+    static func wallClock(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(timeZone: .gmt).year().month().day().dateTimeSeparator(.standard).time(includingFractionalSeconds: false))
+    }
+}
