@@ -8,30 +8,44 @@ extension DBusConnection {
         matching rule: MatchRule,
         bufferingPolicy: AsyncStream<DBusMessage>.Continuation.BufferingPolicy = .unbounded
     ) async throws(DBusError) -> AsyncStream<DBusMessage> {
+        try await signals(matchingAny: [rule], bufferingPolicy: bufferingPolicy)
+    }
+
+    /// Subscribes to the signals that match any of `rules`, as one stream in the order they arrived:
+    /// a signal matching several rules comes once. An object mirror needs this, since
+    /// `InterfacesAdded`, `InterfacesRemoved` and `PropertiesChanged` only make sense in their order
+    /// (BLUEZ-DBUS.md §1). Every rule is installed before this returns.
+    public func signals(
+        matchingAny rules: [MatchRule],
+        bufferingPolicy: AsyncStream<DBusMessage>.Continuation.BufferingPolicy = .unbounded
+    ) async throws(DBusError) -> AsyncStream<DBusMessage> {
         let (stream, continuation) = AsyncStream<DBusMessage>.makeStream(bufferingPolicy: bufferingPolicy)
-        if let sender = rule.sender, !sender.hasPrefix(":"), sender != "org.freedesktop.DBus" {
+        for sender in Set(rules.compactMap(\.sender)) where !sender.hasPrefix(":") && sender != "org.freedesktop.DBus" {
             try await trackOwner(of: sender)
         }
         let subscription = SignalRouter.Subscription(
-            rule: rule, deliver: { continuation.yield($0) }, finish: { continuation.finish() }
+            rules: rules, deliver: { continuation.yield($0) }, finish: { continuation.finish() }
         )
-        let (token, ruleIsNew, open) = await onQueue { () -> (Int, Bool, Bool) in
-            guard self.isOpen else { return (0, false, false) }
+        let (token, newRules, open) = await onQueue { () -> (Int, [MatchRule], Bool) in
+            guard self.isOpen else { return (0, [], false) }
             let added = self.router.add(subscription)
-            return (added.token, added.ruleIsNew, true)
+            return (added.token, added.newRules, true)
         }
         guard open else { throw DBusError(.disconnected, "connection closed") }
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
             self.queue.async {
-                guard let unused = self.router.remove(token), self.isOpen else { return }
-                try? self.send(.methodCall(
-                    destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                    interface: "org.freedesktop.DBus", member: "RemoveMatch", arguments: [.string(unused.description)]
-                ))
+                let unused = self.router.remove(token)
+                guard self.isOpen else { return }
+                for rule in unused {
+                    try? self.send(.methodCall(
+                        destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                        interface: "org.freedesktop.DBus", member: "RemoveMatch", arguments: [.string(rule.description)]
+                    ))
+                }
             }
         }
-        if ruleIsNew {
+        for rule in newRules {
             do {
                 _ = try await callBus("AddMatch", [.string(rule.description)])
             } catch {
@@ -49,10 +63,10 @@ extension DBusConnection {
         let alreadyTracked = await onQueue { self.router.owners.keys.contains(name) }
         guard !alreadyTracked else { return }
         let rule = Self.ownerRule(name)
-        let (_, ruleIsNew) = await onQueue {
-            self.router.add(SignalRouter.Subscription(rule: rule, deliver: { _ in }, finish: {}))
+        let newRules = await onQueue {
+            self.router.add(SignalRouter.Subscription(rules: [rule], deliver: { _ in }, finish: {})).newRules
         }
-        if ruleIsNew { _ = try await callBus("AddMatch", [.string(rule.description)]) }
+        if !newRules.isEmpty { _ = try await callBus("AddMatch", [.string(rule.description)]) }
         let owner = try? await nameOwner(of: name)
         await onQueue {
             // A NameOwnerChanged that arrived meanwhile is newer than the GetNameOwner reply.

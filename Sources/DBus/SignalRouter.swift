@@ -3,8 +3,9 @@
 /// of all its rules. Rules whose `sender` is a well-known name are compared with that name's
 /// current unique owner, which the connection keeps in `owners`. Only touched on the queue.
 struct SignalRouter {
+    /// One subscriber: it receives each signal that matches any of its rules once, in arrival order.
     struct Subscription: Sendable {
-        let rule: MatchRule
+        let rules: [MatchRule]
         let deliver: @Sendable (DBusMessage) -> Void
         let finish: @Sendable () -> Void
     }
@@ -16,24 +17,31 @@ struct SignalRouter {
     /// How many subscriptions use each rule text, so `AddMatch`/`RemoveMatch` are sent once.
     private(set) var ruleUsers: [String: Int] = [:]
 
-    /// Adds a subscription; returns its token and whether the rule is new on this connection.
-    mutating func add(_ subscription: Subscription) -> (token: Int, ruleIsNew: Bool) {
+    /// Adds a subscription; returns its token and the rules that are new on this connection.
+    mutating func add(_ subscription: Subscription) -> (token: Int, newRules: [MatchRule]) {
         let token = nextToken
         nextToken += 1
         subscriptions[token] = subscription
-        let text = subscription.rule.description
-        ruleUsers[text, default: 0] += 1
-        return (token, ruleUsers[text] == 1)
+        var newRules: [MatchRule] = []
+        for rule in subscription.rules {
+            ruleUsers[rule.description, default: 0] += 1
+            if ruleUsers[rule.description] == 1 { newRules.append(rule) }
+        }
+        return (token, newRules)
     }
 
-    /// Removes a subscription; returns its rule when no other subscription uses it any more.
-    mutating func remove(_ token: Int) -> MatchRule? {
-        guard let subscription = subscriptions.removeValue(forKey: token) else { return nil }
-        let text = subscription.rule.description
-        ruleUsers[text, default: 1] -= 1
-        guard ruleUsers[text] == 0 else { return nil }
-        ruleUsers[text] = nil
-        return subscription.rule
+    /// Removes a subscription; returns the rules no other subscription uses any more.
+    mutating func remove(_ token: Int) -> [MatchRule] {
+        guard let subscription = subscriptions.removeValue(forKey: token) else { return [] }
+        var unused: [MatchRule] = []
+        for rule in subscription.rules {
+            let text = rule.description
+            ruleUsers[text, default: 1] -= 1
+            guard ruleUsers[text] == 0 else { continue }
+            ruleUsers[text] = nil
+            unused.append(rule)
+        }
+        return unused
     }
 
     mutating func deliver(_ message: DBusMessage) {
@@ -43,10 +51,10 @@ struct SignalRouter {
             owners[name] = newOwner
         }
         for subscription in subscriptions.values {
-            let owner = subscription.rule.sender.flatMap { owners[$0] }
-            if subscription.rule.matches(message, senderUniqueName: owner) {
-                subscription.deliver(message)
+            let matched = subscription.rules.contains { rule in
+                rule.matches(message, senderUniqueName: rule.sender.flatMap { owners[$0] })
             }
+            if matched { subscription.deliver(message) }
         }
     }
 

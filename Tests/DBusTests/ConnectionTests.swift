@@ -106,6 +106,29 @@ struct ConnectionTests {
         #expect(otherCount == 0)
     }
 
+    @Test("One stream over several rules keeps the signals' order and delivers a signal matching two rules once")
+    func oneStreamOverSeveralRules() async throws {
+        let bus = try PrivateBus()
+        let server = try DBusConnection.open(.address(bus.address))
+        let client = try DBusConnection.open(.address(bus.address))
+        defer { server.close(); client.close() }
+        let first = "org.cuffd.Test.First1", second = "org.cuffd.Test.Second1"
+        let stream = try await client.signals(matchingAny: [
+            MatchRule(interface: first), MatchRule(interface: second), MatchRule(member: "Both"),
+        ])
+        for index in 0..<200 {
+            try server.emitSignal("/t", index.isMultiple(of: 2) ? first : second, index.isMultiple(of: 10) ? "Both" : "Tick", [.uint32(UInt32(index))])
+        }
+        try server.emitSignal("/t", "org.cuffd.Test.Neither1", "Tick", [.uint32(999)])
+        try server.emitSignal("/t", first, "Last", [.uint32(200)])
+        var received: [UInt32] = []
+        for await signal in stream {
+            received.append(try signal.argument(0))
+            if received.last == 200 { break }
+        }
+        #expect(received == Array(0...200))
+    }
+
     @Test("A rule naming a well-known sender follows that name's owner")
     func wellKnownSender() async throws {
         let bus = try PrivateBus()
