@@ -35,8 +35,8 @@ let package = Package(
         // typed marshalling, async calls, signal streams, exported objects.
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .target(name: "DBus", dependencies: ["CDBus"]),
-        // Typed names of BlueZ's object model (issue 4 grows this into the org.bluez client).
-        .target(name: "BlueZ"),
+        // The typed client of org.bluez: one mirror of its tree, agent, GattProfile1 auto-connect, recovery.
+        .target(name: "BlueZ", dependencies: ["DBus"]),
         // The domain: cuff sessions, readings, correlation inputs, dedupe keys, time handling.
         .target(name: "Gateway", dependencies: ["BlueZ", "GATTHealth"]),
         // systemd without libsystemd: sd_notify readiness and watchdog, the journal's native protocol.
@@ -74,6 +74,7 @@ let package = Package(
         .testTarget(name: "cuffctlTests", dependencies: ["cuffctl"]),
         .testTarget(name: "CuffSimulationTests", dependencies: ["CuffSimulation", "DBus", "DBusTestSupport"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway"]),
+        .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "CuffSimulation", "DBus", "DBusTestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "DBusTestSupport"]),
         // Our D-Bus layer against third-party peers: busctl, gdbus, python dbus-fast (Tests/Interop).
         .testTarget(name: "InteropTests", dependencies: ["DBus", "DBusTestSupport"]),

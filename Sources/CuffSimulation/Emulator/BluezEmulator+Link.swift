@@ -48,11 +48,13 @@ extension BluezEmulator {
     private func resolveServices(_ index: Int, generation: Int) async {
         try? await Task.sleep(for: .milliseconds(50))
         guard generation == self.generation, cuffs[index].connected else { return }
+        // bluetoothd re-enables every StartNotify session kept from before this link (§7); a session a
+        // client opens while the services are being exported enables itself, once.
+        let kept = cuffs[index].notifySessions.keys.filter { cuffs[index].isNotifying($0) }
         await exportServices(index)
         await update(cuffs[index].devicePath, Bluez.device, ["ServicesResolved": .boolean(true)])
         log("\(name(index)) services resolved")
-        // bluetoothd re-enables every kept StartNotify session on reconnection (§7).
-        for characteristic in cuffs[index].notifySessions.keys where cuffs[index].isNotifying(characteristic) {
+        for characteristic in kept where cuffs[index].isNotifying(characteristic) {
             await configurationEnabled(index, characteristic)
         }
     }

@@ -1,0 +1,50 @@
+import DBus
+
+/// Waiting for the mirror to reach a state, subscribed before looking (bluer's `wait_for_services_resolved`
+/// order; BLUEZ-DBUS.md §6), bounded in time.
+extension BluezClient {
+    /// Waits until `decide` says true (done) or false (failed) of the device's state; nil means keep
+    /// waiting. A device that is not in the mirror is passed as nil. Throws `NoReply` on timeout and
+    /// `NotConnected` when `decide` answers false.
+    func waitForDevice(
+        _ id: DeviceID, timeout: Duration, _ decide: @escaping @Sendable (Device?) -> Bool?
+    ) async throws(BluezError) {
+        let events = events()
+        switch decide(mirror.device(id)) {
+        case true?: return
+        case false?: throw Self.linkLost(id)
+        case nil: break
+        }
+        let verdict = await withTaskGroup(of: Bool?.self) { group in
+            group.addTask {
+                for await event in events {
+                    switch event {
+                    case .deviceChanged(let device, _) where device.id == id:
+                        if let verdict = decide(device) { return verdict }
+                    case .deviceRemoved(id), .availabilityChanged(false):
+                        if let verdict = decide(nil) { return verdict }
+                    default:
+                        continue
+                    }
+                }
+                return false
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        switch verdict {
+        case true?: return
+        case false?: throw Self.linkLost(id)
+        case nil: throw BluezError(DBusError(.noReply, "\(id.address): no answer within \(timeout)"))
+        }
+    }
+
+    static func linkLost(_ id: DeviceID) -> BluezError {
+        BluezError(DBusError("org.bluez.Error.NotConnected", "\(id.address) disconnected or vanished"))
+    }
+}

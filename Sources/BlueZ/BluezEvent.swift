@@ -1,0 +1,21 @@
+import FoundationEssentials
+
+/// What the mirror saw change, in the order bluetoothd reported it. The Gateway turns these into cuff
+/// sessions; every event has already been applied to the mirror when it is delivered.
+public enum BluezEvent: Sendable {
+    /// bluetoothd came onto the bus (the mirror is rebuilt; registrations are being redone) or left it (every
+    /// link, registration and notify session is gone; BLUEZ-DBUS.md §10).
+    case availabilityChanged(Bool)
+    case adapterChanged(Adapter)
+    case adapterRemoved(BluetoothAddress)
+    /// A device appeared (`changed` then holds every property) or some of its properties changed.
+    case deviceChanged(Device, changed: Set<String>)
+    case deviceRemoved(DeviceID)
+    /// GATT services or characteristics beneath the device were exported or withdrawn.
+    case servicesChanged(DeviceID)
+    /// Our `StartNotify` on characteristic `uuid` succeeded: its values will arrive as ``value(_:uuid:bytes:receivedAt:)``.
+    case notifying(DeviceID, uuid: String)
+    /// A notification or indication, or a read, of characteristic `uuid`: `PropertiesChanged` on `Value`,
+    /// which bluetoothd emits for every packet even when the bytes repeat (BLUEZ-DBUS.md §7).
+    case value(DeviceID, uuid: String, bytes: [UInt8], receivedAt: Date)
+}

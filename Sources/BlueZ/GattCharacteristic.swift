@@ -1,0 +1,23 @@
+import DBus
+
+/// An `org.bluez.GattCharacteristic1` of a remote device (`doc/gatt-api.txt`, BlueZ 5.66), with the
+/// service it belongs to.
+public struct GattCharacteristic: Hashable, Sendable {
+    /// `…/serviceNNNN/charNNNN`: numbered by ATT handle, so for calls only (BLUEZ-DBUS.md §1).
+    public var path: DBusObjectPath
+    public var device: DeviceID
+    /// `UUID` of the characteristic, lower-case 128-bit.
+    public var uuid: String
+    /// `UUID` of the service that holds it.
+    public var serviceUUID: String
+    /// `Flags`: `read`, `write`, `write-without-response`, `notify`, `indicate`, `authenticated-signed-writes`,
+    /// `extended-properties`, `reliable-write`, `writable-auxiliaries`, `encrypt-read`, `encrypt-write`, ….
+    public var flags: Set<String>
+    /// `Notifying`: notifications or indications are enabled (by any client).
+    public var notifying: Bool
+
+    /// Whether `StartNotify` applies: 5.66 accepts `notify` or `indicate` (BLUEZ-DBUS.md §7).
+    public var canNotify: Bool { flags.contains("notify") || flags.contains("indicate") }
+    public var isReadable: Bool { flags.contains("read") || flags.contains("encrypt-read") || flags.contains("encrypt-authenticated-read") }
+    public var isWritable: Bool { flags.contains("write") || flags.contains("encrypt-write") || flags.contains("encrypt-authenticated-write") }
+}
