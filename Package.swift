@@ -73,7 +73,7 @@ let package = Package(
         ),
         .testTarget(name: "cuffctlTests", dependencies: ["cuffctl"]),
         .testTarget(name: "CuffSimulationTests", dependencies: ["CuffSimulation", "DBus", "DBusTestSupport"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Gateway"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "BlueZ", "CuffSimulation", "DBus", "DBusTestSupport"]),
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "CuffSimulation", "DBus", "DBusTestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "DBusTestSupport"]),
         // Our D-Bus layer against third-party peers: busctl, gdbus, python dbus-fast (Tests/Interop).

@@ -102,7 +102,7 @@ extension BluezClient {
     }
 
     /// `Adapter1.RemoveDevice`: drops the bond and the object (the daemon-side remedy for a stale bond or
-    /// attribute cache, BLUEZ-DBUS.md §11).
+    /// attribute cache, BLUEZ-DBUS.md §11). Returns once the mirror no longer holds the device.
     public func remove(_ id: DeviceID) async throws(BluezError) {
         let path = try devicePath(id)
         guard let adapter = mirror.adapter(id.adapter) else { throw Self.unknown(id) }
@@ -112,6 +112,7 @@ extension BluezClient {
         } catch {
             throw BluezError(error)
         }
+        try await waitForDevice(id, timeout: .seconds(5)) { $0 == nil ? true : nil }
     }
 
     func devicePath(_ id: DeviceID) throws(BluezError) -> DBusObjectPath {

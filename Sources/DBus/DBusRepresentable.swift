@@ -164,7 +164,8 @@ public struct DBusVariant: DBusRepresentable, Hashable {
 extension Array: DBusRepresentable where Element: DBusRepresentable {
     public static var dbusType: DBusType { .array(Element.dbusType) }
     public var dbusValue: DBusValue {
-        if let bytes = self as? [UInt8] { return .bytes(bytes) }
+        // By element type, not by cast: an empty array of any type casts to [UInt8].
+        if Element.self == UInt8.self { return .bytes(self as! [UInt8]) }
         return .array(Element.dbusType, map(\.dbusValue))
     }
     public init(dbusValue: DBusValue) throws(DBusTypeMismatch) {

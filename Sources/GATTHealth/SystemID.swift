@@ -29,6 +29,12 @@ public struct SystemID: Hashable, Sendable, GATTCharacteristicValue {
         return writer.bytes
     }
 
+    /// Reads back ``eui64``: 16 hex digits, OUI first; nil for anything else.
+    public init?(eui64: String) {
+        guard eui64.count == 16, let value = UInt64(eui64, radix: 16) else { return nil }
+        self.init(manufacturerIdentifier: value, organizationallyUniqueIdentifier: UInt32(value >> 40))
+    }
+
     /// The EUI-64 as 16 upper-case hex digits, OUI first (most significant octet first).
     public var eui64: String {
         let value = UInt64(organizationallyUniqueIdentifier) << 40 | manufacturerIdentifier

@@ -7,10 +7,21 @@ import GATTHealth
 /// store failure never loses it (the cuff may already have deleted its copy once bluetoothd confirmed the
 /// indication, BLUEZ-DBUS.md pitfall 1).
 public actor CuffSession {
-    public let device: DeviceIdentity
+    /// Who the cuff is; completed by ``identify(_:)`` once its Device Information was read.
+    public private(set) var device: DeviceIdentity
     public private(set) var state: SessionState = .discovered
     /// Readings the store has not committed yet.
     public private(set) var pending: [Reading] = []
+    /// Values that arrived before the cuff was identified: a reading's sync identifier names the device,
+    /// so it must not be made from a half-known identity (stored records arrive the moment indications
+    /// are enabled, often before Device Information could be read; GATT-HEALTH.md §13.2).
+    private var held: [LinkEvent] = []
+    /// Whether the cuff's identity is complete, so values are handled as they come.
+    public private(set) var isIdentified: Bool
+    /// Add to the cuff's clock to get the true time, when a clock sync measured it.
+    public private(set) var clockOffset: Duration?
+    /// The zone the cuff's clock is assumed to show when no sync measured it: the gateway's.
+    private let timeZone: TimeZone
 
     private let users: UserDirectory
     private let store: any ReadingStore
@@ -19,12 +30,35 @@ public actor CuffSession {
     /// Every event, in order, for the daemon and `cuffctl`.
     public nonisolated let events: AsyncStream<SessionEvent>
 
-    public init(device: DeviceIdentity, users: UserDirectory, store: any ReadingStore) {
+    /// A session; `identified: false` holds values back until ``identify(_:)``.
+    public init(
+        device: DeviceIdentity, users: UserDirectory, store: any ReadingStore, quirk: BloodPressureQuirk?? = nil, identified: Bool = true,
+        timeZone: TimeZone = .current
+    ) {
         self.device = device
+        self.timeZone = timeZone
         self.users = users
         self.store = store
-        quirk = device.quirk
+        self.quirk = quirk ?? device.quirk
+        isIdentified = identified
         (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1024))
+    }
+
+    /// Completes the cuff's identity and handles the values held back until now.
+    @discardableResult
+    public func identify(_ identity: DeviceIdentity) async -> [SessionEvent] {
+        device = identity
+        isIdentified = true
+        var produced: [SessionEvent] = []
+        while !held.isEmpty {
+            produced += await handle(held.removeFirst())
+        }
+        return produced
+    }
+
+    /// Records how far the cuff's clock is off, for the readings that follow.
+    public func setClockOffset(_ offset: Duration?) {
+        clockOffset = offset
     }
 
     deinit { continuation.finish() }
@@ -39,8 +73,19 @@ public actor CuffSession {
         case .servicesResolved: break
         case .subscribed: transition(to: .subscribed, &produced)
         case .disconnected: transition(to: .disconnected, &produced)
-        case let .value(characteristic, bytes, receivedAt):
-            await handleValue(characteristic, bytes, receivedAt, &produced)
+        case .value, .storedRecord:
+            guard isIdentified else {
+                held.append(event)
+                return produced
+            }
+            switch event {
+            case let .value(characteristic, bytes, receivedAt):
+                await handleValue(characteristic, bytes, receivedAt, &produced)
+            case let .storedRecord(sequenceNumber, characteristic, bytes, receivedAt):
+                await handleRecord(sequenceNumber, characteristic, bytes, receivedAt, &produced)
+            default:
+                break
+            }
         }
         return produced
     }
@@ -72,15 +117,56 @@ public actor CuffSession {
                 emit(.malformedValue(characteristic, error, payload: bytes), &produced)
                 return
             }
-            switch MeasurementInterpretation(measurement, payload: bytes, device: device, users: users, receivedAt: receivedAt) {
-            case let .reading(reading): pending.append(reading)
-            case let .failed(failure): emit(.measurementFailed(failure), &produced)
-            }
-            await commitPending(&produced)
+            await interpret(MeasurementInterpretation(
+                measurement, payload: bytes, device: device, users: users, receivedAt: receivedAt,
+                clockOffset: offset(for: measurement.timeStamp)), &produced)
             if case .measuring = state { transition(to: .subscribed, &produced) }
         default:
             break
         }
+    }
+
+    /// A record a BPS 1.1 cuff sent from its memory through RACP (GATT-HEALTH.md §7–§8), carrying its
+    /// sequence number, which then names it in the sync identifier.
+    private func handleRecord(
+        _ sequenceNumber: UInt16, _ characteristic: HealthCharacteristic, _ bytes: [UInt8], _ receivedAt: Date,
+        _ produced: inout [SessionEvent]
+    ) async {
+        do {
+            let interpretation: MeasurementInterpretation
+            switch characteristic {
+            case .enhancedBloodPressureMeasurement:
+                interpretation = MeasurementInterpretation(
+                    try EnhancedBloodPressureMeasurement(decoding: bytes), payload: bytes, device: device, users: users,
+                    receivedAt: receivedAt, sequenceNumber: sequenceNumber)
+            default:
+                let measurement = try BloodPressureMeasurement(decoding: bytes, quirk: quirk)
+                interpretation = MeasurementInterpretation(
+                    measurement, payload: bytes, device: device, users: users, receivedAt: receivedAt,
+                    clockOffset: offset(for: measurement.timeStamp), sequenceNumber: sequenceNumber)
+            }
+            await interpret(interpretation, &produced)
+        } catch {
+            emit(.malformedValue(characteristic, error, payload: bytes), &produced)
+        }
+    }
+
+    /// What turns a time stamp of the cuff's clock into the true instant: the offset a sync measured, else
+    /// the gateway zone's offset at that wall-clock time (the cuff's clock is assumed to show local time,
+    /// daylight saving included).
+    private func offset(for stamp: DateTime?) -> Duration? {
+        if let clockOffset { return clockOffset }
+        guard let wall = stamp?.dateReadAsUTC else { return nil }
+        let zoneSeconds = timeZone.secondsFromGMT(for: wall.addingTimeInterval(-Double(timeZone.secondsFromGMT(for: wall))))
+        return .seconds(-zoneSeconds)
+    }
+
+    private func interpret(_ interpretation: MeasurementInterpretation, _ produced: inout [SessionEvent]) async {
+        switch interpretation {
+        case let .reading(reading): pending.append(reading)
+        case let .failed(failure): emit(.measurementFailed(failure), &produced)
+        }
+        await commitPending(&produced)
     }
 
     private func commitPending(_ produced: inout [SessionEvent]) async {

@@ -12,6 +12,9 @@ public enum LinkEvent: Sendable {
     case subscribed
     /// A notification or indication (PropertiesChanged on Value), or a read value.
     case value(HealthCharacteristic, [UInt8], receivedAt: Date)
+    /// A stored record a BPS 1.1 cuff reported through RACP, reassembled from its 0x2B36 segments: the
+    /// recorded characteristic (0x2B34 or 0x2A35) and its value.
+    case storedRecord(sequenceNumber: UInt16, HealthCharacteristic, [UInt8], receivedAt: Date)
     case disconnected
 }
 

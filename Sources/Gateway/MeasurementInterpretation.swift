@@ -14,19 +14,55 @@ public enum MeasurementInterpretation: Hashable, Sendable {
         _ measurement: BloodPressureMeasurement, payload: [UInt8], device: DeviceIdentity, users: UserDirectory,
         receivedAt: Date, clockOffset: Duration? = nil, sequenceNumber: UInt16? = nil
     ) {
-        let deviceTime = measurement.timeStamp.flatMap { $0.isKnown ? $0 : nil }
-        guard !measurement.isFailedMeasurement else {
+        self.init(
+            Fields(unit: measurement.unit, systolic: measurement.systolic, diastolic: measurement.diastolic,
+                   meanArterialPressure: measurement.meanArterialPressure, pulseRate: measurement.pulseRate,
+                   userID: measurement.userID, status: measurement.status,
+                   deviceTime: measurement.timeStamp.flatMap { $0.isKnown ? $0 : nil }),
+            payload: payload, device: device, users: users, receivedAt: receivedAt, clockOffset: clockOffset, sequenceNumber: sequenceNumber)
+    }
+
+    /// Interprets a BPS 1.1 Enhanced Blood Pressure Measurement (0x2B34, GATT-HEALTH.md §7), typically a
+    /// stored record. Its time stamp counts UTC seconds from the epoch its flag names, so it needs no clock
+    /// offset; it is kept as a UTC calendar time.
+    public init(
+        _ measurement: EnhancedBloodPressureMeasurement, payload: [UInt8], device: DeviceIdentity, users: UserDirectory,
+        receivedAt: Date, sequenceNumber: UInt16? = nil
+    ) {
+        self.init(
+            Fields(unit: measurement.unit, systolic: measurement.systolic, diastolic: measurement.diastolic,
+                   meanArterialPressure: measurement.meanArterialPressure, pulseRate: measurement.pulseRate,
+                   userID: measurement.userID, status: measurement.status,
+                   deviceTime: measurement.timeStamp.map { measurement.epochStart.dateTime(secondsSinceEpoch: $0) }),
+            payload: payload, device: device, users: users, receivedAt: receivedAt, clockOffset: nil, sequenceNumber: sequenceNumber)
+    }
+
+    /// What both measurement characteristics carry.
+    private struct Fields {
+        var unit: PressureUnit
+        var systolic, diastolic, meanArterialPressure: MedFloat16
+        var pulseRate: MedFloat16?
+        var userID: UInt8?
+        var status: BloodPressureMeasurementStatus?
+        var deviceTime: DateTime?
+    }
+
+    private init(
+        _ fields: Fields, payload: [UInt8], device: DeviceIdentity, users: UserDirectory, receivedAt: Date, clockOffset: Duration?,
+        sequenceNumber: UInt16?
+    ) {
+        guard fields.systolic.isFinite, fields.diastolic.isFinite else {
             self = .failed(FailedMeasurement(
-                device: device, userID: measurement.userID, deviceTime: deviceTime, status: measurement.status,
+                device: device, userID: fields.userID, deviceTime: fields.deviceTime, status: fields.status,
                 receivedAt: receivedAt, payload: payload))
             return
         }
         self = .reading(Reading(
-            device: device, userID: measurement.userID, person: users.person(for: measurement.userID, on: device),
-            unit: measurement.unit, systolic: measurement.systolic, diastolic: measurement.diastolic,
-            meanArterialPressure: Self.usable(measurement.meanArterialPressure),
-            pulseRate: measurement.pulseRate.flatMap(Self.usable), status: measurement.status, deviceTime: deviceTime,
-            receivedAt: receivedAt, clockOffset: clockOffset, sequenceNumber: sequenceNumber, payload: payload))
+            device: device, userID: fields.userID, person: users.person(for: fields.userID, on: device),
+            unit: fields.unit, systolic: fields.systolic, diastolic: fields.diastolic,
+            meanArterialPressure: Self.usable(fields.meanArterialPressure), pulseRate: fields.pulseRate.flatMap(Self.usable),
+            status: fields.status, deviceTime: fields.deviceTime, receivedAt: receivedAt, clockOffset: clockOffset,
+            sequenceNumber: sequenceNumber, payload: payload))
     }
 
     /// A value worth storing: finite and not 0 (a MAP of 0x0000 means "not measured" on Beurer cuffs and

@@ -22,7 +22,8 @@ public struct Reading: Hashable, Sendable {
     public var deviceTime: DateTime?
     /// When the gateway received the value.
     public var receivedAt: Date
-    /// Device clock minus gateway clock, when a clock sync measured it.
+    /// What to add to the cuff's clock (its wall-clock time read as UTC) to get the true instant, when a
+    /// clock sync measured it: the gateway's time minus the cuff's, local zone included.
     public var clockOffset: Duration?
     /// The BPS 1.1 / Omron record sequence number, when the cuff has one.
     public var sequenceNumber: UInt16?

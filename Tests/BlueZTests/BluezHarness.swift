@@ -14,7 +14,7 @@ final class BluezHarness: Sendable {
     let client: BluezClient
     let delegate: RecordingPairingDelegate
     let log = LineLog()
-    let events: EventRecorder
+    let events: StreamRecorder<BluezEvent>
 
     static let adapter = BluetoothAddress("00:1A:7D:DA:71:13")!
     static let cuff = DeviceID(adapter: adapter, address: BluetoothAddress("C4:F3:12:53:F2:C9")!)
@@ -29,7 +29,7 @@ final class BluezHarness: Sendable {
         connection = try DBusConnection.open(.address(bus.address), label: "cuffd")
         client = BluezClient(connection: connection, configuration: configuration)
         self.delegate = delegate
-        events = EventRecorder(await client.events())
+        events = StreamRecorder(await client.events())
         try await client.start(pairingDelegate: delegate)
     }
 
@@ -50,14 +50,9 @@ final class BluezHarness: Sendable {
     /// Waits for the next value of `uuid` from `id`.
     func nextValue(_ uuid: String, of id: DeviceID = cuff, within timeout: Duration = .seconds(10)) async throws -> [UInt8] {
         let event = try await events.next(within: timeout) { if case .value(id, uuid, _, _) = $0 { true } else { false } }
-        guard case .value(_, _, let bytes, _) = event else { throw HarnessFailure("not a value") }
+        guard case .value(_, _, let bytes, _) = event else { throw TestFailure("not a value") }
         return bytes
     }
-}
-
-struct HarnessFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
 
 /// A pairing delegate that answers as configured and records what it was asked.
@@ -80,53 +75,6 @@ final class RecordingPairingDelegate: PairingDelegate, @unchecked Sendable {
     func authorizePairing(_ device: DeviceID) async throws { record("RequestAuthorization \(device.address)") }
     func authorizeService(_ device: DeviceID, uuid: String) async throws { record("AuthorizeService \(device.address) \(uuid)") }
     func pairingCanceled() async { record("Cancel") }
-}
-
-/// Lines cuff-sim logged, for checks of what bluetoothd was asked to do.
-final class LineLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func append(_ line: String) { lock.withLock { lines.append(line) } }
-    var all: [String] { lock.withLock { lines } }
-    func count(_ fragment: String) -> Int { all.filter { $0.contains(fragment) }.count }
-}
-
-/// Records every client event; tests wait for the next one that matches, in arrival order.
-final class EventRecorder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var recorded: [BluezEvent] = []
-    private var cursor = 0
-    private var task: Task<Void, Never>?
-
-    init(_ stream: AsyncStream<BluezEvent>) {
-        task = Task { [weak self] in
-            for await event in stream {
-                guard let self else { return }
-                self.lock.withLock { self.recorded.append(event) }
-            }
-        }
-    }
-
-    deinit { task?.cancel() }
-
-    func next(within timeout: Duration = .seconds(10), where predicate: (BluezEvent) -> Bool) async throws -> BluezEvent {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let found: BluezEvent? = lock.withLock {
-                while cursor < recorded.count {
-                    let event = recorded[cursor]
-                    cursor += 1
-                    if predicate(event) { return event }
-                }
-                return nil
-            }
-            if let found { return found }
-            guard ContinuousClock.now < deadline else { throw HarnessFailure("no matching event within \(timeout)") }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-    }
-
-    var all: [BluezEvent] { lock.withLock { recorded } }
 }
 
 /// A scenario with one cuff at C4:F3:12:53:F2:C9; `cuff` is spliced into its object.

@@ -1,5 +1,6 @@
 import BlueZ
 import DBus
+import DBusTestSupport
 import Testing
 
 @Suite("BlueZ client: auto-connect, notify sessions, bluetoothd restarts")
@@ -64,7 +65,7 @@ struct RecoveryTests {
 func until(_ timeout: Duration = .seconds(5), _ condition: () async -> Bool) async throws {
     let deadline = ContinuousClock.now + timeout
     while await !condition() {
-        guard ContinuousClock.now < deadline else { throw HarnessFailure("condition not met within \(timeout)") }
+        guard ContinuousClock.now < deadline else { throw TestFailure("condition not met within \(timeout)") }
         try await Task.sleep(for: .milliseconds(10))
     }
 }

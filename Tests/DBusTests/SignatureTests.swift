@@ -68,4 +68,12 @@ struct SignatureTests {
         #expect(try DBusValue.bytes([1, 2]).decode([UInt8].self) == [1, 2])
         #expect(throws: DBusTypeMismatch.self) { try DBusValue.array(.string, [.uint32(1)]).validate() }
     }
+
+    @Test("An empty array keeps its element type: [String]() is as, not ay")
+    func emptyArraysKeepTheirType() {
+        #expect([String]().dbusValue.type.signature == "as")
+        #expect([UInt32]().dbusValue.type.signature == "au")
+        #expect([UInt8]().dbusValue == .bytes([]))
+        #expect(["a"].dbusValue == .array(.string, [.string("a")]))
+    }
 }

@@ -39,6 +39,9 @@ struct OtherCharacteristicTests {
         #expect(id.manufacturerIdentifier == 0x05_0403_0201)
         #expect(id.organizationallyUniqueIdentifier == 0x0C0B0A)
         #expect(id.eui64 == "0C0B0A0504030201")
+        #expect(SystemID(eui64: id.eui64) == id)
+        #expect(SystemID(eui64: "0C0B0A05040302") == nil)
+        #expect(SystemID(eui64: "0C0B0A050403020G") == nil)
         let pnp = try PnPID(decoding: [0x01, 0x0D, 0x00, 0x34, 0x12, 0x01, 0x00])
         #expect(pnp == PnPID(vendorIDSource: 1, vendorID: 0x000D, productID: 0x1234, productVersion: 1))
         #expect(throws: GATTDecodingError(.pnpID, .truncated(required: 7, actual: 6))) {

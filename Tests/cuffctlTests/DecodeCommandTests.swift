@@ -133,11 +133,11 @@ struct ReplayCommandTests {
         let scenario = Self.root.appendingPathComponent("scenarios/one-cuff.json").path
         let first = try CuffctlProcess.run(["replay", scenario, "--store", store])
         #expect(first.status == 0, "\(first.standardError)")
-        #expect(first.standardOutput.hasPrefix("2 readings stored, 0 already stored"))
+        #expect(first.standardOutput.hasPrefix("2 readings stored, 1 already stored"))
         #expect(first.standardError.contains("Reading stored: 122/80 mmHg, pulse 72/min"))
         #expect(first.standardError.contains("MESSAGE_ID=4f1c2a9e7b3d4c61a8e05d2b9c7f3e10"))
         let second = try CuffctlProcess.run(["replay", scenario, "--store", store])
-        #expect(second.standardOutput.hasPrefix("0 readings stored, 2 already stored"))
+        #expect(second.standardOutput.hasPrefix("0 readings stored, 3 already stored"))
         let mode = try FileManager.default.attributesOfItem(atPath: store)[.posixPermissions] as? Int
         #expect(mode.map { $0 & 0o077 } == 0, "health data must not be readable by others")
     }

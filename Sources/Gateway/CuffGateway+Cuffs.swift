@@ -1,0 +1,135 @@
+import BlueZ
+import FoundationEssentials
+import GATTHealth
+
+/// One cuff the Gateway collects from.
+struct Cuff {
+    /// bluetoothd's latest view of it.
+    var device: Device
+    let session: CuffSession
+    /// Its Device Information is known (read on this bond, or remembered from an earlier one).
+    var identified: Bool
+    /// Reading Device Information, syncing the clock, downloading records: once per link.
+    var provisioning: Task<Void, Never>?
+    /// A stored-record download under way.
+    var download: RecordDownload?
+    /// The QardioArm-style start/stop control point, when the cuff has one.
+    var vendorControl: String?
+    var clockOffset: Duration?
+    var lastReadingAt: Date?
+}
+
+/// The UUIDs the Gateway keeps notifications enabled on, whichever of them a cuff has: measurements and
+/// cuff pressure (0x2A35, 0x2A36), heart rate (0x2A37), and the BPS 1.1 record download pair (0x2B36
+/// records, 0x2A52 RACP responses).
+let subscribedCharacteristics: Set<String> = Set([
+    HealthCharacteristic.bloodPressureMeasurement, .intermediateCuffPressure, .heartRateMeasurement,
+    .bloodPressureRecord, .recordAccessControlPoint,
+].map(\.uuid))
+
+extension CuffGateway {
+    /// Starts collecting from `device` if it is a cuff: bonded with a health service, being paired by
+    /// cuffd, or named by the configuration.
+    func consider(_ device: Device) async {
+        guard device.id.adapter == adapter?.address, cuffs[device.id.address] == nil, !forgetting.contains(device.id.address) else { return }
+        let offersHealth = device.uuids.contains(HealthService.bloodPressure.uuid) || device.uuids.contains(HealthService.heartRate.uuid)
+        let wanted = (device.paired && offersHealth) || configuration.knownCuffs.contains(device.id.address) || broker.isPairing(device.id.address)
+        guard wanted else { return }
+        await adopt(device)
+    }
+
+    func adopt(_ device: Device) async {
+        let address = device.id.address
+        let known = records[address]?.identity
+        var identity = known ?? DeviceIdentity(address: address)
+        identity.name = device.name ?? identity.name
+        let session = CuffSession(
+            device: identity, users: configuration.users, store: store, quirk: configuration.quirkOverrides[address],
+            identified: known != nil, timeZone: configuration.timeZone)
+        cuffs[address] = Cuff(device: device, session: session, identified: known != nil)
+        await bluez.keepNotifying(device.id, uuids: subscribedCharacteristics)
+        if device.connected {
+            // A link that survived a cuffd restart (BlueZ keeps links when a client leaves, §3).
+            await publish(address, await session.handle(.connected))
+            if device.servicesResolved { startProvisioning(address) }
+        }
+        if let status = await status(address) { emit(.cuffChanged(status)) }
+    }
+
+    func deviceChanged(_ device: Device, _ changed: Set<String>) async {
+        let address = device.id.address
+        guard let previous = cuffs[address] else { return }
+        cuffs[address]?.device = device
+        if device.connected != previous.device.connected {
+            if device.connected {
+                await publish(address, await previous.session.handle(.connected))
+            } else {
+                await linkLost(address)
+            }
+        }
+        if device.connected, device.servicesResolved, !previous.device.servicesResolved {
+            startProvisioning(address)
+        }
+        let visible: Set<String> = ["Connected", "Paired", "Trusted", "Name", "*"]
+        if !changed.isDisjoint(with: visible), let status = await status(address) { emit(.cuffChanged(status)) }
+    }
+
+    /// The link went down: provisioning and any download stop; the session says so.
+    func linkLost(_ address: BluetoothAddress) async {
+        guard let cuff = cuffs[address] else { return }
+        cuff.provisioning?.cancel()
+        cuffs[address]?.provisioning = nil
+        cuffs[address]?.download = nil
+        cuffs[address]?.device.connected = false
+        cuffs[address]?.device.servicesResolved = false
+        if await cuff.session.state != .disconnected {
+            await publish(address, await cuff.session.handle(.disconnected))
+        }
+    }
+
+    /// Routes a value by characteristic: measurements to the session, record segments and RACP responses
+    /// to the download, vendor phases to the log.
+    func value(_ address: BluetoothAddress, _ uuid: String, _ bytes: [UInt8], _ receivedAt: Date) async {
+        guard let cuff = cuffs[address] else { return }
+        let characteristic = BluetoothUUID.shortNumber(uuid).flatMap(HealthCharacteristic.init(rawValue:))
+        switch characteristic {
+        case .bloodPressureMeasurement?, .intermediateCuffPressure?, .heartRateMeasurement?:
+            await publish(address, await cuff.session.handle(.value(characteristic!, bytes, receivedAt: receivedAt)))
+        case .bloodPressureRecord?:
+            await recordSegment(address, bytes, receivedAt)
+        case .recordAccessControlPoint?:
+            await recordAccessResponse(address, bytes)
+        default:
+            break
+        }
+    }
+
+    /// Passes what a session produced on to subscribers and measurement watchers, and remembers what
+    /// readings tell about the cuff.
+    func publish(_ address: BluetoothAddress, _ produced: [SessionEvent]) async {
+        for event in produced {
+            if case let .readingStored(reading, _) = event {
+                cuffs[address]?.lastReadingAt = reading.receivedAt
+                if let sequence = reading.sequenceNumber { await rememberSequence(address, sequence) }
+            }
+            emit(.session(address, event))
+            for watcher in watchers.values { watcher.deliver(address, event) }
+        }
+    }
+
+    func rememberSequence(_ address: BluetoothAddress, _ sequence: UInt16) async {
+        var record = records[address] ?? CuffRecord(address: address)
+        guard record.lastSequenceNumber.map({ sequence > $0 }) ?? true else { return }
+        record.lastSequenceNumber = sequence
+        await remember(record)
+    }
+
+    func remember(_ record: CuffRecord) async {
+        records[record.address] = record
+        do {
+            try await registry.save(record)
+        } catch {
+            emit(.problem(record.address, "cannot save what cuffd knows about the cuff: \(error)"))
+        }
+    }
+}

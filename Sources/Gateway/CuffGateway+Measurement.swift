@@ -1,0 +1,72 @@
+import BlueZ
+
+/// Measurement sessions (issue 4: "Standard cuffs have none: there, "start" arms a session that waits for
+/// the cuff, and "stop" ends it"; GATT-HEALTH.md §12).
+extension CuffGateway {
+    /// Arms a session for the cuff at `address` (any known cuff when nil): updates come until a new
+    /// reading is committed, the cuff reports a failure, `timeout` passes, or ``stopMeasurement(_:)``.
+    /// A cuff with a vendor control point is connected and told to start; a standard cuff measures when
+    /// its user presses START and it connects.
+    public func startMeasurement(_ address: BluetoothAddress?, timeout: Duration) async throws(GatewayError) -> AsyncStream<MeasurementUpdate> {
+        guard adapter != nil else { throw .bluetoothUnavailable("no adapter, or bluetoothd is not running") }
+        if let address {
+            guard cuffs[address] != nil else { throw .unknownCuff(address) }
+        } else if cuffs.isEmpty {
+            throw .noCuffs
+        }
+        let (stream, continuation) = AsyncStream<MeasurementUpdate>.makeStream()
+        let token = nextWatcher
+        nextWatcher += 1
+        let watcher = MeasurementWatcher(address: address, armedAt: now(), continuation: continuation)
+        watchers[token] = watcher
+        continuation.onTermination = { [weak self] _ in Task { await self?.endWatcher(token) } }
+        for cuff in cuffs.values where watcher.watches(cuff.device.id.address) {
+            continuation.yield(.state(cuff.device.id.address, await cuff.session.state))
+        }
+        Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            await self?.expire(token)
+        }
+        if let address, let control = cuffs[address]?.vendorControl {
+            try await sendVendorCommand(VendorStartStop.startCommand(for: control), to: address, control: control)
+        }
+        return stream
+    }
+
+    /// Ends armed sessions for `address` (all when nil); a vendor cuff is told to cancel (deflate).
+    public func stopMeasurement(_ address: BluetoothAddress?) async throws(GatewayError) {
+        if let address, cuffs[address] == nil { throw .unknownCuff(address) }
+        for (token, watcher) in watchers where address == nil || watcher.address == address || watcher.address == nil {
+            watchers[token] = nil
+            watcher.end(.stopped)
+        }
+        for cuff in cuffs.values where address == nil || cuff.device.id.address == address {
+            guard let control = cuff.vendorControl, cuff.device.connected else { continue }
+            try? await sendVendorCommand(VendorStartStop.stopCommand(for: control), to: cuff.device.id.address, control: control)
+        }
+    }
+
+    private func sendVendorCommand(_ command: [UInt8], to address: BluetoothAddress, control: String) async throws(GatewayError) {
+        guard let id = cuffs[address]?.device.id else { throw .unknownCuff(address) }
+        do {
+            try await bluez.connect(id)
+            try await bluez.writeValue(command, to: control, of: id)
+        } catch {
+            throw .bluez(error)
+        }
+    }
+
+    /// Time is up: the watcher ends, and a vendor cuff still inflating is told to cancel ("send F1 02 on
+    /// cancel, timeout or shutdown", GATT-HEALTH.md §12).
+    private func expire(_ token: Int) async {
+        guard let watcher = watchers.removeValue(forKey: token) else { return }
+        watcher.end(.timedOut)
+        if let address = watcher.address, let control = cuffs[address]?.vendorControl, cuffs[address]?.device.connected == true {
+            try? await sendVendorCommand(VendorStartStop.stopCommand(for: control), to: address, control: control)
+        }
+    }
+
+    private func endWatcher(_ token: Int) {
+        watchers[token] = nil
+    }
+}

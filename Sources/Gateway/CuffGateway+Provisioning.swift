@@ -1,0 +1,127 @@
+import BlueZ
+import FoundationEssentials
+import GATTHealth
+
+/// What the Gateway does each time a cuff's services are resolved, in order: check the services really
+/// exist (BLUEZ-DBUS.md §6), measure and set its clock (GATT-HEALTH.md §10), learn who it is once per bond
+/// (Device Information, §11; Blood Pressure Feature, §6), then download new stored records where it
+/// keeps them (BPS 1.1 RACP, §7–§8). The link may drop at any step; the task is then canceled.
+extension CuffGateway {
+    func startProvisioning(_ address: BluetoothAddress) {
+        guard let cuff = cuffs[address], cuff.provisioning == nil else { return }
+        cuffs[address]?.provisioning = Task { [weak self] in
+            await self?.provision(address)
+        }
+    }
+
+    private func provision(_ address: BluetoothAddress) async {
+        guard let cuff = cuffs[address] else { return }
+        let id = cuff.device.id
+        guard await servicesPresent(id) else {
+            await reconnectForMissingServices(id)
+            return
+        }
+        await publish(address, await cuff.session.handle(.servicesResolved))
+        let clock = await measureClock(id)
+        if !cuff.identified { await identify(id) }
+        guard !Task.isCancelled else { return }
+        if let clock { await setClock(id, measured: clock) }
+        let characteristics = await bluez.characteristics(of: id)
+        cuffs[address]?.vendorControl = characteristics.first { VendorStartStop.controlPoints.contains($0.uuid) }?.uuid
+        if characteristics.contains(where: { $0.uuid == HealthCharacteristic.recordAccessControlPoint.uuid }),
+           characteristics.contains(where: { $0.uuid == HealthCharacteristic.bloodPressureRecord.uuid }) {
+            await downloadRecords(id)
+        }
+        if let status = await status(address) { emit(.cuffChanged(status)) }
+    }
+
+    /// After `ServicesResolved`, 0x2A35 or 0x2A37 must be in the mirror; they may still be on their way
+    /// (bluez/bluez #1489: ServicesResolved before the objects after an abort), so wait a moment for them.
+    private func servicesPresent(_ id: DeviceID) async -> Bool {
+        let required: Set<String> = [HealthCharacteristic.bloodPressureMeasurement.uuid, HealthCharacteristic.heartRateMeasurement.uuid]
+        for _ in 0..<20 {
+            if await bluez.characteristics(of: id).contains(where: { required.contains($0.uuid) }) { return true }
+            guard (try? await Task.sleep(for: .milliseconds(100))) != nil else { return false }
+        }
+        return false
+    }
+
+    /// Still no health service: drop the link and connect again once (BLUEZ-DBUS.md §6 rule); a cuff that
+    /// keeps resolving to nothing is reported, and BlueZ's cache is the likely culprit (§11).
+    private func reconnectForMissingServices(_ id: DeviceID) async {
+        emit(.problem(id.address, "services resolved without Blood Pressure or Heart Rate characteristics; reconnecting"))
+        do {
+            try await bluez.disconnect(id)
+            try await bluez.connect(id)
+        } catch {
+            emit(.problem(id.address, "reconnecting failed: \(error); if this repeats, forget and pair the cuff again"))
+        }
+    }
+
+    /// Reads the cuff's Current Time and gives the session the offset, before anything held back is
+    /// handled: stored records carry time stamps of this clock. Returns the offset and the characteristic.
+    private func measureClock(_ id: DeviceID) async -> (offset: Duration, characteristic: GattCharacteristic)? {
+        guard let clock = await bluez.characteristic(HealthCharacteristic.currentTime.uuid, of: id), clock.isReadable,
+              let bytes = try? await bluez.readValue(clock.uuid, of: id), let value = try? CurrentTime(decoding: bytes),
+              let offset = ClockOffset.measure(value, at: now())
+        else { return nil }
+        await cuffs[id.address]?.session.setClockOffset(offset)
+        cuffs[id.address]?.clockOffset = offset
+        return (offset, clock)
+    }
+
+    /// Sets the cuff's clock to the gateway's local time where configured and allowed (CTS writes are
+    /// optional, GATT-HEALTH.md §10); what it measures afterwards carries the time just written.
+    private func setClock(_ id: DeviceID, measured: (offset: Duration, characteristic: GattCharacteristic)) async {
+        guard configuration.clockSync, measured.characteristic.isWritable else {
+            emit(.clockSynchronized(id.address, offset: measured.offset, written: false))
+            return
+        }
+        let moment = now()
+        let current = ClockOffset.currentTime(at: moment, in: configuration.timeZone)
+        do {
+            try await bluez.writeValue(current.encoded(), to: measured.characteristic.uuid, of: id)
+        } catch {
+            emit(.problem(id.address, "the cuff refused the clock write: \(error)"))
+            emit(.clockSynchronized(id.address, offset: measured.offset, written: false))
+            return
+        }
+        let synchronized = ClockOffset.measure(current, at: moment)
+        await cuffs[id.address]?.session.setClockOffset(synchronized)
+        cuffs[id.address]?.clockOffset = synchronized
+        emit(.clockSynchronized(id.address, offset: measured.offset, written: true))
+    }
+
+    /// Reads Device Information once per bond (GATT-HEALTH.md §11; each string is optional) and the Blood
+    /// Pressure Feature, remembers them, and lets the session handle the values it held back.
+    private func identify(_ id: DeviceID) async {
+        guard let cuff = cuffs[id.address] else { return }
+        var identity = DeviceIdentity(address: id.address, name: cuff.device.name)
+        let present = Set(await bluez.characteristics(of: id).map(\.uuid))
+        func text(_ characteristic: HealthCharacteristic) async -> String? {
+            guard present.contains(characteristic.uuid), let bytes = try? await bluez.readValue(characteristic.uuid, of: id) else { return nil }
+            return DeviceInformationString(decoding: bytes).value
+        }
+        identity.manufacturer = await text(.manufacturerNameString)
+        identity.model = await text(.modelNumberString)
+        identity.serial = await text(.serialNumberString)
+        identity.firmware = await text(.firmwareRevisionString)
+        identity.hardware = await text(.hardwareRevisionString)
+        identity.software = await text(.softwareRevisionString)
+        if present.contains(HealthCharacteristic.systemID.uuid), let bytes = try? await bluez.readValue(HealthCharacteristic.systemID.uuid, of: id) {
+            identity.systemID = try? SystemID(decoding: bytes)
+        }
+        var record = records[id.address] ?? CuffRecord(address: id.address)
+        if present.contains(HealthCharacteristic.bloodPressureFeature.uuid),
+           let bytes = try? await bluez.readValue(HealthCharacteristic.bloodPressureFeature.uuid, of: id),
+           let feature = try? BloodPressureFeature(decoding: bytes) {
+            record.feature = feature.rawValue
+        }
+        // A link lost mid-way leaves the identity incomplete: try again on the next link.
+        guard !Task.isCancelled, cuffs[id.address]?.device.connected == true else { return }
+        record.identity = identity
+        await remember(record)
+        cuffs[id.address]?.identified = true
+        await publish(id.address, await cuff.session.identify(identity))
+    }
+}

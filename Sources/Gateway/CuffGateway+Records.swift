@@ -1,0 +1,54 @@
+import BlueZ
+import FoundationEssentials
+import GATTHealth
+
+/// Stored-record downloads from BPS 1.1 cuffs (GATT-HEALTH.md §7–§8): "report records greater than the
+/// last sequence stored", reassembled from 0x2B36 segments, each committed before the next counts.
+extension CuffGateway {
+    /// Writes the RACP request once indications are on for the records and the responses (the cuff
+    /// answers on both; a request without them fails with ATT error 0xFD).
+    func downloadRecords(_ id: DeviceID) async {
+        let racp = HealthCharacteristic.recordAccessControlPoint.uuid
+        for _ in 0..<50 where !(await bluez.isNotifying(id)) {
+            guard (try? await Task.sleep(for: .milliseconds(100))) != nil else { return }
+        }
+        let record = records[id.address]
+        let download = RecordDownload(feature: BloodPressureFeature(rawValue: record?.feature ?? 0), after: record?.lastSequenceNumber)
+        cuffs[id.address]?.download = download
+        do {
+            try await bluez.writeValue(download.request.encoded(), to: racp, of: id)
+        } catch {
+            cuffs[id.address]?.download = nil
+            emit(.problem(id.address, "the stored-record request failed: \(error)"))
+        }
+    }
+
+    func recordSegment(_ address: BluetoothAddress, _ bytes: [UInt8], _ receivedAt: Date) async {
+        guard let cuff = cuffs[address], var download = cuff.download else { return }
+        do {
+            let step = try download.segment(bytes)
+            cuffs[address]?.download = download
+            guard case .record(let record) = step,
+                  let characteristic = HealthCharacteristic(rawValue: record.recordedCharacteristicUUID)
+            else { return }
+            await publish(address, await cuff.session.handle(.storedRecord(
+                sequenceNumber: record.sequenceNumber, characteristic, record.recordedValue, receivedAt: receivedAt)))
+        } catch {
+            await publish(address, [.malformedValue(.bloodPressureRecord, error, payload: bytes)])
+        }
+    }
+
+    func recordAccessResponse(_ address: BluetoothAddress, _ bytes: [UInt8]) async {
+        guard let download = cuffs[address]?.download else { return }
+        switch try? download.response(bytes) {
+        case .finished(let count)?:
+            cuffs[address]?.download = nil
+            emit(.recordsDownloaded(address, count: count))
+        case .refused(let code)?:
+            cuffs[address]?.download = nil
+            emit(.problem(address, "the cuff refused the stored-record request (RACP response \(code.map { "\($0)" } ?? "unknown"))"))
+        default:
+            break
+        }
+    }
+}

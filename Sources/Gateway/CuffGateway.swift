@@ -1,0 +1,157 @@
+import BlueZ
+import FoundationEssentials
+import GATTHealth
+
+/// The Gateway: follows bluetoothd through a ``BluezClient`` and runs one ``CuffSession`` per cuff — from the
+/// link coming up, through reading who the cuff is and syncing its clock, to every value it indicates —
+/// and serves the control requests (scan, pair, forget, start and stop a measurement).
+///
+/// Which devices are cuffs: those bluetoothd holds a bond with that offer Blood Pressure 0x1810 or Heart
+/// Rate 0x180D, those cuffd pairs, and those the configuration names. For each, notifications are kept
+/// enabled (bluetoothd re-enables them on every reconnection, BLUEZ-DBUS.md §7), so a bonded, trusted cuff
+/// that wakes is connected by bluetoothd itself (GattProfile1) and its values flow without a request.
+public actor CuffGateway {
+    let bluez: BluezClient
+    let store: any ReadingStore
+    let registry: any CuffRegistry
+    let configuration: GatewayConfiguration
+    let now: @Sendable () -> Date
+    var broker: PairingBroker!
+    /// The cuffs we collect from, by address.
+    var cuffs: [BluetoothAddress: Cuff] = [:]
+    var records: [BluetoothAddress: CuffRecord] = [:]
+    /// Cuffs being forgotten: events still queued must not adopt them again.
+    var forgetting: Set<BluetoothAddress> = []
+    /// The adapter in use.
+    var adapter: Adapter?
+    var subscribers: [Int: AsyncStream<GatewayEvent>.Continuation] = [:]
+    private var nextSubscriber = 0
+    var watchers: [Int: MeasurementWatcher] = [:]
+    var nextWatcher = 0
+    private var followTask: Task<Void, Never>?
+
+    public init(
+        bluez: BluezClient, store: any ReadingStore, registry: any CuffRegistry = InMemoryCuffRegistry(),
+        configuration: GatewayConfiguration = GatewayConfiguration(), now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.bluez = bluez
+        self.store = store
+        self.registry = registry
+        self.configuration = configuration
+        self.now = now
+    }
+
+    /// Starts the BlueZ client with the Gateway's agent and follows it. Returns once the initial mirror is
+    /// loaded and every registration done (or, without bluetoothd, once the client waits for it).
+    public func start() async throws {
+        broker = PairingBroker(
+            timeout: configuration.passkeyTimeout,
+            isKnownCuff: { [weak self] id in await self?.isCollecting(id) ?? false },
+            askForPasskey: { [weak self] address in await self?.emit(.passkeyRequested(address)) })
+        records = await registry.records()
+        let events = await bluez.events()
+        try await bluez.start(pairingDelegate: broker)
+        followTask = Task { [weak self] in
+            for await event in events { await self?.handle(event) }
+        }
+        await chooseAdapter()
+        for device in await bluez.devices { await consider(device) }
+    }
+
+    public func stop() async {
+        followTask?.cancel()
+        await bluez.stop()
+        for continuation in subscribers.values { continuation.finish() }
+        subscribers.removeAll()
+    }
+
+    /// Every event from now on; each call returns a stream of its own.
+    public func events() -> AsyncStream<GatewayEvent> {
+        let (stream, continuation) = AsyncStream<GatewayEvent>.makeStream()
+        let token = nextSubscriber
+        nextSubscriber += 1
+        subscribers[token] = continuation
+        continuation.onTermination = { [weak self] _ in Task { await self?.unsubscribe(token) } }
+        return stream
+    }
+
+    private func unsubscribe(_ token: Int) { subscribers[token] = nil }
+
+    func emit(_ event: GatewayEvent) {
+        for continuation in subscribers.values { continuation.yield(event) }
+    }
+
+    // MARK: - State
+
+    public var isBluetoothAvailable: Bool { adapter != nil }
+    public var currentAdapter: Adapter? { adapter }
+
+    public var cuffStatuses: [CuffStatus] {
+        get async {
+            var statuses: [CuffStatus] = []
+            for address in cuffs.keys.sorted() { if let status = await status(address) { statuses.append(status) } }
+            return statuses
+        }
+    }
+
+    public func status(_ address: BluetoothAddress) async -> CuffStatus? {
+        guard let cuff = cuffs[address] else { return nil }
+        return CuffStatus(
+            address: address, name: cuff.device.name, paired: cuff.device.paired, trusted: cuff.device.trusted,
+            connected: cuff.device.connected, state: await cuff.session.state,
+            identity: cuff.identified ? await cuff.session.device : nil,
+            canStart: cuff.vendorControl != nil, clockOffset: cuff.clockOffset, lastReadingAt: cuff.lastReadingAt)
+    }
+
+    func isCollecting(_ id: DeviceID) -> Bool {
+        id.adapter == adapter?.address && cuffs[id.address] != nil
+    }
+
+    // MARK: - Following bluetoothd
+
+    private func handle(_ event: BluezEvent) async {
+        switch event {
+        case .availabilityChanged(let available):
+            if !available {
+                for address in cuffs.keys { await linkLost(address) }
+            }
+            await chooseAdapter()
+        case .adapterChanged, .adapterRemoved:
+            await chooseAdapter()
+        case let .deviceChanged(device, changed):
+            guard device.id.adapter == adapter?.address else { return }
+            if cuffs[device.id.address] == nil {
+                // Judged by the mirror as it is now: an event queued before a `forget` still shows the bond.
+                if let current = await bluez.device(device.id) { await consider(current) }
+            } else {
+                await deviceChanged(device, changed)
+            }
+        case .deviceRemoved(let id):
+            guard id.adapter == adapter?.address, cuffs[id.address] != nil else { return }
+            await linkLost(id.address)
+            if !configuration.knownCuffs.contains(id.address) {
+                cuffs[id.address] = nil
+                emit(.cuffRemoved(id.address))
+            }
+        case .notifying(let id, _):
+            guard id.adapter == adapter?.address, let cuff = cuffs[id.address], await bluez.isNotifying(id) else { return }
+            await publish(id.address, await cuff.session.handle(.subscribed))
+        case let .value(id, uuid, bytes, receivedAt):
+            guard id.adapter == adapter?.address, cuffs[id.address] != nil else { return }
+            await value(id.address, uuid, bytes, receivedAt)
+        case .servicesChanged:
+            break
+        }
+    }
+
+    /// The configured adapter, else the first powered one (docs/configuration.md `[Bluetooth] Adapter`).
+    private func chooseAdapter() async {
+        let adapters = await bluez.adapters
+        let chosen = configuration.adapter.map { wanted in
+            adapters.first { $0.interfaceName == wanted || $0.address.description == wanted.uppercased() }
+        } ?? adapters.first { $0.powered } ?? adapters.first
+        let changed = chosen?.address != adapter?.address || (chosen?.powered != adapter?.powered)
+        adapter = chosen
+        if changed { emit(.bluetoothAvailable(chosen?.powered == true)) }
+    }
+}

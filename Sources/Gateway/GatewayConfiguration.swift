@@ -1,0 +1,24 @@
+import BlueZ
+import FoundationEssentials
+import GATTHealth
+
+/// What the Gateway needs to know from cuffd's configuration (docs/configuration.md).
+public struct GatewayConfiguration: Sendable {
+    /// The adapter to use: `hci0` or its address; nil for the first powered one.
+    public var adapter: String?
+    /// Whether to set cuffs' clocks through Current Time 0x2A2B where they allow it (the offset is
+    /// measured and recorded either way).
+    public var clockSync = true
+    /// Who stands behind each User ID of each cuff.
+    public var users = UserDirectory()
+    /// Quirks set by configuration over the quirk table, by cuff address (`.some(nil)`: follows the spec).
+    public var quirkOverrides: [BluetoothAddress: BloodPressureQuirk?] = [:]
+    /// Cuffs the configuration names; they are collected from even before cuffd paired them.
+    public var knownCuffs: Set<BluetoothAddress> = []
+    /// The zone cuffs' clocks are assumed to show until a sync measures them: the gateway's own.
+    public var timeZone: TimeZone = .current
+    /// How long `pair` waits for a person to type a passkey relayed through the control API.
+    public var passkeyTimeout: Duration = .seconds(60)
+
+    public init() {}
+}

@@ -1,0 +1,28 @@
+import BlueZ
+
+/// Why a Gateway request failed, each with a message a person can act on.
+public enum GatewayError: Error, Sendable, CustomStringConvertible {
+    /// bluetoothd is not running, or no usable adapter.
+    case bluetoothUnavailable(String)
+    /// No cuff with that address is known or in range.
+    case unknownCuff(BluetoothAddress)
+    /// No cuff is known at all (start without an address).
+    case noCuffs
+    /// The request did not complete in time.
+    case timedOut(String)
+    /// Another pairing is under way.
+    case busy(String)
+    /// BlueZ refused; its error is passed through.
+    case bluez(BluezError)
+
+    public var description: String {
+        switch self {
+        case .bluetoothUnavailable(let why): "Bluetooth is not available: \(why)"
+        case .unknownCuff(let address): "no cuff \(address) is known or in range (is it advertising? try cuffctl scan)"
+        case .noCuffs: "no cuff is paired yet (cuffctl pair ADDRESS)"
+        case .timedOut(let what): "\(what) timed out"
+        case .busy(let what): "\(what) is already under way"
+        case .bluez(let error): "bluetoothd: \(error)"
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import BlueZ
+import FoundationEssentials
+
+/// What the Gateway tells the daemon: the journal, the D-Bus API and `cuffctl` are fed from these, after
+/// the store has committed whatever an event reports (data flows one way: BlueZ → Gateway → store →
+/// journal / D-Bus / CLI).
+public enum GatewayEvent: Sendable {
+    /// bluetoothd is on the bus with a usable adapter, or not.
+    case bluetoothAvailable(Bool)
+    case cuffChanged(CuffStatus)
+    case cuffRemoved(BluetoothAddress)
+    /// Something a cuff's session produced: state changes, stored readings, failed measurements, skipped
+    /// malformed values, store refusals.
+    case session(BluetoothAddress, SessionEvent)
+    /// Pairing waits for the passkey the cuff displays (``CuffGateway/providePasskey(_:for:)``).
+    case passkeyRequested(BluetoothAddress)
+    /// A stored-record download through RACP ended (GATT-HEALTH.md §8): how many records the cuff sent.
+    case recordsDownloaded(BluetoothAddress, count: Int)
+    /// The cuff's clock was read and, where allowed, set (GATT-HEALTH.md §10).
+    case clockSynchronized(BluetoothAddress, offset: Duration, written: Bool)
+    /// A cuff-level problem worth a log line: services missing after resolution, a failed read, ….
+    case problem(BluetoothAddress, String)
+}

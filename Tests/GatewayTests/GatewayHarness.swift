@@ -1,0 +1,83 @@
+import BlueZ
+import CuffSimulation
+import DBus
+import DBusTestSupport
+import Foundation
+import Gateway
+import GATTHealth
+import Testing
+
+/// cuff-sim on a private bus with a Gateway beside it, storing into memory: the whole Bluetooth half of
+/// cuffd, driven the way `cuffctl` and the VM acceptance suite drive it.
+final class GatewayHarness: Sendable {
+    let bus: PrivateBus
+    let emulator: BluezEmulator
+    let connection: DBusConnection
+    let gateway: CuffGateway
+    let store = InMemoryReadingStore()
+    let scenario: Scenario
+    let log = LineLog()
+    let events: StreamRecorder<GatewayEvent>
+
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("scenarios")
+
+    convenience init(scenarioFile name: String, configuration: GatewayConfiguration = GatewayConfiguration()) async throws {
+        try await self.init(Data(contentsOf: Self.folder.appendingPathComponent(name)), configuration: configuration)
+    }
+
+    init(_ scenarioJSON: Data, configuration: GatewayConfiguration = GatewayConfiguration(), registry: any CuffRegistry = InMemoryCuffRegistry()) async throws {
+        scenario = try Scenario.parse(scenarioJSON)
+        bus = try PrivateBus()
+        let log = log
+        emulator = BluezEmulator(scenario: scenario, bus: .address(bus.address)) { log.append($0) }
+        try await emulator.start()
+        connection = try DBusConnection.open(.address(bus.address), label: "cuffd")
+        gateway = CuffGateway(bluez: BluezClient(connection: connection), store: store, registry: registry, configuration: configuration)
+        events = StreamRecorder(await gateway.events())
+        try await gateway.start()
+    }
+
+    deinit { connection.close() }
+
+    func stop() async {
+        await gateway.stop()
+        connection.close()
+        await emulator.stop()
+    }
+
+    /// Pairs every cuff of the scenario, with the passkey its file says it displays.
+    func pairAll() async throws {
+        for cuff in scenario.cuffs {
+            let passkey: UInt32? = if case .passkey(let key) = cuff.pairing { key } else { nil }
+            _ = try await gateway.pair(cuff.address, passkey: passkey, timeout: .seconds(10))
+        }
+    }
+
+    /// The store's readings in the form of a scenario's expectation, sorted.
+    func storedReadings() async -> [String] {
+        await store.readings.map(Self.describe).sorted()
+    }
+
+    /// Waits until the store holds exactly the scenario's expected readings.
+    func waitForExpectedReadings(within timeout: Duration = .seconds(30)) async throws {
+        let expected = (scenario.expect?.readings ?? []).map(Self.describe).sorted()
+        let deadline = ContinuousClock.now + timeout
+        while await storedReadings() != expected {
+            guard ContinuousClock.now < deadline else {
+                throw TestFailure("store holds \(await storedReadings()), expected \(expected)\ncuff-sim:\n\(log.all.joined(separator: "\n"))")
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    static func describe(_ reading: Reading) -> String {
+        let pulse = reading.pulseRate.map { "\($0.doubleValue)" } ?? "-"
+        return "\(reading.device.address) \(reading.systolic.doubleValue)/\(reading.diastolic.doubleValue) p\(pulse) u\(reading.userID.map(String.init) ?? "-") @\(reading.deviceTime?.isoString ?? "unknown")"
+    }
+
+    static func describe(_ expected: ExpectedReading) -> String {
+        let pulse = expected.pulseRate.map { "\($0)" } ?? "-"
+        return "\(expected.address) \(expected.systolic)/\(expected.diastolic) p\(pulse) u\(expected.userID.map(String.init) ?? "-") @\(expected.deviceTime ?? "unknown")"
+    }
+}
