@@ -1,0 +1,43 @@
+import Gateway
+import Logging
+
+/// What of the Gateway's events goes to the journal, by `[Journal] Detail` (docs/configuration.md): every
+/// stored reading and failed measurement always (docs/journal.md's MESSAGE_IDs), problems always, sessions
+/// and pairing from `sessions` on, every decoded packet at `packets`.
+public struct GatewayLog: Sendable {
+    public let detail: Configuration.JournalDetail
+    public let logger: Logger
+
+    public init(detail: Configuration.JournalDetail, logger: Logger) {
+        self.detail = detail
+        self.logger = logger
+    }
+
+    public func log(_ event: GatewayEvent) {
+        switch event {
+        case let .session(_, .readingStored(reading, outcome)):
+            ReadingLog.stored(reading, outcome: outcome, to: logger)
+        case let .session(_, .measurementFailed(failure)):
+            ReadingLog.failed(failure, to: logger)
+        case let .session(address, .malformedValue(characteristic, error, payload)):
+            logger.warning("Skipped a malformed 0x\(characteristic.shortUUID) value from \(address): \(error)",
+                           metadata: detail == .packets ? ["BP_PAYLOAD": "\(payload.map { String($0, radix: 16) })"] : [:])
+        case let .session(address, .storeFailed(_, reason)):
+            logger.error("The store refused a reading from \(address); it is kept and retried: \(reason)")
+        case let .session(address, .stateChanged(state)) where detail != .readings:
+            logger.info("Cuff \(address): \(state)")
+        case let .problem(address, what):
+            logger.warning("Cuff \(address): \(what)")
+        case .bluetoothAvailable(let available):
+            if available { logger.notice("Bluetooth is available") } else { logger.warning("Bluetooth is not available (bluetoothd stopped, or no powered adapter)") }
+        case let .recordsDownloaded(address, count) where detail != .readings:
+            logger.info("Cuff \(address): \(count) stored record\(count == 1 ? "" : "s") downloaded")
+        case let .clockSynchronized(address, offset, written) where detail != .readings:
+            logger.info("Cuff \(address): clock was \(offset) off\(written ? "; set to local time" : "")")
+        case .passkeyRequested(let address):
+            logger.notice("Pairing \(address) waits for the passkey the cuff displays")
+        default:
+            break
+        }
+    }
+}
