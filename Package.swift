@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "GATTHealth", targets: ["GATTHealth"]),
         .executable(name: "cuffctl", targets: ["cuffctl"]),
         .executable(name: "cuff-sim", targets: ["cuff-sim"]),
+        .executable(name: "cuffd", targets: ["cuffd"]),
         .library(name: "HealthStore", targets: ["HealthStore"]),
     ],
     dependencies: [
@@ -14,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // Pure codecs for the Blood Pressure, Heart Rate, time and Device Information GATT
@@ -22,7 +24,7 @@ let package = Package(
         .executableTarget(
             name: "cuffctl",
             dependencies: [
-                "GATTHealth",
+                "GATTHealth", "DBus",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "CAllocationCounter",
                 "Daemon",
@@ -53,8 +55,18 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "BlueZ", "GATTHealth", "Gateway", "HealthStore", "CuffSimulation",
+                "BlueZ", "DBus", "GATTHealth", "Gateway", "HealthStore", "CuffSimulation", "SystemdSupport", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // `cuffd`: the daemon — BlueZ → Gateway → HealthStore, its D-Bus control API, under systemd.
+        .executableTarget(
+            name: "cuffd",
+            dependencies: [
+                "Daemon", "SystemdSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The emulated bluetoothd behind `cuff-sim`: scenario files and the cuffs they script.

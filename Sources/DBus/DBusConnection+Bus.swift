@@ -46,6 +46,17 @@ extension DBusConnection {
         return uid
     }
 
+    /// Who is behind a connection (`GetConnectionCredentials`): the unix user, its groups (dbus ≥ 1.13's
+    /// `UnixGroupIDs`, the groups the bus saw when the caller connected) and the process id.
+    public func credentials(of connectionName: String) async throws(DBusError) -> ConnectionCredentials {
+        let reply = try await callBus("GetConnectionCredentials", [.string(connectionName)])
+        guard let properties = try? reply.first?.decode(DBusProperties.self),
+              let uid = try? properties.property("UnixUserID", as: UInt32.self)
+        else { throw DBusError(.failed, "unexpected GetConnectionCredentials reply \(reply)") }
+        let groups = ((try? properties.property("UnixGroupIDs", as: [UInt32].self)) ?? nil) ?? []
+        return ConnectionCredentials(uid: uid, groups: Set(groups), processID: try? properties.property("ProcessID", as: UInt32.self))
+    }
+
     /// Owner changes of one well-known name (a service starting, stopping or restarting),
     /// subscribed before this returns.
     public func nameOwnerChanges(of name: String) async throws(DBusError) -> AsyncStream<NameOwnerChange> {
@@ -75,5 +86,18 @@ public struct NameOwnerChange: Sendable, Hashable {
         self.name = name
         self.oldOwner = oldOwner
         self.newOwner = newOwner
+    }
+}
+
+/// What the bus knows about a peer (`GetConnectionCredentials`).
+public struct ConnectionCredentials: Sendable, Hashable {
+    public let uid: UInt32
+    public let groups: Set<UInt32>
+    public let processID: UInt32?
+
+    public init(uid: UInt32, groups: Set<UInt32>, processID: UInt32?) {
+        self.uid = uid
+        self.groups = groups
+        self.processID = processID
     }
 }

@@ -107,6 +107,11 @@ public struct DBusMethodCall: Sendable {
     public func callerUnixUser() async throws(DBusError) -> UInt32 {
         try await connection.unixUser(of: sender)
     }
+
+    /// The caller's user, groups and process, for authorization.
+    public func callerCredentials() async throws(DBusError) -> ConnectionCredentials {
+        try await connection.credentials(of: sender)
+    }
 }
 
 /// Well-known names of the standard interfaces (D-Bus Specification, "Standard Interfaces").

@@ -26,9 +26,10 @@ public enum LogDestination: Equatable, Sendable {
     }
 
     /// Installs the matching swift-log backend for the whole process, messages tagged `identifier`.
-    public static func bootstrap(identifier: String, level: Logger.Level = .info) {
-        let destination = detect()
-        let writer = destination == .journal ? JournalWriter() : nil
+    /// `journalSocket` sends to that socket over the native protocol whatever stderr is (tests point it at a
+    /// socket of their own).
+    public static func bootstrap(identifier: String, level: Logger.Level = .info, journalSocket: String? = nil) {
+        let writer = journalSocket.map { JournalWriter(socketPath: $0) } ?? (detect() == .journal ? JournalWriter() : nil)
         LoggingSystem.bootstrap { label in
             var handler: any LogHandler = writer.map { JournalLogHandler(label: label, identifier: identifier, writer: $0) }
                 ?? StreamLogHandler.standardError(label: label)

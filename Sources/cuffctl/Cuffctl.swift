@@ -7,10 +7,15 @@ struct Cuffctl: AsyncParsableCommand {
         commandName: "cuffctl",
         abstract: "Control cuffd and work with blood-pressure cuff data.",
         discussion: """
-            Exit codes: 0 success; 64 usage error (bad arguments, unknown characteristic, bad hex); \
-            65 malformed payload or scenario (one line on stderr names the problem); 69 a doctor check failed; \
-            74 the store cannot be opened or written.
+            Exit codes: 0 success; 1 another failure; 64 usage error (bad arguments, unknown characteristic, bad hex); \
+            65 malformed payload or scenario, or a failed measurement (one line on stderr names the problem); \
+            68 unknown cuff; 69 cuffd is not running, Bluetooth is unavailable, or a doctor check failed; \
+            74 the store cannot be opened or written; 75 timed out; 77 permission denied.
             """,
-        subcommands: [ReplayCommand.self, DoctorCommand.self, DecodeCommand.self, BenchmarkCommand.self]
+        subcommands: [
+            StatusCommand.self, DevicesCommand.self, ScanCommand.self, PairCommand.self, ForgetCommand.self, StartCommand.self,
+            StopCommand.self, ReadingsCommand.self, StatsCommand.self, GrantCommand.self, RevokeCommand.self, PermissionsCommand.self,
+            DoctorCommand.self, DecodeCommand.self, BenchmarkCommand.self, ReplayCommand.self,
+        ]
     )
 }

@@ -2,9 +2,17 @@ import ArgumentParser
 
 /// cuffctl's exit codes beyond ArgumentParser's own (0 success, 64 usage error, as sysexits.h `EX_USAGE`).
 enum ExitStatus {
+    /// sysexits.h `EX_USAGE`: bad arguments, also when cuffd refuses them.
+    static let usage = ExitCode(64)
+    /// sysexits.h `EX_NOHOST`, taken for "no such cuff": the address names no cuff cuffd knows or sees.
+    static let unknownDevice = ExitCode(68)
+    /// sysexits.h `EX_TEMPFAIL`: nothing came in time (`start --timeout`, a pairing).
+    static let timeout = ExitCode(75)
+    /// sysexits.h `EX_NOPERM`: the bus policy or cuffd refused the caller.
+    static let permissionDenied = ExitCode(77)
     /// sysexits.h `EX_DATAERR`: the payload given is malformed.
     static let malformedPayload = ExitCode(65)
-    /// sysexits.h `EX_UNAVAILABLE`: something cuffd needs is missing or blocked (`doctor`).
+    /// sysexits.h `EX_UNAVAILABLE`: cuffd is not running, Bluetooth is not available, or a `doctor` check failed.
     static let unavailable = ExitCode(69)
     /// sysexits.h `EX_IOERR`: the store could not be opened or written.
     static let ioError = ExitCode(74)

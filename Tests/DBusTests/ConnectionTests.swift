@@ -228,5 +228,9 @@ struct ConnectionTests {
         ])], at: "/t")
         let reply = try await client.call(server.uniqueName, "/t", "org.cuffd.Test.Who1", "WhoAmI")
         #expect(reply == [.uint32(getuid())])
+        let credentials = try await server.credentials(of: client.uniqueName)
+        #expect(credentials.uid == getuid())
+        #expect(credentials.groups.contains(getgid()))
+        #expect(credentials.processID == UInt32(getpid()))
     }
 }

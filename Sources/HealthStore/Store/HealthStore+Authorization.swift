@@ -16,6 +16,14 @@ extension HealthStore {
         try engine.setGrant(grant)
     }
 
+    public func grants(of uid: UInt32) throws(HealthStoreError) -> [AuthorizationGrant] {
+        var grants: [AuthorizationGrant] = []
+        for type in configuration.quantityTypes.all.sorted(by: { $0.identifier < $1.identifier }) {
+            if let grant = try engine.grant(uid: uid, type: type), grant.canRead || grant.canShare { grants.append(grant) }
+        }
+        return grants
+    }
+
     func requireShare(_ type: QuantityType, _ client: HealthClient) throws(HealthStoreError) {
         switch try authorizationStatus(for: type, as: client) {
         case .sharingAuthorized: return

@@ -39,4 +39,6 @@ public protocol HealthStoring: Sendable {
     func authorizationStatus(for type: QuantityType, as client: HealthClient) throws(HealthStoreError) -> AuthorizationStatus
     /// Grants or revokes; only root or the admin group (issue 5).
     func setAuthorization(_ grant: AuthorizationGrant, by client: HealthClient) throws(HealthStoreError)
+    /// The stored grants of `uid` that allow anything, by type.
+    func grants(of uid: UInt32) throws(HealthStoreError) -> [AuthorizationGrant]
 }

@@ -1,0 +1,151 @@
+import BlueZ
+import DBus
+import Foundation
+import Gateway
+import HealthStore
+
+/// The methods and properties of `org.cuffd.Gateway1` (docs/dbus-api.md).
+extension ControlAPI {
+    func gatewayInterface() -> DBusInterface {
+        let address = DBusInterface.Argument("address", .string)
+        let filter = DBusInterface.Argument("filter", .dictionary(key: .string, value: .variant))
+        let reading = DBusInterface.Argument("reading", .dictionary(key: .string, value: .variant))
+        return DBusInterface(Self.interfaceName, methods: [
+            .init("Scan", inputs: [.init("seconds", .double)], outputs: [.init("cuffs", .array(.string))]) { call in
+                _ = try await self.policy.authorize(call, .reader)
+                let seconds: Double = try call.argument(0)
+                guard seconds > 0, seconds <= 120 else { throw ControlError.invalidArguments("scan for 0 to 120 s, not \(seconds)") }
+                let devices = try await self.request { try await $0.scan(for: .milliseconds(Int(seconds * 1000))) }
+                return [devices.map { "\($0.id.address) \($0.name ?? "")" }.dbusValue]
+            },
+            .init("Pair", inputs: [address, .init("passkey", .int32), .init("timeout", .double)], outputs: [.init("cuff", .objectPath)]) { call in
+                _ = try await self.policy.authorize(call, .administrator)
+                let target = try Self.address(call.argument(0))
+                let passkey: Int32 = try call.argument(1)
+                guard (-1...999_999).contains(passkey) else { throw ControlError.invalidArguments("a passkey is 0 to 999999, or -1 to be asked") }
+                let timeout = try Self.timeout(call.argument(2))
+                _ = try await self.request { try await $0.pair(target, passkey: passkey < 0 ? nil : UInt32(passkey), timeout: timeout) }
+                return [.objectPath(Self.cuffPath(target))]
+            },
+            .init("ProvidePasskey", inputs: [address, .init("passkey", .uint32)]) { call in
+                _ = try await self.policy.authorize(call, .administrator)
+                let target = try Self.address(call.argument(0))
+                let passkey: UInt32 = try call.argument(1)
+                try await self.request { try await $0.providePasskey(passkey, for: target) }
+                return []
+            },
+            .init("Forget", inputs: [address]) { call in
+                _ = try await self.policy.authorize(call, .administrator)
+                let target = try Self.address(call.argument(0))
+                try await self.request { try await $0.forget(target) }
+                return []
+            },
+            .init("Start", inputs: [address, .init("timeout", .double)], outputs: [reading]) { call in
+                let caller = try await self.policy.authorize(call, .reader)
+                let text: String = try call.argument(0)
+                let target = text.isEmpty ? nil : try Self.address(text)
+                let timeout = try Self.timeout(call.argument(1))
+                return [try await self.measure(target, timeout: timeout, for: caller).dbusValue]
+            },
+            .init("Stop", inputs: [address]) { call in
+                _ = try await self.policy.authorize(call, .reader)
+                let text: String = try call.argument(0)
+                let target = text.isEmpty ? nil : try Self.address(text)
+                try await self.request { try await $0.stopMeasurement(target) }
+                return []
+            },
+            .init("Readings", inputs: [filter], outputs: [.init("readings", .array(.dictionary(key: .string, value: .variant)))]) { call in
+                let caller = try await self.policy.authorize(call, .reader)
+                let query = try ReadingFilter(call.argument(0))
+                let readings = try self.storeCall { try query.readings(in: self.store, as: self.policy.storeClient(for: caller)) }
+                return [readings.map(ReadingDictionary.make).dbusValue]
+            },
+            .init("Statistics", inputs: [filter], outputs: [.init("statistics", .dictionary(key: .string, value: .variant))]) { call in
+                let caller = try await self.policy.authorize(call, .reader)
+                let query = try ReadingFilter(call.argument(0))
+                return [try await self.statistics(query, as: self.policy.storeClient(for: caller)).dbusValue]
+            },
+            .init("Grant", inputs: [.init("uid", .uint32), .init("type", .string), .init("access", .string)]) { call in
+                let caller = try await self.policy.authorize(call, .administrator)
+                try self.setGrants(uid: call.argument(0), type: call.argument(1), access: call.argument(2), by: caller)
+                return []
+            },
+            .init("Revoke", inputs: [.init("uid", .uint32), .init("type", .string)]) { call in
+                let caller = try await self.policy.authorize(call, .administrator)
+                try self.setGrants(uid: call.argument(0), type: call.argument(1), access: "", by: caller)
+                return []
+            },
+            .init("Permissions", inputs: [.init("uid", .uint32)], outputs: [.init("grants", .array(.structure([.string, .string])))]) { call in
+                let caller = try await self.policy.authorize(call, .reader)
+                let uid: UInt32 = try call.argument(0)
+                guard uid == caller.uid || self.policy.role(of: caller) == .administrator else {
+                    throw ControlError.notAuthorized(uid: caller.uid, needs: .administrator)
+                }
+                let grants = try self.storeCall { try self.store.grants(of: uid) }
+                return [.array(.structure([.string, .string]), grants.map { grant in
+                    .structure([.string(grant.type.identifier), .string(Self.access(grant))])
+                })]
+            },
+        ], properties: [
+            .init("Version", version),
+            .init("Status", "starting"),
+        ], signals: [
+            .init("ReadingStored", [.init("cuff", .objectPath), .init("syncIdentifier", .string)]),
+            .init("PasskeyRequested", [address]),
+        ])
+    }
+
+    /// Runs a Gateway request, turning its errors into the API's.
+    func request<T: Sendable>(_ body: (CuffGateway) async throws -> T) async throws -> T {
+        do {
+            return try await body(gateway)
+        } catch let error as GatewayError {
+            throw ControlError.from(error)
+        }
+    }
+
+    func storeCall<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as HealthStoreError {
+            switch error {
+            case .notAdministrator, .authorizationDenied, .authorizationNotDetermined: throw ControlError.invalidArguments(error.description)
+            case .unknownType: throw ControlError.invalidArguments("\(error.description); types: \(Self.typeNames)")
+            default: throw ControlError.failed("the store failed: \(error)")
+            }
+        }
+    }
+
+    /// Arms a measurement and waits for its end; the reading comes back as the caller may read it.
+    private func measure(_ target: BluetoothAddress?, timeout: Duration, for caller: ConnectionCredentials) async throws -> [String: DBusVariant] {
+        let updates = try await request { try await $0.startMeasurement(target, timeout: timeout) }
+        for await update in updates {
+            switch update {
+            case .state:
+                continue
+            case .reading(_, let reading):
+                var filter = try ReadingFilter([:])
+                filter.syncIdentifier = reading.syncIdentifier
+                let visible = try storeCall { try filter.readings(in: store, as: policy.storeClient(for: caller)) }
+                return visible.first.map(ReadingDictionary.make) ?? ["syncIdentifier": DBusVariant(reading.syncIdentifier)]
+            case .failed(let address, _):
+                throw ControlError.measurementFailed("the cuff \(address) reported a failed measurement (all values NaN): measure again")
+            case .timedOut:
+                throw ControlError.timedOut("no new reading within \(timeout)")
+            case .stopped:
+                throw ControlError.stopped
+            }
+        }
+        throw ControlError.stopped
+    }
+
+    static func address(_ text: String) throws -> BluetoothAddress {
+        guard let address = BluetoothAddress(text) else { throw ControlError.invalidArguments("\"\(text)\" is not an address like C4:F3:12:53:F2:C9") }
+        return address
+    }
+
+    static func timeout(_ seconds: Double) throws -> Duration {
+        guard seconds > 0, seconds <= 3600 else { throw ControlError.invalidArguments("a timeout is 0 to 3600 s, not \(seconds)") }
+        return .milliseconds(Int(seconds * 1000))
+    }
+}

@@ -1,0 +1,54 @@
+import DBus
+import Foundation
+import HealthStore
+
+/// Statistics and grants: the store half of the API (HEALTH-STORE.md §5–§6).
+extension ControlAPI {
+    /// The types a grant or a statistic names; `bloodPressure` stands for the correlation's members and the
+    /// pulse stored with them.
+    static let typeGroups: [String: [QuantityType]] = [
+        "bloodPressure": [.bloodPressureSystolic, .bloodPressureDiastolic, .bloodPressureMean, .heartRate],
+        QuantityType.bloodPressureSystolic.identifier: [.bloodPressureSystolic],
+        QuantityType.bloodPressureDiastolic.identifier: [.bloodPressureDiastolic],
+        QuantityType.bloodPressureMean.identifier: [.bloodPressureMean],
+        QuantityType.heartRate.identifier: [.heartRate],
+    ]
+    static let typeNames = typeGroups.keys.sorted().joined(separator: ", ")
+
+    /// Minimum, maximum, average and most recent of each type over the filter, by type identifier.
+    func statistics(_ filter: ReadingFilter, as client: HealthClient) async throws -> [String: DBusVariant] {
+        var predicate = filter.predicate
+        if let device = filter.device {
+            guard let identity = await gateway.status(device)?.identity else { throw ControlError.unknownDevice("no cuff \(device) with a known identity") }
+            predicate.deviceIdentity = identity.stableKey
+        }
+        var result: [String: DBusVariant] = [:]
+        for type in Self.typeGroups["bloodPressure"]! {
+            let statistics = try storeCall { try store.statistics(of: type, predicate: predicate, options: .discrete, as: client) }
+            var values: [String: DBusVariant] = ["count": DBusVariant(UInt32(statistics.all.sampleCount))]
+            values["minimum"] = statistics.all.minimum.map { DBusVariant($0.value) }
+            values["maximum"] = statistics.all.maximum.map { DBusVariant($0.value) }
+            values["average"] = statistics.all.average.map { DBusVariant($0.value) }
+            values["mostRecent"] = statistics.all.mostRecent.map { DBusVariant($0.value) }
+            values["mostRecentTime"] = statistics.all.mostRecentDate.map { DBusVariant($0.timeIntervalSince1970) }
+            result[type.identifier] = DBusVariant(values)
+        }
+        return result
+    }
+
+    /// `Grant`/`Revoke`: `access` is `read`, `share`, `read,share`, or empty to revoke.
+    func setGrants(uid: UInt32, type: String, access: String, by caller: ConnectionCredentials) throws {
+        guard let types = Self.typeGroups[type] else { throw ControlError.invalidArguments("unknown type \"\(type)\"; types: \(Self.typeNames)") }
+        let words = Set(access.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        guard words.isSubset(of: ["read", "share"]) else { throw ControlError.invalidArguments("access is read, share or read,share, not \"\(access)\"") }
+        let client = HealthClient.user(uid: caller.uid, groups: caller.groups)
+        for type in types {
+            let grant = AuthorizationGrant(uid: uid, type: type, canShare: words.contains("share"), canRead: words.contains("read"))
+            try storeCall { try store.setAuthorization(grant, by: client) }
+        }
+    }
+
+    static func access(_ grant: AuthorizationGrant) -> String {
+        [grant.canRead ? "read" : nil, grant.canShare ? "share" : nil].compactMap { $0 }.joined(separator: ",")
+    }
+}

@@ -1,0 +1,80 @@
+import BlueZ
+import DBus
+import Foundation
+import Gateway
+import HealthStore
+
+/// cuffd's control API on D-Bus (docs/dbus-api.md): `org.cuffd.Gateway1` at `/org/cuffd/Gateway1` with an
+/// ObjectManager, and one `org.cuffd.Cuff1` object per cuff beneath it. Every method checks the caller's
+/// credentials (``AccessPolicy``); readings and statistics go through HealthStore's per-client
+/// authorization. Signals carry no health values — any local user may receive signals on the system bus —
+/// only what names a reading, which a client then reads with its own rights.
+public final class ControlAPI: Sendable {
+    public static let busName = "org.cuffd.Gateway1"
+    public static let path: DBusObjectPath = "/org/cuffd/Gateway1"
+    static let interfaceName = "org.cuffd.Gateway1"
+    static let cuffInterfaceName = "org.cuffd.Cuff1"
+
+    let connection: DBusConnection
+    let gateway: CuffGateway
+    let store: any HealthStoring
+    let policy: AccessPolicy
+    let version: String
+
+    public init(connection: DBusConnection, gateway: CuffGateway, store: any HealthStoring, policy: AccessPolicy, version: String) {
+        self.connection = connection
+        self.gateway = gateway
+        self.store = store
+        self.policy = policy
+        self.version = version
+    }
+
+    /// Exports the API and the cuffs the Gateway knows now.
+    public func export() async {
+        await connection.addObjectManager(at: Self.path)
+        await connection.export([gatewayInterface()], at: Self.path)
+        for status in await gateway.cuffStatuses { await publish(status) }
+    }
+
+    /// Follows the Gateway: cuff objects come, change and go; stored readings and passkey requests become
+    /// signals. Runs until the stream ends.
+    public func follow(_ events: AsyncStream<GatewayEvent>) async {
+        for await event in events {
+            switch event {
+            case .cuffChanged(let status):
+                await publish(status)
+            case .cuffRemoved(let address):
+                await connection.unexport(Self.cuffPath(address))
+            case let .session(address, .stateChanged(state)):
+                try? await connection.setProperties(CuffObject.stateProperties(state), interface: Self.cuffInterfaceName, at: Self.cuffPath(address))
+            case let .session(address, .readingStored(reading, .stored)):
+                try? await connection.setProperties(["LastReading": .double(reading.receivedAt.timeIntervalSince1970)],
+                                                    interface: Self.cuffInterfaceName, at: Self.cuffPath(address))
+                try? connection.emitSignal(Self.path, Self.interfaceName, "ReadingStored", [.objectPath(Self.cuffPath(address)), .string(reading.syncIdentifier)])
+            case .passkeyRequested(let address):
+                try? connection.emitSignal(Self.path, Self.interfaceName, "PasskeyRequested", [.string(address.description)])
+            default:
+                break
+            }
+        }
+    }
+
+    /// Sets the `Status` property (the same line goes to systemd as `STATUS=`).
+    public func setStatus(_ line: String) async {
+        try? await connection.setProperties(["Status": .string(line)], interface: Self.interfaceName, at: Self.path)
+    }
+
+    private func publish(_ status: CuffStatus) async {
+        let path = Self.cuffPath(status.address)
+        if await connection.propertyValue("Address", interface: Self.cuffInterfaceName, at: path) == nil {
+            await connection.export([CuffObject.interface(status)], at: path)
+        } else {
+            try? await connection.setProperties(CuffObject.properties(status), interface: Self.cuffInterfaceName, at: path)
+        }
+    }
+
+    /// `/org/cuffd/Gateway1/cuff_C4F31253F2C9`.
+    static func cuffPath(_ address: BluetoothAddress) -> DBusObjectPath {
+        try! path.appending("cuff_" + address.description.filter { $0 != ":" })
+    }
+}

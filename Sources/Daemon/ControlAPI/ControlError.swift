@@ -1,0 +1,39 @@
+import DBus
+import Gateway
+
+/// The control API's errors (`org.cuffd.Error.*`, docs/dbus-api.md); `cuffctl` maps each to an exit code.
+enum ControlError: Error, DBusErrorConvertible {
+    case notAuthorized(uid: UInt32, needs: AccessPolicy.Role)
+    case unknownDevice(String)
+    case notReady(String)
+    case timedOut(String)
+    case stopped
+    case measurementFailed(String)
+    case invalidArguments(String)
+    case failed(String)
+
+    var dbusError: DBusError {
+        switch self {
+        case let .notAuthorized(uid, needs):
+            DBusError("org.cuffd.Error.NotAuthorized", "uid \(uid) may not do this; it needs the \(needs == .administrator ? "cuffd-admin" : "cuffd") group")
+        case .unknownDevice(let what): DBusError("org.cuffd.Error.UnknownDevice", what)
+        case .notReady(let why): DBusError("org.cuffd.Error.NotReady", why)
+        case .timedOut(let what): DBusError("org.cuffd.Error.Timeout", what)
+        case .stopped: DBusError("org.cuffd.Error.Stopped", "the measurement session was stopped")
+        case .measurementFailed(let why): DBusError("org.cuffd.Error.MeasurementFailed", why)
+        case .invalidArguments(let why): DBusError("org.cuffd.Error.InvalidArguments", why)
+        case .failed(let why): DBusError("org.cuffd.Error.Failed", why)
+        }
+    }
+
+    /// A Gateway error as the API reports it; BlueZ's own errors pass through by name.
+    static func from(_ error: GatewayError) -> any DBusErrorConvertible {
+        switch error {
+        case .bluetoothUnavailable(let why): ControlError.notReady(why)
+        case .unknownCuff, .noCuffs: ControlError.unknownDevice(error.description)
+        case .timedOut: ControlError.timedOut(error.description)
+        case .busy: ControlError.failed(error.description)
+        case .bluez(let bluez): bluez
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import DBus
+import Foundation
+
+/// A reading as the control API sends it (`a{sv}`, docs/dbus-api.md): the keys of `cuffctl readings --json`,
+/// pressures in mmHg and pulse in beats per minute, `time` as unix seconds, absent keys for absent values.
+enum ReadingDictionary {
+    static func make(_ reading: StoredReading) -> [String: DBusVariant] {
+        var entries: [String: DBusVariant] = [
+            "systolic": DBusVariant(reading.systolic), "diastolic": DBusVariant(reading.diastolic),
+            "unit": DBusVariant(StoredReading.unit), "time": DBusVariant(reading.time.timeIntervalSince1970),
+            "syncIdentifier": DBusVariant(reading.syncIdentifier),
+        ]
+        var device: [String: String] = [:]
+        device["address"] = reading.device.address
+        device["name"] = reading.device.name
+        device["manufacturer"] = reading.device.manufacturer
+        device["model"] = reading.device.model
+        device["serial"] = reading.device.serial
+        entries["device"] = DBusVariant(device)
+        if let value = reading.meanArterialPressure { entries["meanArterialPressure"] = DBusVariant(value) }
+        if let value = reading.pulseRate { entries["pulseRate"] = DBusVariant(value) }
+        if let value = reading.deviceTime { entries["deviceTime"] = DBusVariant(value) }
+        if let value = reading.userID { entries["userID"] = DBusVariant(value) }
+        if let value = reading.person { entries["person"] = DBusVariant(value) }
+        if let value = reading.status { entries["status"] = DBusVariant(value) }
+        return entries
+    }
+}

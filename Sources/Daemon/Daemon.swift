@@ -1,0 +1,150 @@
+import BlueZ
+import DBus
+import Foundation
+import Gateway
+import HealthStore
+import Logging
+import ServiceLifecycle
+import SystemdSupport
+
+/// cuffd running: the store, the bus connection shared by the BlueZ client and the control API, the
+/// Gateway between them. ``start(_:notifier:logger:)`` does every step that can fail for a reason a person
+/// must fix, in order, each with its own exit status; ``run()`` is the swift-service-lifecycle service:
+/// ready, status, watchdog, the journal, until graceful shutdown (SIGTERM/SIGINT).
+public final class Daemon: Service, Sendable {
+    let connection: DBusConnection
+    let gateway: CuffGateway
+    let api: ControlAPI
+    let notifier: ServiceNotifier
+    let log: GatewayLog
+    let logger: Logger
+
+    private init(connection: DBusConnection, gateway: CuffGateway, api: ControlAPI, notifier: ServiceNotifier, log: GatewayLog, logger: Logger) {
+        self.connection = connection
+        self.gateway = gateway
+        self.api = api
+        self.notifier = notifier
+        self.log = log
+        self.logger = logger
+    }
+
+    /// Configuration → store → bus → control API → bus name → BlueZ. READY follows in ``run()``, once all
+    /// of these stand (BLUEZ-DBUS.md §16).
+    public static func start(_ options: DaemonOptions, notifier: ServiceNotifier, logger: Logger) async throws(StartupError) -> Daemon {
+        let configuration = try options.loadConfiguration()
+        let storePath = options.storePath ?? configuration.storePath
+        let policy = AccessPolicy(administratorGroupName: options.administratorGroup, readerGroupName: options.readerGroup)
+        var storeConfiguration = StoreConfiguration()
+        storeConfiguration.adminGroup = policy.administratorGroup
+        storeConfiguration.sourceVersion = options.version
+        let store: HealthStore
+        let registry: CuffRegistryFile
+        do {
+            store = try HealthStore.open(path: storePath, configuration: storeConfiguration)
+        } catch {
+            throw .store(path: storePath, reason: error.description)
+        }
+        let registryPath = URL(fileURLWithPath: storePath).deletingLastPathComponent().appendingPathComponent("cuffs.json").path
+        do {
+            registry = try CuffRegistryFile(path: registryPath)
+        } catch {
+            throw .store(path: registryPath, reason: "\(error)")
+        }
+        let connection: DBusConnection
+        do {
+            connection = try DBusConnection.open(options.bus, label: "cuffd")
+        } catch {
+            throw .bus(error.description)
+        }
+        let gateway = CuffGateway(
+            bluez: BluezClient(connection: connection), store: HealthStoreReadingStore(store: store), registry: registry,
+            configuration: configuration.gatewayConfiguration)
+        let api = ControlAPI(connection: connection, gateway: gateway, store: store, policy: policy, version: options.version)
+        await api.export()
+        do {
+            switch try await connection.requestName(ControlAPI.busName) {
+            case .primaryOwner, .alreadyOwner: break
+            case .exists, .inQueue: throw StartupError.nameTaken
+            }
+        } catch let error as StartupError {
+            connection.close()
+            throw error
+        } catch {
+            connection.close()
+            throw .nameDenied("\(error)")
+        }
+        do {
+            try await gateway.start()
+        } catch {
+            connection.close()
+            throw .bluetooth("\(error)")
+        }
+        return Daemon(
+            connection: connection, gateway: gateway, api: api, notifier: notifier,
+            log: GatewayLog(detail: configuration.journalDetail, logger: logger), logger: logger)
+    }
+
+    public func run() async throws {
+        let events = await gateway.events()
+        let apiEvents = await gateway.events()
+        let status = await statusLine()
+        await api.setStatus(status)
+        notifier.ready(status: status)
+        logger.notice("cuffd ready: \(status)")
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.api.follow(apiEvents) }
+            group.addTask { await self.follow(events) }
+            if let interval = notifier.watchdogPingInterval {
+                group.addTask { await self.watchdog(every: interval) }
+            }
+            group.addTask {
+                try? await gracefulShutdown()
+                self.notifier.stopping(status: "Quitting")
+                self.logger.notice("cuffd stopping")
+                _ = try? await self.connection.releaseName(ControlAPI.busName)
+                try? await self.gateway.stopMeasurement(nil)
+                await self.gateway.stop()
+                self.connection.close()
+            }
+            await group.waitForAll()
+        }
+    }
+
+    /// The journal, and the status line for systemd and `org.cuffd.Gateway1.Status`.
+    private func follow(_ events: AsyncStream<GatewayEvent>) async {
+        for await event in events {
+            log.log(event)
+            switch event {
+            case .bluetoothAvailable, .cuffChanged, .cuffRemoved, .session(_, .readingStored):
+                let status = await statusLine()
+                notifier.status(status)
+                await api.setStatus(status)
+            default:
+                break
+            }
+        }
+    }
+
+    /// `WATCHDOG=1` only after a round trip through the bus connection: it proves the loop that serves
+    /// BlueZ and the API is alive, not merely a timer (BLUEZ-DBUS.md §16).
+    private func watchdog(every interval: Duration) async {
+        while !Task.isCancelled {
+            if (try? await connection.nameOwner(of: ControlAPI.busName)) == connection.uniqueName { notifier.watchdog() }
+            guard (try? await Task.sleep(for: interval)) != nil else { return }
+        }
+    }
+
+    /// One line: Bluetooth, cuffs, connections, the last reading.
+    func statusLine() async -> String {
+        let cuffs = await gateway.cuffStatuses
+        let adapter = await gateway.currentAdapter
+        let bluetooth = adapter.map { $0.powered ? "Bluetooth on \($0.interfaceName)" : "adapter \($0.interfaceName) powered off" }
+            ?? "waiting for bluetoothd and an adapter"
+        let connected = cuffs.filter(\.connected).count
+        var line = "\(bluetooth); \(cuffs.count) cuff\(cuffs.count == 1 ? "" : "s"), \(connected) connected"
+        if let last = cuffs.compactMap({ cuff in cuff.lastReadingAt.map { ($0, cuff.address) } }).max(by: { $0.0 < $1.0 }) {
+            line += "; last reading \(last.0.formatted(.iso8601)) from \(last.1)"
+        }
+        return line
+    }
+}

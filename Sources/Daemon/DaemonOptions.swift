@@ -1,0 +1,37 @@
+import DBus
+import Foundation
+
+/// How cuffd was started: its command line and the names it looks up.
+public struct DaemonOptions: Sendable {
+    public var configurationPath: String
+    /// Overrides the configuration's `[Store] Path`.
+    public var storePath: String?
+    public var bus: DBusConnection.Bus
+    /// Members may administer cuffd (pair, forget, grant).
+    public var administratorGroup = "cuffd-admin"
+    /// Members may read and measure.
+    public var readerGroup = "cuffd"
+    public var version = "0.1"
+
+    public init(configurationPath: String, storePath: String?, bus: DBusConnection.Bus) {
+        self.configurationPath = configurationPath
+        self.storePath = storePath
+        self.bus = bus
+    }
+
+    /// The configuration file; a missing file means every default (docs/configuration.md).
+    func loadConfiguration() throws(StartupError) -> Configuration {
+        guard FileManager.default.fileExists(atPath: configurationPath) else { return Configuration() }
+        let text: String
+        do {
+            text = try String(contentsOfFile: configurationPath, encoding: .utf8)
+        } catch {
+            throw .configuration(ConfigurationError(file: configurationPath, line: 0, message: "cannot be read: \(error.localizedDescription)"))
+        }
+        do {
+            return try Configuration(parsing: text, file: configurationPath)
+        } catch {
+            throw .configuration(error)
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import DBus
+import Foundation
+
+/// A reading as cuffd sends it (`a{sv}`, docs/dbus-api.md), printed for people or as the JSON object of
+/// `cuffctl readings --json` (docs/cuffctl.md).
+struct ReadingOutput {
+    let fields: DBusProperties
+
+    func double(_ key: String) -> Double? { try? fields.property(key, as: Double.self) }
+    func string(_ key: String) -> String? { (try? fields.property(key, as: String.self)) ?? nil }
+    var time: Date? { double("time").map(Date.init(timeIntervalSince1970:)) }
+    var device: [String: String] { ((try? fields.property("device", as: [String: String].self)) ?? nil) ?? [:] }
+    var userID: UInt8? { (try? fields.property("userID", as: UInt8.self)) ?? nil }
+    var status: UInt16? { (try? fields.property("status", as: UInt16.self)) ?? nil }
+
+    var json: JSONValue {
+        func number(_ key: String) -> JSONValue { double(key).map { .number(Self.text($0)) } ?? .null }
+        func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+        let device = device
+        return .object([
+            ("systolic", number("systolic")), ("diastolic", number("diastolic")),
+            ("meanArterialPressure", number("meanArterialPressure")), ("pulseRate", number("pulseRate")),
+            ("unit", text(string("unit"))),
+            ("time", text(time.map { $0.formatted(Date.ISO8601FormatStyle(timeZone: .current)) })),
+            ("deviceTime", text(string("deviceTime"))),
+            ("device", .object(["address", "name", "manufacturer", "model", "serial"].map { ($0, text(device[$0])) })),
+            ("userID", userID.map { .integer($0) } ?? .null), ("person", text(string("person"))),
+            ("status", status.map { .integer($0) } ?? .null), ("syncIdentifier", text(string("syncIdentifier"))),
+        ])
+    }
+
+    /// `2026-11-23 07:15  118/76 mmHg  pulse 66/min  C4:F3:12:53:F2:C9 user 1 (alice)`.
+    var line: String {
+        let when = time.map(Self.localMinute) ?? "?"
+        var parts = [when, "\(double("systolic").map(Self.text) ?? "?")/\(double("diastolic").map(Self.text) ?? "?") \(string("unit") ?? "mmHg")"]
+        if let pulse = double("pulseRate") { parts.append("pulse \(Self.text(pulse))/min") }
+        parts.append(device["address"] ?? "")
+        if let userID { parts.append("user \(userID)" + (string("person").map { " (\($0))" } ?? "")) }
+        if string("deviceTime") == nil { parts.append("(cuff time unknown)") }
+        return parts.joined(separator: "  ")
+    }
+
+    /// `2026-11-23 07:15` in the local zone, whatever the locale.
+    static func localMinute(_ date: Date) -> String {
+        let parts = Calendar.current.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
+        return "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute))"
+    }
+
+    /// `118` for whole values, else the shortest decimal text.
+    static func text(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Daemon
+import DBus
+import Logging
+import ServiceLifecycle
+import SystemdSupport
+
+/// `cuffd`: the Bluetooth LE blood-pressure gateway daemon (docs/cuffd.md).
+@main
+struct Cuffd: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cuffd",
+        abstract: "Collect blood-pressure readings from Bluetooth LE cuffs through BlueZ into a health store.",
+        discussion: """
+            Runs as the systemd service cuffd.service (Type=notify). Owns org.cuffd.Gateway1 on the bus; cuffctl \
+            talks to it. Exit status: 0 after a clean shutdown (SIGTERM, SIGINT); 64 usage; 69 the bus is \
+            unreachable or BlueZ cannot be used; 73 the store cannot be opened; 75 another cuffd owns the name; \
+            77 the bus policy forbids owning the name; 78 the configuration file is wrong (the line is named).
+            """
+    )
+
+    @Option(help: "The configuration file (docs/configuration.md).")
+    var config = "/etc/cuffd/cuffd.conf"
+
+    @Option(help: "The SQLite store, overriding [Store] Path.")
+    var store: String?
+
+    @Option(help: "The bus address (default: the system bus; DBUS_SYSTEM_BUS_ADDRESS is honoured).")
+    var bus: String?
+
+    @Option(help: .hidden)
+    var adminGroup = "cuffd-admin"
+
+    @Option(help: .hidden)
+    var readerGroup = "cuffd"
+
+    @Option(help: .hidden)
+    var journalSocket: String?
+
+    func run() async throws {
+        LogDestination.bootstrap(identifier: "cuffd", journalSocket: journalSocket)
+        let logger = Logger(label: "cuffd")
+        let notifier = ServiceNotifier()
+        var options = DaemonOptions(configurationPath: config, storePath: store, bus: bus.map { .address($0) } ?? .system)
+        options.administratorGroup = adminGroup
+        options.readerGroup = readerGroup
+        let daemon: Daemon
+        do {
+            daemon = try await Daemon.start(options, notifier: notifier, logger: logger)
+        } catch {
+            logger.critical("\(error.description)")
+            throw ExitCode(error.exitStatus)
+        }
+        let group = ServiceGroup(configuration: .init(
+            services: [daemon], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+}
