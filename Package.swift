@@ -92,7 +92,9 @@ let package = Package(
         .testTarget(name: "InteropTests", dependencies: ["DBus", "DBusTestSupport"]),
         // A private dbus-daemon per test, and helpers to run third-party peers (busctl, dbus-fast).
         .target(name: "DBusTestSupport", dependencies: ["DBus"], path: "Tests/DBusTestSupport"),
-        .testTarget(name: "SystemdSupportTests", dependencies: ["SystemdSupport"]),
+        .testTarget(name: "SystemdSupportTests", dependencies: ["SystemdSupport", "DBusTestSupport"]),
+        // cuff-sim, cuffd and cuffctl as processes on a private bus: the user story end to end (issue 6 §5).
+        .testTarget(name: "EndToEndTests", dependencies: ["DBusTestSupport", "CuffSimulation"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Gateway", "HealthStore", "CuffSimulation"]),
         .testTarget(name: "InstallationTests"),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),

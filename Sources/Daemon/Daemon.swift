@@ -91,11 +91,16 @@ public final class Daemon: Service, Sendable {
         await api.setStatus(status)
         notifier.ready(status: status)
         logger.notice("cuffd ready: \(status)")
-        await withTaskGroup(of: Void.self) { group in
+        let busEvents = connection.events()
+        try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await self.api.follow(apiEvents) }
             group.addTask { await self.follow(events) }
             if let interval = notifier.watchdogPingInterval {
                 group.addTask { await self.watchdog(every: interval) }
+            }
+            // Without its bus cuffd can do nothing: exit, and let systemd start it again (Restart=on-failure).
+            group.addTask {
+                for await event in busEvents where event == .disconnected { throw DaemonFailure.busLost }
             }
             group.addTask {
                 try? await gracefulShutdown()
@@ -106,7 +111,13 @@ public final class Daemon: Service, Sendable {
                 await self.gateway.stop()
                 self.connection.close()
             }
-            await group.waitForAll()
+            // The first task to end by failing ends them all (waitForAll would wait for the others).
+            do {
+                while try await group.next() != nil {}
+            } catch {
+                group.cancelAll()
+                throw error
+            }
         }
     }
 
@@ -147,4 +158,13 @@ public final class Daemon: Service, Sendable {
         }
         return line
     }
+}
+
+/// Why a running cuffd stops on its own.
+public enum DaemonFailure: Error, CustomStringConvertible {
+    /// The bus connection went away (dbus-daemon stopped or restarted).
+    case busLost
+
+    public var exitStatus: Int32 { 69 }
+    public var description: String { "the bus connection was lost" }
 }

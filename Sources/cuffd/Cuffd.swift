@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Daemon
 import DBus
 import Logging
@@ -48,11 +49,17 @@ struct Cuffd: AsyncParsableCommand {
         do {
             daemon = try await Daemon.start(options, notifier: notifier, logger: logger)
         } catch {
-            logger.critical("\(error.description)")
+            // Standard error reaches a person at a terminal and, under systemd, the journal.
+            FileHandle.standardError.write(Data("cuffd: \(error.description)\n".utf8))
             throw ExitCode(error.exitStatus)
         }
         let group = ServiceGroup(configuration: .init(
             services: [daemon], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        try await group.run()
+        do {
+            try await group.run()
+        } catch let failure as DaemonFailure {
+            FileHandle.standardError.write(Data("cuffd: \(failure.description)\n".utf8))
+            throw ExitCode(failure.exitStatus)
+        }
     }
 }

@@ -14,8 +14,12 @@ public final class ChildProcess: @unchecked Sendable {
         case descriptor(Int32)
     }
 
-    /// Starts `executable` (looked up on PATH) with `arguments`.
-    public init(_ executable: String, _ arguments: [String], standardOutput: Output = .discard, standardError: Output = .inherit) throws {
+    /// Starts `executable` (looked up on PATH) with `arguments`, and this process's environment with
+    /// `environment` added.
+    public init(
+        _ executable: String, _ arguments: [String], standardOutput: Output = .discard, standardError: Output = .inherit,
+        environment: [String: String] = [:]
+    ) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -40,8 +44,12 @@ public final class ChildProcess: @unchecked Sendable {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        var merged = ProcessInfo.processInfo.environment
+        merged.merge(environment) { _, new in new }
+        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
         var pid: pid_t = 0
-        let result = posix_spawnp(&pid, executable, &actions, &attributes, argv, environ)
+        let result = posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
         guard result == 0 else {
             throw PrivateBusError(message: "cannot start \(executable): \(String(cString: strerror(result)))")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import DBusTestSupport
 import Testing
 @testable import SystemdSupport
 

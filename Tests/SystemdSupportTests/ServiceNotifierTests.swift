@@ -1,4 +1,5 @@
 import Foundation
+import DBusTestSupport
 import Testing
 @testable import SystemdSupport
 

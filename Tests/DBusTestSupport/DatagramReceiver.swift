@@ -5,12 +5,12 @@ import Glibc
 #endif
 
 /// A bound AF_UNIX datagram socket standing in for systemd's notify socket or the journal's socket.
-final class DatagramReceiver {
-    let path: String
+public final class DatagramReceiver: @unchecked Sendable {
+    public let path: String
     private let descriptor: Int32
 
     /// Binds a socket at a fresh path in the temporary directory, or in the abstract namespace.
-    init(abstract: Bool = false) throws {
+    public init(abstract: Bool = false) throws {
         let name = "cuffd-test-\(UUID().uuidString.prefix(8))"
         path = abstract ? "@" + name : FileManager.default.temporaryDirectory.appendingPathComponent(name).path
         descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
@@ -24,8 +24,6 @@ final class DatagramReceiver {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
         }
         guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno)!) }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
     deinit {
@@ -33,8 +31,11 @@ final class DatagramReceiver {
         if !path.hasPrefix("@") { unlink(path) }
     }
 
-    /// The next datagram, and a descriptor passed with it if any; nil after 5 s of silence.
-    func receive() -> (bytes: [UInt8], passed: Int32?)? {
+    /// The next datagram, and a descriptor passed with it if any; nil after `timeout` of silence.
+    public func receive(timeout: Duration = .seconds(5)) -> (bytes: [UInt8], passed: Int32?)? {
+        let (seconds, attoseconds) = timeout.components
+        var limit = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var control = [UInt8](repeating: 0, count: 64)
         return buffer.withUnsafeMutableBytes { body in
@@ -62,11 +63,11 @@ final class DatagramReceiver {
     }
 
     /// The next datagram as text.
-    func receiveText() -> String? { receive().map { String(decoding: $0.bytes, as: UTF8.self) } }
+    public func receiveText() -> String? { receive().map { String(decoding: $0.bytes, as: UTF8.self) } }
 }
 
 /// Parses a native-protocol journal entry into its fields (names may repeat; the last wins here).
-func parseJournalEntry(_ bytes: [UInt8]) -> [String: String] {
+public func parseJournalEntry(_ bytes: [UInt8]) -> [String: String] {
     var fields: [String: String] = [:]
     var index = 0
     while index < bytes.count {
