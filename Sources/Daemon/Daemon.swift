@@ -5,6 +5,7 @@ import Gateway
 import HealthStore
 import Logging
 import ServiceLifecycle
+import Synchronization
 import SystemdSupport
 
 /// cuffd running: the store, the bus connection shared by the BlueZ client and the control API, the
@@ -18,6 +19,8 @@ public final class Daemon: Service, Sendable {
     let notifier: ServiceNotifier
     let log: GatewayLog
     let logger: Logger
+    /// Graceful shutdown has begun: the connection closing then is cuffd's own doing.
+    let isStopping = Mutex(false)
 
     private init(connection: DBusConnection, gateway: CuffGateway, api: ControlAPI, notifier: ServiceNotifier, log: GatewayLog, logger: Logger) {
         self.connection = connection
@@ -100,10 +103,13 @@ public final class Daemon: Service, Sendable {
             }
             // Without its bus cuffd can do nothing: exit, and let systemd start it again (Restart=on-failure).
             group.addTask {
-                for await event in busEvents where event == .disconnected { throw DaemonFailure.busLost }
+                for await event in busEvents where event == .disconnected && !self.isStopping.withLock({ $0 }) {
+                    throw DaemonFailure.busLost
+                }
             }
             group.addTask {
                 try? await gracefulShutdown()
+                self.isStopping.withLock { $0 = true }
                 self.notifier.stopping(status: "Quitting")
                 self.logger.notice("cuffd stopping")
                 _ = try? await self.connection.releaseName(ControlAPI.busName)
