@@ -10,7 +10,7 @@ struct QardioArmTests {
         "vendor": "qardioArm", "onStart": [
           {"after": 0.1, "notify": "2A36", "hex": "00 28 00 FF 07 FF 07"},
           {"after": 0.2, "notify": "2A36", "hex": "00 78 00 FF 07 FF 07"},
-          {"after": 0.4, "indicate": "2A35", "hex": "\#(ScenarioText.recordB)"}]
+          {"after": 1.0, "indicate": "2A35", "hex": "\#(ScenarioText.recordB)"}]
         """#
 
     /// A connected QardioArm with its control point, 0x2A36 and 0x2A35 subscribed.
@@ -53,7 +53,7 @@ struct QardioArmTests {
         _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0xF2, 0x01]) }
         try await harness.write([0xF1, 0x02], to: control)
         _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0xF2, 0x05]) }
-        try await Task.sleep(for: .milliseconds(600))
+        try await Task.sleep(for: .milliseconds(1200))
         #expect(!signals.all.contains { $0.changes(measurement)?["Value"] != nil }, "no reading after the cancel")
         #expect(!signals.all.contains { $0.changes(control)?["Value"] == .bytes([0xF2, 0x04]) })
         // Cancel with nothing running is taken and changes nothing.

@@ -6,10 +6,9 @@ import Testing
 /// (GATT-HEALTH.md §7–§8).
 @Suite("cuff-sim: stored records through RACP")
 struct StoredRecordTests {
-    static func scenario(feature: String = "0000", segmentSize: Int? = 8, timeline: String = "[]") -> String {
+    static func scenario(feature: String = "0000", segmentSize: Int? = 8) -> String {
         let records = #""records": [{"sequence": 7, "hex": "\#(ScenarioText.enhancedA)"}, {"sequence": 8, "hex": "\#(ScenarioText.enhancedB)"}, {"sequence": 11, "hex": "\#(ScenarioText.enhancedC)"}]"#
-        return ScenarioText.oneCuff(
-            timeline: timeline, feature: feature, extra: records + (segmentSize.map { #", "recordSegmentSize": \#($0)"# } ?? ""))
+        return ScenarioText.oneCuff(feature: feature, extra: records + (segmentSize.map { #", "recordSegmentSize": \#($0)"# } ?? ""))
     }
 
     /// A connected BPS 1.1 cuff with the paths of 0x2B36 and 0x2A52.
@@ -121,9 +120,15 @@ struct StoredRecordTests {
         _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0x05, 0x00, 0x01, 0x00]) }
     }
 
+    /// A cuff with 40 records in 6-byte segments: a report of them all takes well over a second.
+    static func longMemory(timeline: String = "[]") -> String {
+        let records = (1...40).map { #"{"sequence": \#($0), "hex": "\#(ScenarioText.enhancedA)"}"# }
+        return ScenarioText.oneCuff(timeline: timeline, extra: #""recordSegmentSize": 6, "records": ["# + records.joined(separator: ", ") + "]")
+    }
+
     @Test("While a report runs only Abort is taken; Abort stops it and answers Success for itself")
     func abort() async throws {
-        let (harness, record, control, signals) = try await Self.subscribed(Self.scenario(segmentSize: 6))
+        let (harness, record, control, signals) = try await Self.subscribed(Self.longMemory())
         defer { Task { await harness.stop() } }
         try await harness.write([0x01, 0x01], to: control)
         let busy = await #expect(throws: DBusError.self) { try await harness.write([0x04, 0x01], to: control) }
@@ -131,18 +136,17 @@ struct StoredRecordTests {
         _ = try await signals.next { $0.changes(record)?["Value"] != nil }
         try await harness.write([0x03, 0x00], to: control)
         _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0x06, 0x00, 0x03, 0x01]) }
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(Self.values(signals, control) == [[0x06, 0x00, 0x03, 0x01]], "the aborted report sends no response")
         let sent = Self.values(signals, record).count
-        #expect(sent < 9, "three records in 6-byte segments need 9 or more")
-        try await Task.sleep(for: .milliseconds(100))
-        #expect(Self.values(signals, record).count == sent)
+        #expect(sent < 40 * 4, "40 records in 6-byte segments need 160")
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(Self.values(signals, record).count == sent, "nothing after the abort")
+        #expect(Self.values(signals, control) == [[0x06, 0x00, 0x03, 0x01]], "the aborted report sends no response")
     }
 
     @Test("The link dropping ends a report; the records stay for the next link")
     func linkLoss() async throws {
         // The cuff advertises again meanwhile, so the host can connect after dropping the link.
-        let (harness, record, control) = try await Self.connected(Self.scenario(segmentSize: 6, timeline: #"[{"after": 0, "advertise": true}]"#))
+        let (harness, record, control) = try await Self.connected(Self.longMemory(timeline: #"[{"after": 0, "advertise": true}]"#))
         defer { Task { await harness.stop() } }
         try await harness.startNotify(try await harness.characteristicPath("2a35"))
         try await harness.startNotify(record)
@@ -155,7 +159,7 @@ struct StoredRecordTests {
         #expect(Self.values(signals, control).isEmpty)
         try await harness.connectAndResolve()
         try await harness.write([0x04, 0x01], to: control)
-        _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0x05, 0x00, 0x03, 0x00]) }
+        _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0x05, 0x00, 40, 0x00]) }
     }
 }
 
