@@ -19,9 +19,21 @@ public struct CuffSpec: Decodable, Sendable, Equatable {
     public var storedRecords: [HexValue]
     /// Steps counted from the moment a client enables indications on 0x2A35.
     public var timeline: [TimelineStep]
+    /// BPS 1.1 records reported through RACP 0x2A52; nil for a cuff without RACP (then it has no 0x2B34,
+    /// 0x2B36 or 0x2A52 either).
+    public var records: [RecordSpec]?
+    /// The largest 0x2B36 segment, header included; nil for the ATT payload of the emulated MTU.
+    public var recordSegmentSize: Int?
+    /// The clock served on 0x2A2B; nil for a writable clock that starts at cuff-sim's local time.
+    public var clock: ClockSpec?
+    /// A vendor protocol, e.g. QardioArm's start/cancel control point.
+    public var vendor: VendorProtocol?
+    /// Steps played when a client sends the vendor start command, counted from that command.
+    public var onStart: [TimelineStep]
 
     enum CodingKeys: String, CodingKey {
-        case address, name, services, pairing, bonded, deviceInformation, feature, storedRecords, timeline
+        case address, name, services, pairing, bonded, deviceInformation, feature, storedRecords, timeline, records,
+            recordSegmentSize, clock, vendor, onStart
     }
 
     public init(from decoder: any Decoder) throws {
@@ -43,38 +55,11 @@ public struct CuffSpec: Decodable, Sendable, Equatable {
         feature = try container.decodeIfPresent(HexValue.self, forKey: .feature) ?? HexValue(bytes: [0, 0])
         storedRecords = try container.decodeIfPresent([HexValue].self, forKey: .storedRecords) ?? []
         timeline = try container.decodeIfPresent([TimelineStep].self, forKey: .timeline) ?? []
-    }
-
-    /// Checks what JSON types cannot: the values decode as their characteristics, times do not go back.
-    func validate(path: String) throws(ScenarioError) {
-        guard services.contains(.bloodPressure) || services.contains(.heartRate) else {
-            throw ScenarioError(path: path + ".services", message: "a cuff needs 1810 or 180D")
-        }
-        do {
-            _ = try BloodPressureFeature(decoding: feature.bytes)
-        } catch {
-            throw ScenarioError(path: path + ".feature", message: error.description)
-        }
-        for (index, record) in storedRecords.enumerated() {
-            do {
-                _ = try BloodPressureMeasurement(decoding: record.bytes)
-            } catch {
-                throw ScenarioError(path: path + ".storedRecords[\(index)]", message: error.description)
-            }
-        }
-        var previous = 0.0
-        for (index, step) in timeline.enumerated() {
-            let stepPath = path + ".timeline[\(index)]"
-            guard step.after >= previous else {
-                throw ScenarioError(path: stepPath + ".after", message: "\(step.after) s comes before the previous step (\(previous) s)")
-            }
-            previous = step.after
-            if let characteristic = step.action.characteristic {
-                guard let service = characteristic.service, services.contains(service) else {
-                    throw ScenarioError(path: stepPath, message: "0x\(characteristic.shortUUID) is in a service this cuff does not have")
-                }
-            }
-        }
+        records = try container.decodeIfPresent([RecordSpec].self, forKey: .records)
+        recordSegmentSize = try container.decodeIfPresent(Int.self, forKey: .recordSegmentSize)
+        clock = try container.decodeIfPresent(ClockSpec.self, forKey: .clock)
+        vendor = try container.decodeIfPresent(VendorProtocol.self, forKey: .vendor)
+        onStart = try container.decodeIfPresent([TimelineStep].self, forKey: .onStart) ?? []
     }
 }
 

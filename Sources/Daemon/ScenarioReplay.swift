@@ -5,9 +5,10 @@ import GATTHealth
 import Logging
 
 /// Plays a `cuff-sim` scenario's cuffs straight into Gateway sessions, without Bluetooth or D-Bus: the
-/// link events a cuff would cause (connect, enable indications → stored records, its timeline) in order,
-/// each reading committed through the given store and logged. It shows the Gateway → store → journal half
-/// of cuffd on any machine; `cuff-sim` plays the same scenarios over a bus.
+/// link events a cuff would cause (connect, enable indications → stored records, RACP download → BPS 1.1
+/// records, a vendor start → `onStart`, its timeline) in order, each reading committed through the given
+/// store and logged. It shows the Gateway → store → journal half of cuffd on any machine; `cuff-sim` plays
+/// the same scenarios over a bus.
 public struct ScenarioReplay {
     public let scenario: Scenario
     public let users: UserDirectory
@@ -18,37 +19,18 @@ public struct ScenarioReplay {
     }
 
     /// Replays every cuff; returns the events each session produced, in order.
-    public func run(into store: any ReadingStore, logger: Logger, now: @Sendable () -> Date = { Date() }) async -> [SessionEvent] {
+    public func run(into store: any ReadingStore, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) async -> [SessionEvent] {
         var all: [SessionEvent] = []
         for cuff in scenario.cuffs {
-            let session = CuffSession(device: Self.identity(of: cuff), users: users, store: store)
-            var events = await connect(session, cuff, now)
-            for step in cuff.timeline {
-                switch step.action {
-                case let .notify(characteristic, value), let .indicate(characteristic, value):
-                    events += await session.handle(.value(characteristic, value.bytes, receivedAt: now()))
-                case .disconnect:
-                    events += await session.handle(.disconnected)
-                case .advertise, .restartBluez:
-                    // A cuff that wakes, or a bluetoothd that came back: the link is set up again and the
-                    // cuff re-sends its history.
-                    if await session.state != .disconnected { events += await session.handle(.disconnected) }
-                    events += await connect(session, cuff, now)
-                }
-            }
+            var replay = CuffReplay(cuff: cuff, session: CuffSession(device: Self.identity(of: cuff), users: users, store: store), now: now)
+            var events = await replay.connect()
+            // A vendor cuff measures once, as if its start command was sent on the first link.
+            events += await replay.play(cuff.onStart)
+            events += await replay.play(cuff.timeline)
             for event in events { Self.log(event, logger) }
             all += events
         }
         return all
-    }
-
-    private func connect(_ session: CuffSession, _ cuff: CuffSpec, _ now: @Sendable () -> Date) async -> [SessionEvent] {
-        var events: [SessionEvent] = []
-        for event: LinkEvent in [.connecting, .connected, .servicesResolved, .subscribed] { events += await session.handle(event) }
-        for record in cuff.storedRecords {
-            events += await session.handle(.value(.bloodPressureMeasurement, record.bytes, receivedAt: now()))
-        }
-        return events
     }
 
     static func identity(of cuff: CuffSpec) -> DeviceIdentity {
@@ -67,5 +49,56 @@ public struct ScenarioReplay {
         case let .storeFailed(_, reason): logger.error("The store refused a reading (kept pending): \(reason)")
         case let .stateChanged(state): logger.debug("Session: \(state)")
         }
+    }
+}
+
+/// One cuff's link events as a replay feeds them to its session.
+private struct CuffReplay {
+    let cuff: CuffSpec
+    let session: CuffSession
+    let now: @Sendable () -> Date
+    /// The newest BPS 1.1 record delivered, as the Gateway remembers it to ask for newer ones only.
+    var lastRecord: UInt16?
+
+    init(cuff: CuffSpec, session: CuffSession, now: @escaping @Sendable () -> Date) {
+        self.cuff = cuff
+        self.session = session
+        self.now = now
+    }
+
+    /// The link comes up: the cuff re-sends its history, and a BPS 1.1 cuff's records newer than the last
+    /// delivered arrive with their sequence numbers, as a RACP download "≥ last + 1" brings them.
+    mutating func connect() async -> [SessionEvent] {
+        var events: [SessionEvent] = []
+        for event: LinkEvent in [.connecting, .connected, .servicesResolved, .subscribed] { events += await session.handle(event) }
+        for record in cuff.storedRecords {
+            events += await session.handle(.value(.bloodPressureMeasurement, record.bytes, receivedAt: now()))
+        }
+        let newer = (cuff.records ?? []).filter { record in lastRecord.map { record.sequence > $0 } ?? true }
+        for record in newer.sorted(by: { $0.sequence < $1.sequence }) {
+            events += await session.handle(.storedRecord(
+                sequenceNumber: record.sequence, .enhancedBloodPressureMeasurement, record.value.bytes, receivedAt: now()))
+            lastRecord = record.sequence
+        }
+        return events
+    }
+
+    /// A script's steps in order, without their delays.
+    mutating func play(_ steps: [TimelineStep]) async -> [SessionEvent] {
+        var events: [SessionEvent] = []
+        for step in steps {
+            switch step.action {
+            case let .notify(characteristic, value), let .indicate(characteristic, value):
+                events += await session.handle(.value(characteristic, value.bytes, receivedAt: now()))
+            case .disconnect:
+                events += await session.handle(.disconnected)
+            case .advertise, .restartBluez:
+                // A cuff that wakes, or a bluetoothd that came back: the link is set up again and the
+                // cuff re-sends its history.
+                if await session.state != .disconnected { events += await session.handle(.disconnected) }
+                events += await connect()
+            }
+        }
+        return events
     }
 }

@@ -13,30 +13,35 @@ struct CuffSim: AsyncParsableCommand {
         discussion: """
             Owns org.bluez on the bus and exports the object model of BlueZ 5.66 with the cuffs the \
             scenario describes (docs/cuff-sim.md). Runs until SIGINT or SIGTERM. Every event is \
-            printed on standard output, one line each.
+            printed on standard output, one line each. With --check, only validates the file.
 
-            Exit status: 0 after a signal; 64 usage error; 65 invalid scenario; 66 scenario file \
-            unreadable; 69 the bus cannot be reached; 75 org.bluez is already owned on that bus.
+            Exit status: 0 after a signal (or a valid file with --check); 64 usage error; 65 invalid \
+            scenario; 66 scenario file unreadable; 69 the bus cannot be reached; 75 org.bluez is \
+            already owned on that bus.
             """)
 
     @Option(name: .long, help: "The scenario file (JSON, docs/cuff-sim.md).")
-    var scenario: String
+    var scenario: String?
+
+    @Option(name: .long, help: ArgumentHelp("Validate a scenario file and exit, without a bus.", valueName: "file"))
+    var check: String?
 
     @Option(name: .long, help: "The bus address (default: the system bus; libdbus honours DBUS_SYSTEM_BUS_ADDRESS).")
     var bus: String?
 
-    func run() async throws {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: scenario))
-        } catch {
-            fail("cannot read \(scenario): \(error.localizedDescription)", status: 66)
+    func validate() throws {
+        guard (scenario == nil) != (check == nil) else {
+            throw ValidationError("Give either --scenario FILE or --check FILE.")
         }
-        let parsed: Scenario
-        do {
-            parsed = try Scenario.parse(data)
-        } catch {
-            fail("\(scenario): \(error)", status: 65)
+        guard check == nil || bus == nil else { throw ValidationError("--check uses no bus.") }
+    }
+
+    func run() async throws {
+        // validate() made sure exactly one of the two is given.
+        let parsed = load(check ?? scenario ?? "")
+        if let check {
+            print("\(check): valid, \(parsed.cuffs.count) cuff(s)")
+            return
         }
         let emulator = BluezEmulator(scenario: parsed, bus: bus.map { .address($0) } ?? .system) { line in
             FileHandle.standardOutput.write(Data("cuff-sim: \(line)\n".utf8))
@@ -50,6 +55,21 @@ struct CuffSim: AsyncParsableCommand {
         }
         await Self.waitForTerminationSignal()
         await emulator.stop()
+    }
+
+    /// Reads and validates a scenario; exits 66 when unreadable, 65 when invalid.
+    private func load(_ path: String) -> Scenario {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            fail("cannot read \(path): \(error.localizedDescription)", status: 66)
+        }
+        do {
+            return try Scenario.parse(data)
+        } catch {
+            fail("\(path): \(error)", status: 65)
+        }
     }
 
     private func fail(_ message: String, status: Int32) -> Never {

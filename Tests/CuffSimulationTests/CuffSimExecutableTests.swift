@@ -81,6 +81,25 @@ struct CuffSimExecutableTests {
         #expect(nowhere.status == 69)
     }
 
+    @Test("--check validates a file without a bus: 0 and a line for a valid one, 65 naming the field for an invalid one")
+    func check() async throws {
+        let valid = try await ExternalCommand.runDetached(Self.executable, ["--check", Self.repository.appendingPathComponent("scenarios/one-cuff.json").path])
+        #expect(valid.status == 0)
+        #expect(valid.standardOutput.hasSuffix("one-cuff.json: valid, 1 cuff(s)\n"))
+
+        let bus = try PrivateBus()
+        let invalid = bus.directory.appendingPathComponent("invalid.json")
+        try ScenarioText.oneCuff(extra: #""clock": {"start": "2021-01-01T00:00:00"}"#).write(to: invalid, atomically: true, encoding: .utf8)
+        let refused = try await ExternalCommand.runDetached(Self.executable, ["--check", invalid.path])
+        #expect(refused.status == 65)
+        #expect(refused.standardError == "cuff-sim: \(invalid.path): cuffs[0].clock: needs service 1805\n")
+
+        let both = try await ExternalCommand.runDetached(Self.executable, ["--check", invalid.path, "--scenario", invalid.path])
+        #expect(both.status == 64)
+        let neither = try await ExternalCommand.runDetached(Self.executable, [])
+        #expect(neither.status == 64)
+    }
+
     @Test("SIGTERM makes cuff-sim leave the bus and exit 0")
     func terminates() async throws {
         let bus = try PrivateBus()

@@ -52,16 +52,33 @@ final class EmulatorHarness: Sendable {
         SignalRecorder(try await client.signals(matching: MatchRule(sender: "org.bluez")))
     }
 
-    /// The characteristic object of `uuid16` (e.g. "2a35") under the device, from the tree.
-    func characteristicPath(_ uuid16: String) async throws -> DBusObjectPath {
-        let uuid = "0000\(uuid16.lowercased())-0000-1000-8000-00805f9b34fb"
+    /// The characteristic object of `uuid` (16-bit like "2a35", or a full 128-bit UUID) under the device,
+    /// from the tree.
+    func characteristicPath(_ uuid: String) async throws -> DBusObjectPath {
+        let uuid = uuid.count == 4 ? "0000\(uuid.lowercased())-0000-1000-8000-00805f9b34fb" : uuid
         for (path, interfaces) in try await managedObjects() {
             if let characteristic = interfaces["org.bluez.GattCharacteristic1"],
                try characteristic.property("UUID", as: String.self) == uuid {
                 return path
             }
         }
-        throw HarnessError("no characteristic \(uuid16)")
+        throw HarnessError("no characteristic \(uuid)")
+    }
+
+    /// `ReadValue` on a characteristic.
+    func read(_ path: DBusObjectPath) async throws -> [UInt8] {
+        try await call(path, "org.bluez.GattCharacteristic1", "ReadValue", [[String: DBusVariant]().dbusValue])[0].decode()
+    }
+
+    /// `WriteValue` with option `type` (`request` as cuffd's BlueZ client writes; nil for none).
+    func write(_ bytes: [UInt8], to path: DBusObjectPath, type: String? = "request") async throws {
+        let options: [String: DBusVariant] = type.map { ["type": DBusVariant($0)] } ?? [:]
+        _ = try await call(path, "org.bluez.GattCharacteristic1", "WriteValue", [.bytes(bytes), options.dbusValue])
+    }
+
+    /// `StartNotify` on a characteristic.
+    func startNotify(_ path: DBusObjectPath) async throws {
+        _ = try await call(path, "org.bluez.GattCharacteristic1", "StartNotify")
     }
 
     /// Connects and waits until services are resolved.

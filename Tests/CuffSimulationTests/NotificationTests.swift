@@ -52,10 +52,21 @@ struct NotificationTests {
             try await harness.call(measurement, "org.bluez.GattCharacteristic1", "ReadValue", [.dictionary(key: .string, value: .variant, [])])
         }
         #expect(read?.name.rawValue == "org.bluez.Error.NotPermitted")
+        // Without `type`, bluetoothd finds no write property and refuses by itself; a Write Request goes
+        // out and the cuff answers "Write Not Permitted" (characteristic_write_value() in BlueZ 5.66).
+        let untyped = await #expect(throws: DBusError.self) {
+            try await harness.write([1], to: feature, type: nil)
+        }
+        #expect(untyped?.name.rawValue == "org.bluez.Error.NotSupported")
         let write = await #expect(throws: DBusError.self) {
-            try await harness.call(feature, "org.bluez.GattCharacteristic1", "WriteValue", [.bytes([1]), .dictionary(key: .string, value: .variant, [])])
+            try await harness.write([1], to: feature)
         }
         #expect(write?.name.rawValue == "org.bluez.Error.NotPermitted")
+        #expect(write?.message == "Write not permitted")
+        // A Write Command gets no answer: the call succeeds and the cuff ignores it.
+        try await harness.write([1], to: feature, type: "command")
+        #expect(harness.events.all.contains { $0.hasSuffix("0x2A49 Write Command ignored: 01") })
+        #expect(try await harness.read(feature) == [0x27, 0x00])
         let stop = await #expect(throws: DBusError.self) {
             try await harness.call(measurement, "org.bluez.GattCharacteristic1", "StopNotify")
         }

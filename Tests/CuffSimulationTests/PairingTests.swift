@@ -28,6 +28,21 @@ struct PairingTests {
         return requests
     }
 
+    /// A KeyboardOnly Agent1 that types 123456 after `typing`, and notes each request and Cancel.
+    static func exportSlowAgent(on harness: EmulatorHarness, typing: Duration) async throws -> EventLog {
+        let requests = EventLog()
+        await harness.client.export([DBusInterface("org.bluez.Agent1", methods: [
+            .init("RequestPasskey", inputs: [.init("device", .objectPath)], outputs: [.init("passkey", .uint32)]) { _ in
+                requests.append("RequestPasskey")
+                try await Task.sleep(for: typing)
+                return [.uint32(123_456)]
+            },
+            .init("Cancel") { _ in requests.append("Cancel"); return [] },
+        ])], at: agentPath)
+        _ = try await harness.call("/org/bluez", "org.bluez.AgentManager1", "RegisterAgent", [.objectPath(agentPath), .string("KeyboardOnly")])
+        return requests
+    }
+
     @Test("A passkey cuff pairs when the agent types the key it displays; the agent is asked before Pair replies")
     func passkeyPairing() async throws {
         let harness = try await EmulatorHarness(ScenarioText.oneCuff(pairing: "passkey:123456"))
@@ -77,16 +92,7 @@ struct PairingTests {
     func cancelPairing() async throws {
         let harness = try await EmulatorHarness(ScenarioText.oneCuff(pairing: "passkey:123456"))
         defer { Task { await harness.stop() } }
-        let requests = EventLog()
-        await harness.client.export([DBusInterface("org.bluez.Agent1", methods: [
-            .init("RequestPasskey", inputs: [.init("device", .objectPath)], outputs: [.init("passkey", .uint32)]) { _ in
-                requests.append("RequestPasskey")
-                try await Task.sleep(for: .seconds(20))  // the user is slow to type
-                return [.uint32(123_456)]
-            },
-            .init("Cancel") { _ in requests.append("Cancel"); return [] },
-        ])], at: Self.agentPath)
-        _ = try await harness.call("/org/bluez", "org.bluez.AgentManager1", "RegisterAgent", [.objectPath(Self.agentPath), .string("KeyboardOnly")])
+        let requests = try await Self.exportSlowAgent(on: harness, typing: .seconds(20))  // the user is slow to type
         try await harness.discover()
         let pairing = Task { try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "Pair") }
         while !requests.all.contains("RequestPasskey") { try await Task.sleep(for: .milliseconds(10)) }

@@ -50,10 +50,30 @@ struct ScenarioTests {
         (cuff(#""timeline": [{"after": 2, "advertise": true}, {"after": 1, "disconnect": true}]"#),
          "cuffs[0].timeline[1].after: 1.0 s comes before the previous step (2.0 s)"),
         (cuff(#""timeline": [{"after": 1, "notify": "2A37", "hex": "0048"}]"#),
-         "cuffs[0].timeline[0]: 0x2A37 is in a service this cuff does not have"),
+         "cuffs[0].timeline[0]: 0x2A37 is not a characteristic this cuff has"),
         (cuff(#""timeline": [{"after": "soon", "disconnect": true}]"#), "cuffs[0].timeline[0].after: should be a number"),
         (#"{"adapter": {"address": "00:1A:7D:DA:71:13"}, "cuffs": [{"address": "C4:F3:12:53:F2:C9", "name": "B", "services": ["1811"]}]}"#, "cuffs[0].services: \"1811\" is not a service cuff-sim emulates (1810, 180D, 180A, 1805, 180F)"),
         ("{", ""),
+        (cuff(#""records": [{"sequence": 1, "hex": "46 80 00"}]"#),
+         "cuffs[0].records[0].hex: Enhanced Blood Pressure Measurement (0x2B34): 3 bytes, but its flags and layout need at least 13"),
+        (cuff(#""records": [{"sequence": 1, "hex": "\#(ScenarioText.enhancedA)"}, {"sequence": 1, "hex": "\#(ScenarioText.enhancedB)"}]"#),
+         "cuffs[0].records[1].sequence: 1 is used twice"),
+        (cuff(#""records": [{"sequence": 70000, "hex": "\#(ScenarioText.enhancedA)"}]"#), "cuffs[0].records[0].sequence: must be 0 to 65535"),
+        (cuff(#""records": [{"sequence": 2, "hex": "66 79 00 4F 00 5D 00 64 96 96 32 40 00 74 A4 96 32"}]"#),
+         "cuffs[0].records[0].hex: carries a User Facing Time, but feature bit 8 (User Facing Time) is clear"),
+        (cuff(#""recordSegmentSize": 8"#), "cuffs[0].recordSegmentSize: needs records"),
+        (cuff(#""records": [], "recordSegmentSize": 5"#), "cuffs[0].recordSegmentSize: must be 6 to 244 bytes"),
+        (cuff(#""timeline": [{"after": 1, "indicate": "2B36", "hex": "03 01 00 34 2B"}]"#),
+         "cuffs[0].timeline[0]: 0x2B36 is not a characteristic this cuff has"),
+        (cuff(#""clock": {"start": "2021-01-01T00:00:00"}"#), "cuffs[0].clock: needs service 1805"),
+        (#"{"adapter": {"address": "00:1A:7D:DA:71:13"}, "cuffs": [{"address": "C4:F3:12:53:F2:C9", "name": "B", "services": ["1810", "1805"], "clock": {"start": "2021-02-30T00:00:00"}}]}"#,
+         "cuffs[0].clock.start: \"2021-02-30T00:00:00\" is not a calendar time like 2021-01-01T00:00:00"),
+        (#"{"adapter": {"address": "00:1A:7D:DA:71:13"}, "cuffs": [{"address": "C4:F3:12:53:F2:C9", "name": "B", "services": ["180D"], "vendor": "qardioArm"}]}"#,
+         "cuffs[0].vendor: needs service 1810"),
+        (cuff(#""onStart": [{"after": 1, "disconnect": true}]"#),
+         "cuffs[0].onStart: needs a vendor protocol that can start a measurement (\"vendor\": \"qardioArm\")"),
+        (cuff(#""vendor": "qardioArm", "onStart": [{"after": 2, "advertise": true}, {"after": 1, "disconnect": true}]"#),
+         "cuffs[0].onStart[1].after: 1.0 s comes before the previous step (2.0 s)"),
     ])
     func badFilesNameTheField(_ json: String, _ expected: String) {
         #expect {
@@ -62,6 +82,21 @@ struct ScenarioTests {
             let message = (error as? ScenarioError)?.description ?? ""
             return expected.isEmpty ? message.contains("not valid JSON") : message == expected
         }
+    }
+
+    @Test func theNewCuffFieldsParse() throws {
+        let scenario = try Scenario.parse(Data(ScenarioText.oneCuff(
+            services: #"["1810", "1805"]"#, feature: "4001",
+            extra: #""records": [{"sequence": 9, "hex": "\#(ScenarioText.enhancedA)"}], "recordSegmentSize": 12, "clock": {"start": "2021-01-01T00:00:00", "writable": false}, "vendor": "qardioArm", "onStart": [{"after": 0.5, "indicate": "2A35", "hex": "\#(ScenarioText.recordA)"}]"#).utf8))
+        let cuff = try #require(scenario.cuffs.first)
+        #expect(cuff.records == [RecordSpec(sequence: 9, value: HexValue(bytes: spaced(ScenarioText.enhancedA)))])
+        #expect(cuff.recordSegmentSize == 12)
+        #expect(cuff.clock?.start == DateTime(year: 2021, month: 1, day: 1, hours: 0, minutes: 0, seconds: 0))
+        #expect(cuff.clock?.writable == false)
+        #expect(cuff.vendor == .qardioArm)
+        #expect(cuff.onStart.map(\.after) == [0.5])
+        let plain = try Scenario.parse(Data(ScenarioText.oneCuff().utf8)).cuffs[0]
+        #expect(plain.records == nil && plain.clock == nil && plain.vendor == nil && plain.onStart.isEmpty)
     }
 
     @Test func anAddressIsUsedOnce() {

@@ -32,6 +32,9 @@ struct ShippedScenarioTests {
         #expect(stored.map(ExpectedReading.Comparable.init).sorted() == expectation.readings.map(ExpectedReading.Comparable.init).sorted())
         let failed = events.filter { if case .measurementFailed = $0 { true } else { false } }.count
         #expect(failed == expectation.failedMeasurements)
+        // BPS 1.1 records arrive as a RACP download brings them: each stored under its sequence number.
+        let records = scenario.cuffs.reduce(0) { $0 + ($1.records?.count ?? 0) }
+        #expect(stored.filter { $0.syncIdentifier.contains(":seq") }.count == records)
     }
 }
 

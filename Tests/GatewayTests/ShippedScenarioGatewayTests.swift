@@ -16,6 +16,10 @@ struct ShippedScenarioGatewayTests {
         let harness = try await GatewayHarness(scenarioFile: name)
         defer { Task { await harness.stop() } }
         try await harness.pairAll()
+        // A cuff that measures on a vendor command (QardioArm's `onStart`) is started, as `cuffctl start` does.
+        for cuff in harness.scenario.cuffs where !cuff.onStart.isEmpty {
+            _ = try await harness.gateway.startMeasurement(cuff.address, timeout: .seconds(20))
+        }
         try await harness.waitForExpectedReadings()
         let failed = harness.events.all.filter { if case .session(_, .measurementFailed) = $0 { true } else { false } }
         #expect(failed.count == harness.scenario.expect?.failedMeasurements ?? 0)

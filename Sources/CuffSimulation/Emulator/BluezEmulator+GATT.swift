@@ -2,55 +2,88 @@ import DBus
 import GATTHealth
 
 /// GattCharacteristic1 reads, writes and notify sessions, and the values the cuff sends
-/// (`src/gatt-client.c`, BLUEZ-DBUS.md §7–§8).
+/// (`src/gatt-client.c`, BLUEZ-DBUS.md §7–§8). bluetoothd forwards reads and write requests to the cuff,
+/// which refuses what its characteristic does not allow with an ATT error (``ATTError``).
 extension BluezEmulator {
     func readValue(at path: DBusObjectPath, options: DBusProperties) async throws(DBusError) -> [UInt8] {
         let (index, characteristic) = try cuffIndex(attribute: path)
-        guard characteristic.isReadable else { throw BluezError.notPermitted("Read not permitted") }
-        let value = cuffs[index].values[characteristic.characteristic] ?? []
-        let offset = Int((try? options.property("offset", as: UInt16.self)) ?? 0) ?? 0
-        guard offset <= value.count else { throw BluezError.make("InvalidOffset", "Invalid offset") }
+        let offset: Int
+        do {
+            offset = Int(try options.property("offset", as: UInt16.self) ?? 0)
+        } catch {
+            throw BluezError.invalidArguments()
+        }
+        guard characteristic.isReadable else { throw ATTError.readNotPermitted.dbusError }
+        try await requireEncryption(index, for: characteristic)
+        let value: [UInt8]
+        if characteristic.id == .assigned(.currentTime) {
+            value = readClock(index)
+        } else {
+            value = cuffs[index].values[characteristic.id] ?? []
+        }
+        guard offset <= value.count else { throw ATTError.invalidOffset.dbusError }
         // A read updates the cached Value, which notifies like a notification does (§7).
         await update(path, Bluez.gattCharacteristic, ["Value": .bytes(value)])
         return Array(value[offset...])
     }
 
-    func writeValue(_ value: [UInt8], at path: DBusObjectPath) async throws(DBusError) {
+    func writeValue(_ value: [UInt8], options: DBusProperties, at path: DBusObjectPath) async throws(DBusError) {
         let (index, characteristic) = try cuffIndex(attribute: path)
-        guard characteristic.isWritable else { throw BluezError.notPermitted("Write not permitted") }
-        cuffs[index].values[characteristic.characteristic] = value
-        log("\(name(index)) 0x\(characteristic.characteristic.shortUUID) written: \(hex(value))")
+        let label = "\(name(index)) \(characteristic.id.label)"
+        guard try WriteProcedure(options: options, flags: characteristic.flags) == .request else {
+            // None of the emulated characteristics takes Write Commands; the cuff drops them unanswered.
+            log("\(label) Write Command ignored: \(hex(value))")
+            return
+        }
+        guard characteristic.isWritable else { throw ATTError.writeNotPermitted.dbusError }
+        try await requireEncryption(index, for: characteristic)
+        do throws(ATTError) {
+            switch characteristic.id {
+            case .assigned(.currentTime): try setClock(index, value)
+            case .assigned(.recordAccessControlPoint): try requestRecordAccess(index, value)
+            case .qardioArmControl: try await commandQardioArm(index, value)
+            default:
+                cuffs[index].values[characteristic.id] = value
+                log("\(label) written: \(hex(value))")
+            }
+        } catch {
+            log("\(label) write of \(hex(value)) refused: ATT error 0x\(hex([error.rawValue]))")
+            throw error.dbusError
+        }
     }
 
     func readConfiguration(at path: DBusObjectPath) throws(DBusError) -> [UInt8] {
         let (index, characteristic) = try cuffIndex(attribute: path)
-        guard cuffs[index].isNotifying(characteristic.characteristic) else { return [0, 0] }
-        return characteristic.flags.contains("indicate") ? [2, 0] : [1, 0]
+        guard cuffs[index].isNotifying(characteristic.id) else { return [0, 0] }
+        return characteristic.indicates ? [2, 0] : [1, 0]
     }
 
-    /// One session per client; a second StartNotify from the same client succeeds (§7).
+    /// One session per client; a second StartNotify from the same client succeeds (§7). On a cuff that
+    /// protects the characteristic, bluetoothd's CCCD write first needs a paired link (security elevation);
+    /// if that fails, StartNotify fails with the CCCD write's error and no session is kept.
     func startNotify(at path: DBusObjectPath, client: String) async throws(DBusError) {
         let (index, characteristic) = try cuffIndex(attribute: path)
         guard characteristic.canNotify else { throw BluezError.notSupported("Operation is not supported") }
-        let key = characteristic.characteristic
+        let key = characteristic.id
         guard !(cuffs[index].notifySessions[key] ?? []).contains(client) else { return }
+        if !cuffs[index].isNotifying(key) { try await requireEncryption(index, for: characteristic) }
         let first = !cuffs[index].isNotifying(key)
         cuffs[index].notifySessions[key, default: []].insert(client)
         guard first else { return }
         await update(path, Bluez.gattCharacteristic, ["Notifying": .boolean(true)])
-        log("\(name(index)) 0x\(key.shortUUID) \(characteristic.flags.contains("indicate") ? "indications" : "notifications") enabled by \(client)")
+        log("\(name(index)) \(key.label) \(characteristic.indicates ? "indications" : "notifications") enabled by \(client)")
         Task { await self.configurationEnabled(index, key) }
     }
 
     func stopNotify(at path: DBusObjectPath, client: String) async throws(DBusError) {
         let (index, characteristic) = try cuffIndex(attribute: path)
-        guard (cuffs[index].notifySessions[characteristic.characteristic] ?? []).contains(client) else {
+        guard (cuffs[index].notifySessions[characteristic.id] ?? []).contains(client) else {
             throw BluezError.failed("No notify session started")
         }
-        await endNotifySession(index, characteristic.characteristic, client: client)
+        await endNotifySession(index, characteristic.id, client: client)
     }
 
-    func endNotifySession(_ index: Int, _ characteristic: HealthCharacteristic, client: String) async {
+    func endNotifySession(_ index: Int, _ characteristic: CharacteristicID, client: String) async {
         guard cuffs[index].notifySessions[characteristic]?.remove(client) != nil, !cuffs[index].isNotifying(characteristic),
               cuffs[index].connected, let emulated = cuffs[index].layout.characteristic(characteristic) else { return }
         await update(emulated.path, Bluez.gattCharacteristic, ["Notifying": .boolean(false)])
@@ -58,9 +91,9 @@ extension BluezEmulator {
 
     /// The cuff sees its CCCD written: a cuff that re-sends its history indicates every stored
     /// record, and the first time its script starts.
-    func configurationEnabled(_ index: Int, _ characteristic: HealthCharacteristic) async {
+    func configurationEnabled(_ index: Int, _ characteristic: CharacteristicID) async {
         guard characteristic == cuffs[index].scriptTrigger else { return }
-        if characteristic == .bloodPressureMeasurement {
+        if characteristic == .assigned(.bloodPressureMeasurement) {
             for record in cuffs[index].spec.storedRecords {
                 await send(index, characteristic, record.bytes, kind: "indicated (stored record)")
             }
@@ -73,27 +106,33 @@ extension BluezEmulator {
 
     /// A notification or indication: `PropertiesChanged` on `Value`, even when the value is the
     /// same as before (§7). Without a link or a session the cuff's packet goes nowhere.
-    func send(_ index: Int, _ characteristic: HealthCharacteristic, _ value: [UInt8], kind: String) async {
+    func send(_ index: Int, _ characteristic: CharacteristicID, _ value: [UInt8], kind: String) async {
         guard cuffs[index].connected, cuffs[index].isNotifying(characteristic),
               let emulated = cuffs[index].layout.characteristic(characteristic) else {
-            log("\(name(index)) 0x\(characteristic.shortUUID) \(hex(value)) dropped: not connected or not subscribed")
+            log("\(name(index)) \(characteristic.label) \(hex(value)) dropped: not connected or not subscribed")
             return
         }
         cuffs[index].values[characteristic] = value
         await update(emulated.path, Bluez.gattCharacteristic, ["Value": .bytes(value)])
-        log("\(name(index)) 0x\(characteristic.shortUUID) \(kind): \(hex(value))")
+        log("\(name(index)) \(characteristic.label) \(kind): \(hex(value))")
     }
 
-    /// Runs a cuff's script, each step at its time counted from the start.
-    func play(_ timeline: [TimelineStep], cuff index: Int) async {
+    /// Runs a script (a cuff's timeline, or what it does after a vendor start), each step at its time
+    /// counted from the start. Returns false when the task was canceled before the last step.
+    @discardableResult
+    func play(_ steps: [TimelineStep], cuff index: Int) async -> Bool {
         let start = ContinuousClock.now
-        for step in timeline {
-            try? await Task.sleep(until: start + .milliseconds(Int((step.after * 1000).rounded())), clock: .continuous)
+        for step in steps {
+            do {
+                try await Task.sleep(until: start + .milliseconds(Int((step.after * 1000).rounded())), clock: .continuous)
+            } catch {
+                return false
+            }
             switch step.action {
             case .notify(let characteristic, let value):
-                await send(index, characteristic, value.bytes, kind: "notified")
+                await send(index, .assigned(characteristic), value.bytes, kind: "notified")
             case .indicate(let characteristic, let value):
-                await send(index, characteristic, value.bytes, kind: "indicated")
+                await send(index, .assigned(characteristic), value.bytes, kind: "indicated")
             case .disconnect:
                 await dropLink(index, byHost: false)
             case .advertise:
@@ -104,6 +143,7 @@ extension BluezEmulator {
                 await restart()
             }
         }
+        return true
     }
 }
 

@@ -63,7 +63,7 @@ extension BluezEmulator {
     /// objects go with it; a client disconnect of an untrusted device disarms auto-connect.
     func dropLink(_ index: Int, byHost: Bool) async {
         guard cuffs[index].connected else { return }
-        cuffs[index].connected = false
+        cuffs[index].linkLost()
         if byHost && !cuffs[index].trusted { cuffs[index].autoConnectArmed = false }
         log("\(name(index)) disconnected \(byHost ? "by the host" : "by the cuff")")
         await update(cuffs[index].devicePath, Bluez.device, ["ServicesResolved": .boolean(false)])
@@ -120,7 +120,7 @@ extension BluezEmulator {
     }
 
     /// The agent's part of pairing, mapped to the errors `Pair` replies with.
-    private nonisolated func askAgent(
+    nonisolated func askAgent(
         _ agent: (owner: String, registration: AgentRegistration)?, for requirement: PairingRequirement, device: DBusObjectPath
     ) async throws {
         guard let connection = await connection else { throw BluezError.notReady }

@@ -119,21 +119,21 @@ extension BluezEmulator {
     /// GattCharacteristic1 (`doc/gatt-api.txt`); `Notifying` only where notify or indicate is set.
     func characteristicInterface(_ index: Int, _ characteristic: EmulatedCharacteristic) -> DBusInterface {
         var properties: [DBusInterface.Property] = [
-            .init("UUID", characteristic.characteristic.uuid),
+            .init("UUID", characteristic.id.uuid),
             .init("Service", characteristic.servicePath),
-            .init("Value", cuffs[index].values[characteristic.characteristic] ?? []),
+            .init("Value", cuffs[index].values[characteristic.id] ?? []),
             .init("Flags", characteristic.flags),
-            .init("MTU", UInt16(247)),
+            .init("MTU", GattLayout.mtu),
         ]
         if characteristic.canNotify {
-            properties.append(.init("Notifying", cuffs[index].isNotifying(characteristic.characteristic)))
+            properties.append(.init("Notifying", cuffs[index].isNotifying(characteristic.id)))
         }
         return DBusInterface(Bluez.gattCharacteristic, methods: [
             .init("ReadValue", inputs: [Self.options], outputs: [.init("value", .array(.byte))]) { [self] call in
                 [.bytes(try await readValue(at: call.path, options: try call.argument(0)))]
             },
             .init("WriteValue", inputs: [.init("value", .array(.byte)), Self.options]) { [self] call in
-                try await writeValue(try call.argument(0), at: call.path)
+                try await writeValue(try call.argument(0), options: try call.argument(1), at: call.path)
                 return []
             },
             .init("StartNotify") { [self] call in try await startNotify(at: call.path, client: call.sender); return [] },

@@ -45,8 +45,7 @@ public actor BluezEmulator {
         self.scenario = scenario
         self.bus = bus
         self.log = log
-        let now = DateTime(Date())
-        cuffs = scenario.cuffs.map { CuffState(spec: $0, now: now) }
+        cuffs = scenario.cuffs.map(CuffState.init(spec:))
     }
 
     /// Connects, exports the adapter and the bonded cuffs, then takes `org.bluez`: a client that
@@ -101,7 +100,7 @@ public actor BluezEmulator {
         for index in cuffs.indices {
             cuffs[index].pairing?.attempt.cancel()
             if cuffs[index].connected { cuffs[index].advertising = true }
-            cuffs[index].connected = false
+            cuffs[index].linkLost()
             cuffs[index].connecting = false
             cuffs[index].exported = false
             cuffs[index].notifySessions = [:]

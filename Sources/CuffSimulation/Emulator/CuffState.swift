@@ -21,25 +21,47 @@ struct CuffState {
     var autoConnectArmed = true
     /// The `StartNotify` sessions, by characteristic: the unique names of the clients. They
     /// outlive the link; bluetoothd re-enables them on every reconnection (BLUEZ-DBUS.md §7).
-    var notifySessions: [HealthCharacteristic: Set<String>] = [:]
+    var notifySessions: [CharacteristicID: Set<String>] = [:]
     /// The last value of each characteristic (reads, notifications, writes).
-    var values: [HealthCharacteristic: [UInt8]] = [:]
+    var values: [CharacteristicID: [UInt8]] = [:]
     var timelineStarted = false
     /// A `Pair` waiting for the agent, and that agent; `CancelPairing` cancels the one and
     /// tells the other (`Agent1.Cancel`).
     var pairing: (attempt: Task<Void, any Error>, agent: (owner: String, path: DBusObjectPath)?)?
+    /// Pairing that bluetoothd started by itself after the cuff refused an access (security elevation);
+    /// true when it paired.
+    var elevation: Task<Bool, Never>?
     /// Bumped whenever a pending removal of a temporary device should be forgotten.
     var removalToken = 0
+    /// The cuff's clock (Current Time 0x2A2B).
+    var clock: CuffClock
+    /// The BPS 1.1 records in the cuff's memory, by ascending sequence number.
+    var records: [RecordSpec]
+    /// The rolling counter of the next 0x2B36 segment (0–63, carried on from record to record).
+    var segmentCounter: UInt8 = 0
+    /// A RACP procedure under way (a report being indicated), until its response goes out.
+    var recordProcedure: Task<Void, Never>?
+    /// The measurement a vendor start command began (`onStart`), until it completes or is canceled.
+    var vendorMeasurement: Task<Void, Never>?
 
-    init(spec: CuffSpec, now: DateTime) {
+    init(spec: CuffSpec) {
         self.spec = spec
         devicePath = try! Bluez.adapterPath.appending(spec.address.objectPathElement)
-        layout = GattLayout(spec: spec, devicePath: devicePath, now: now)
+        layout = GattLayout(spec: spec, devicePath: devicePath)
         paired = spec.bonded
         trusted = spec.bonded
+        clock = spec.clock.map { CuffClock(showing: $0.start) } ?? .local()
+        records = (spec.records ?? []).sorted { $0.sequence < $1.sequence }
         for characteristic in layout.characteristics {
-            values[characteristic.characteristic] = characteristic.initialValue
+            values[characteristic.id] = characteristic.initialValue
         }
+    }
+
+    /// The link went down: a RACP procedure under way ends with it (the cuff's own measurement goes on).
+    mutating func linkLost() {
+        connected = false
+        recordProcedure?.cancel()
+        recordProcedure = nil
     }
 
     /// bluetoothd drops temporary devices: neither paired nor trusted (BLUEZ-DBUS.md §2).
@@ -47,11 +69,11 @@ struct CuffState {
 
     /// The characteristic whose enabling starts the cuff's script: 0x2A35 for a blood-pressure
     /// cuff, 0x2A37 for a heart-rate-only sensor.
-    var scriptTrigger: HealthCharacteristic {
-        spec.services.contains(.bloodPressure) ? .bloodPressureMeasurement : .heartRateMeasurement
+    var scriptTrigger: CharacteristicID {
+        .assigned(spec.services.contains(.bloodPressure) ? .bloodPressureMeasurement : .heartRateMeasurement)
     }
 
-    func isNotifying(_ characteristic: HealthCharacteristic) -> Bool {
+    func isNotifying(_ characteristic: CharacteristicID) -> Bool {
         !(notifySessions[characteristic] ?? []).isEmpty
     }
 }

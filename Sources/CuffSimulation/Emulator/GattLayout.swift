@@ -3,13 +3,15 @@ import GATTHealth
 
 /// One characteristic of an emulated cuff, as GattCharacteristic1 exports it.
 struct EmulatedCharacteristic: Sendable {
-    let characteristic: HealthCharacteristic
+    let id: CharacteristicID
     let path: DBusObjectPath
     let servicePath: DBusObjectPath
     /// `Flags` (`doc/gatt-api.txt`): `read`, `write`, `notify`, `indicate`.
     let flags: [String]
     /// The value a read returns before anything changed it.
     let initialValue: [UInt8]
+    /// Whether the cuff answers "Insufficient Authentication" until the link is paired.
+    let requiresEncryption: Bool
     /// The Client Characteristic Configuration descriptor 0x2902 bluetoothd exports beneath
     /// characteristics that notify or indicate.
     let configurationDescriptorPath: DBusObjectPath?
@@ -17,6 +19,7 @@ struct EmulatedCharacteristic: Sendable {
     var canNotify: Bool { flags.contains("notify") || flags.contains("indicate") }
     var isReadable: Bool { flags.contains("read") }
     var isWritable: Bool { flags.contains("write") }
+    var indicates: Bool { flags.contains("indicate") }
 }
 
 /// One primary service of an emulated cuff.
@@ -30,23 +33,37 @@ struct EmulatedService: Sendable {
 /// handle the way bluetoothd names them (`serviceNNNN/charNNNN/descNNNN`, four lower-case hex
 /// digits; BLUEZ-DBUS.md §1). bluetoothd hides GAP 0x1800 and GATT 0x1801, so neither appears.
 struct GattLayout: Sendable {
+    /// The ATT MTU the emulated link negotiated (`GattCharacteristic1.MTU`; bluetoothd asks for 517).
+    static let mtu: UInt16 = 247
+    /// The most a notification or indication carries: MTU − 3.
+    static let attPayload = Int(mtu) - 3
+
     let services: [EmulatedService]
 
-    init(spec: CuffSpec, devicePath: DBusObjectPath, now: DateTime) {
+    /// A characteristic a cuff's scenario gives it: which, its properties, its first value.
+    struct Declaration {
+        let id: CharacteristicID
+        let flags: [String]
+        let value: [UInt8]
+    }
+
+    init(spec: CuffSpec, devicePath: DBusObjectPath) {
         var handle: UInt16 = 0x000A
         var services: [EmulatedService] = []
         for service in spec.services.sorted(by: { $0.rawValue < $1.rawValue }) {
             let servicePath = try! devicePath.appending(Self.element("service", handle))
             handle += 1
             var characteristics: [EmulatedCharacteristic] = []
-            for (characteristic, flags, value) in Self.characteristics(of: service, spec: spec, now: now) {
+            for declaration in Self.declarations(of: service, spec: spec) {
                 // A declaration handle, a value handle, and a CCCD handle when it notifies.
                 let path = try! servicePath.appending(Self.element("char", handle))
-                let notifies = flags.contains("notify") || flags.contains("indicate")
+                let notifies = declaration.flags.contains("notify") || declaration.flags.contains("indicate")
                 let descriptor = notifies ? try! path.appending(Self.element("desc", handle + 2)) : nil
                 characteristics.append(EmulatedCharacteristic(
-                    characteristic: characteristic, path: path, servicePath: servicePath, flags: flags,
-                    initialValue: value, configurationDescriptorPath: descriptor))
+                    id: declaration.id, path: path, servicePath: servicePath, flags: declaration.flags,
+                    initialValue: declaration.value,
+                    requiresEncryption: spec.pairing != .none && Self.protectedServices.contains(service),
+                    configurationDescriptorPath: descriptor))
                 handle += notifies ? 3 : 2
             }
             services.append(EmulatedService(service: service, path: servicePath, characteristics: characteristics))
@@ -57,8 +74,8 @@ struct GattLayout: Sendable {
 
     var characteristics: [EmulatedCharacteristic] { services.flatMap(\.characteristics) }
 
-    func characteristic(_ characteristic: HealthCharacteristic) -> EmulatedCharacteristic? {
-        characteristics.first { $0.characteristic == characteristic }
+    func characteristic(_ id: CharacteristicID) -> EmulatedCharacteristic? {
+        characteristics.first { $0.id == id }
     }
 
     func characteristic(at path: DBusObjectPath) -> EmulatedCharacteristic? {
@@ -70,30 +87,57 @@ struct GattLayout: Sendable {
         return prefix + String(repeating: "0", count: 4 - digits.count) + digits
     }
 
-    /// The characteristics each service carries (GATT-HEALTH.md §2), their properties, and
-    /// their first values.
-    private static func characteristics(
-        of service: HealthService, spec: CuffSpec, now: DateTime
-    ) -> [(HealthCharacteristic, [String], [UInt8])] {
+    /// The services whose characteristics a cuff that pairs protects: measurements, records, control
+    /// points and its clock. Device Information and Battery stay readable on an unencrypted link, as on
+    /// the cuffs of GATT-HEALTH.md §13.1, which ask for security when indications are enabled.
+    static let protectedServices: Set<HealthService> = [.bloodPressure, .heartRate, .currentTime]
+
+    /// Every characteristic of the cuff, service by service.
+    static func declarations(of spec: CuffSpec) -> [Declaration] {
+        spec.services.flatMap { declarations(of: $0, spec: spec) }
+    }
+
+    /// The characteristics each service carries (GATT-HEALTH.md §2, §7, §12), their properties, and
+    /// their first values. A cuff with `records` is BPS 1.1: Enhanced BPM, Blood Pressure Record and RACP.
+    private static func declarations(of service: HealthService, spec: CuffSpec) -> [Declaration] {
+        func assigned(_ characteristic: HealthCharacteristic, _ flags: [String], _ value: [UInt8] = []) -> Declaration {
+            Declaration(id: .assigned(characteristic), flags: flags, value: value)
+        }
         switch service {
         case .bloodPressure:
-            [(.bloodPressureMeasurement, ["indicate"], []),
-             (.intermediateCuffPressure, ["notify"], []),
-             (.bloodPressureFeature, ["read"], spec.feature.bytes)]
+            var declarations = [
+                assigned(.bloodPressureMeasurement, ["indicate"]),
+                assigned(.intermediateCuffPressure, ["notify"]),
+                assigned(.bloodPressureFeature, ["read"], spec.feature.bytes),
+            ]
+            if spec.records != nil {
+                declarations += [
+                    assigned(.enhancedBloodPressureMeasurement, ["indicate"]),
+                    assigned(.bloodPressureRecord, ["indicate"]),
+                    assigned(.recordAccessControlPoint, ["write", "indicate"]),
+                ]
+            }
+            if spec.vendor == .qardioArm {
+                declarations.append(Declaration(id: .qardioArmControl, flags: ["write", "notify"], value: []))
+            }
+            return declarations
         case .heartRate:
-            [(.heartRateMeasurement, ["notify"], []),
-             (.bodySensorLocation, ["read"], [BodySensorLocation.wrist.rawValue]),
-             (.heartRateControlPoint, ["write"], [])]
+            return [
+                assigned(.heartRateMeasurement, ["notify"]),
+                assigned(.bodySensorLocation, ["read"], [BodySensorLocation.wrist.rawValue]),
+                assigned(.heartRateControlPoint, ["write"]),
+            ]
         case .deviceInformation:
-            [(.manufacturerNameString, spec.deviceInformation?.manufacturer),
-             (.modelNumberString, spec.deviceInformation?.model),
-             (.serialNumberString, spec.deviceInformation?.serial),
-             (.firmwareRevisionString, spec.deviceInformation?.firmware)]
-                .compactMap { characteristic, text in text.map { (characteristic, ["read"], Array($0.utf8)) } }
+            return [(HealthCharacteristic.manufacturerNameString, spec.deviceInformation?.manufacturer),
+                    (.modelNumberString, spec.deviceInformation?.model),
+                    (.serialNumberString, spec.deviceInformation?.serial),
+                    (.firmwareRevisionString, spec.deviceInformation?.firmware)]
+                .compactMap { characteristic, text in text.map { assigned(characteristic, ["read"], Array($0.utf8)) } }
         case .currentTime:
-            [(.currentTime, ["read", "write", "notify"], CurrentTime(dateTime: now, adjustReason: []).encoded())]
+            // Reads come from the cuff's running clock (CuffClock), not from a stored value.
+            return [assigned(.currentTime, (spec.clock?.writable ?? true) ? ["read", "write", "notify"] : ["read", "notify"])]
         case .batteryService:
-            [(.batteryLevel, ["read", "notify"], [100])]
+            return [assigned(.batteryLevel, ["read", "notify"], [100])]
         }
     }
 }

@@ -1,0 +1,81 @@
+import GATTHealth
+
+/// The rules of a cuff that JSON types cannot state (docs/cuff-sim.md, "Format").
+extension CuffSpec {
+    /// Checks that values decode as their characteristics, times do not go back, and each field has the
+    /// service it needs; throws with the JSON path of the first field that breaks a rule.
+    func validate(path: String) throws(ScenarioError) {
+        guard services.contains(.bloodPressure) || services.contains(.heartRate) else {
+            throw ScenarioError(path: path + ".services", message: "a cuff needs 1810 or 180D")
+        }
+        let feature = try decoded(BloodPressureFeature.self, self.feature, path: path + ".feature")
+        for (index, record) in storedRecords.enumerated() {
+            _ = try decoded(BloodPressureMeasurement.self, record, path: path + ".storedRecords[\(index)]")
+        }
+        try validateSteps(timeline, path: path + ".timeline")
+        try validateRecords(feature: feature, path: path)
+        try require(.currentTime, for: clock != nil, path: path + ".clock")
+        try require(.bloodPressure, for: vendor != nil, path: path + ".vendor")
+        guard onStart.isEmpty || vendor != nil else {
+            throw ScenarioError(path: path + ".onStart", message: "needs a vendor protocol that can start a measurement (\"vendor\": \"qardioArm\")")
+        }
+        try validateSteps(onStart, path: path + ".onStart")
+    }
+
+    /// `hex` decoded as `type`, or the decoder's reason at `path`.
+    private func decoded<Value: GATTCharacteristicValue>(_ type: Value.Type, _ hex: HexValue, path: String) throws(ScenarioError) -> Value {
+        do {
+            return try Value(decoding: hex.bytes)
+        } catch {
+            throw ScenarioError(path: path, message: error.description)
+        }
+    }
+
+    private func require(_ service: HealthService, for present: Bool, path: String) throws(ScenarioError) {
+        guard !present || services.contains(service) else {
+            throw ScenarioError(path: path, message: "needs service \(String(service.rawValue, radix: 16, uppercase: true))")
+        }
+    }
+
+    /// Steps in non-decreasing time, each naming a characteristic the cuff has.
+    private func validateSteps(_ steps: [TimelineStep], path: String) throws(ScenarioError) {
+        let exposed = Set(GattLayout.declarations(of: self).map(\.id))
+        var previous = 0.0
+        for (index, step) in steps.enumerated() {
+            let stepPath = path + "[\(index)]"
+            guard step.after >= previous else {
+                throw ScenarioError(path: stepPath + ".after", message: "\(step.after) s comes before the previous step (\(previous) s)")
+            }
+            previous = step.after
+            if let characteristic = step.action.characteristic, !exposed.contains(.assigned(characteristic)) {
+                throw ScenarioError(path: stepPath, message: "0x\(characteristic.shortUUID) is not a characteristic this cuff has")
+            }
+        }
+    }
+
+    /// BPS 1.1 records: 0x2B34 values with unique sequence numbers; a User Facing Time only where the
+    /// Feature announces it (bit 8, GATT-HEALTH.md §6); segments big enough for the 5-byte first header.
+    private func validateRecords(feature: BloodPressureFeature, path: String) throws(ScenarioError) {
+        if let size = recordSegmentSize {
+            guard records != nil else {
+                throw ScenarioError(path: path + ".recordSegmentSize", message: "needs records")
+            }
+            guard (6 ... GattLayout.attPayload).contains(size) else {
+                throw ScenarioError(path: path + ".recordSegmentSize", message: "must be 6 to \(GattLayout.attPayload) bytes")
+            }
+        }
+        guard let records else { return }
+        try require(.bloodPressure, for: true, path: path + ".records")
+        var sequences: Set<UInt16> = []
+        for (index, record) in records.enumerated() {
+            let recordPath = path + ".records[\(index)]"
+            guard sequences.insert(record.sequence).inserted else {
+                throw ScenarioError(path: recordPath + ".sequence", message: "\(record.sequence) is used twice")
+            }
+            let measurement = try decoded(EnhancedBloodPressureMeasurement.self, record.value, path: recordPath + ".hex")
+            guard measurement.userFacingTime == nil || feature.contains(.userFacingTime) else {
+                throw ScenarioError(path: recordPath + ".hex", message: "carries a User Facing Time, but feature bit 8 (User Facing Time) is clear")
+            }
+        }
+    }
+}

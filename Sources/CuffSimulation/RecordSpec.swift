@@ -1,0 +1,26 @@
+/// One record a BPS 1.1 cuff keeps in its memory and reports through the Record Access Control Point
+/// 0x2A52 (GATT-HEALTH.md §7–§8): its sequence number and its Enhanced Blood Pressure Measurement 0x2B34
+/// value.
+public struct RecordSpec: Decodable, Sendable, Equatable {
+    /// The record's sequence number, unique on the cuff (uint16, GSS: "starts at 0 and loops back").
+    public var sequence: UInt16
+    /// The 0x2B34 value the record holds.
+    public var value: HexValue
+
+    public init(sequence: UInt16, value: HexValue) {
+        self.sequence = sequence
+        self.value = value
+    }
+
+    enum CodingKeys: String, CodingKey { case sequence, value = "hex" }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let number = try container.decode(Int.self, forKey: .sequence)
+        guard let sequence = UInt16(exactly: number) else {
+            throw DecodingError.dataCorruptedError(forKey: .sequence, in: container, debugDescription: "must be 0 to 65535")
+        }
+        self.sequence = sequence
+        value = try container.decode(HexValue.self, forKey: .value)
+    }
+}
