@@ -34,6 +34,8 @@ public struct GatewayLog: Sendable {
             logger.info("Cuff \(address): \(count) stored record\(count == 1 ? "" : "s") downloaded")
         case let .clockSynchronized(address, offset, written) where detail != .readings:
             logger.info("Cuff \(address): clock was \(offset) off\(written ? "; set to local time" : "")")
+        case let .measurementPhase(address, phase) where detail != .readings:
+            logger.info("Cuff \(address): \(phase)")
         case .passkeyRequested(let address):
             logger.notice("Pairing \(address) waits for the passkey the cuff displays")
         default:

@@ -13,19 +13,19 @@ struct Cuff {
     var provisioning: Task<Void, Never>?
     /// A stored-record download under way.
     var download: RecordDownload?
-    /// The QardioArm-style start/stop control point, when the cuff has one.
+    /// The QardioArm start/stop control point (GATT-HEALTH.md §12), when the cuff has one.
     var vendorControl: String?
     var clockOffset: Duration?
     var lastReadingAt: Date?
 }
 
 /// The UUIDs the Gateway keeps notifications enabled on, whichever of them a cuff has: measurements and
-/// cuff pressure (0x2A35, 0x2A36), heart rate (0x2A37), and the BPS 1.1 record download pair (0x2B36
-/// records, 0x2A52 RACP responses).
+/// cuff pressure (0x2A35, 0x2A36), heart rate (0x2A37), the BPS 1.1 record download pair (0x2B36
+/// records, 0x2A52 RACP responses), and QardioArm's measurement phases.
 let subscribedCharacteristics: Set<String> = Set([
     HealthCharacteristic.bloodPressureMeasurement, .intermediateCuffPressure, .heartRateMeasurement,
     .bloodPressureRecord, .recordAccessControlPoint,
-].map(\.uuid))
+].map(\.uuid)).union([QardioArmControlPoint.uuid])
 
 extension CuffGateway {
     /// Starts collecting from `device` if it is a cuff: bonded with a health service, being paired by
@@ -100,7 +100,7 @@ extension CuffGateway {
         case .recordAccessControlPoint?:
             await recordAccessResponse(address, bytes)
         default:
-            break
+            if uuid == QardioArmControlPoint.uuid { vendorPhase(address, bytes) }
         }
     }
 

@@ -1,4 +1,5 @@
 import BlueZ
+import GATTHealth
 
 /// Measurement sessions (issue 4: "Standard cuffs have none: there, "start" arms a session that waits for
 /// the cuff, and "stop" ends it"; GATT-HEALTH.md §12).
@@ -28,7 +29,7 @@ extension CuffGateway {
             await self?.expire(token)
         }
         if let address, let control = cuffs[address]?.vendorControl {
-            try await sendVendorCommand(VendorStartStop.startCommand(for: control), to: address, control: control)
+            try await sendVendorCommand(QardioArmControlPoint.Command.start.encoded(), to: address, control: control)
         }
         return stream
     }
@@ -42,7 +43,7 @@ extension CuffGateway {
         }
         for cuff in cuffs.values where address == nil || cuff.device.id.address == address {
             guard let control = cuff.vendorControl, cuff.device.connected else { continue }
-            try? await sendVendorCommand(VendorStartStop.stopCommand(for: control), to: cuff.device.id.address, control: control)
+            try? await sendVendorCommand(QardioArmControlPoint.Command.cancel.encoded(), to: cuff.device.id.address, control: control)
         }
     }
 
@@ -62,11 +63,26 @@ extension CuffGateway {
         guard let watcher = watchers.removeValue(forKey: token) else { return }
         watcher.end(.timedOut)
         if let address = watcher.address, let control = cuffs[address]?.vendorControl, cuffs[address]?.device.connected == true {
-            try? await sendVendorCommand(VendorStartStop.stopCommand(for: control), to: address, control: control)
+            try? await sendVendorCommand(QardioArmControlPoint.Command.cancel.encoded(), to: address, control: control)
         }
     }
 
     private func endWatcher(_ token: Int) {
         watchers[token] = nil
+    }
+
+    /// A QardioArm phase notification (GATT-HEALTH.md §12): logged; an aborted or failed measurement ends
+    /// the sessions armed for the cuff, since no reading will follow.
+    func vendorPhase(_ address: BluetoothAddress, _ bytes: [UInt8]) {
+        guard let phase = try? QardioArmControlPoint.Phase(decoding: bytes) else {
+            emit(.problem(address, "an unknown QardioArm control-point notification: \(bytes)"))
+            return
+        }
+        emit(.measurementPhase(address, "\(phase)"))
+        guard phase == .aborted || phase == .error else { return }
+        for (token, watcher) in watchers where watcher.watches(address) {
+            watchers[token] = nil
+            watcher.end(.stopped)
+        }
     }
 }

@@ -27,7 +27,7 @@ extension CuffGateway {
         guard !Task.isCancelled else { return }
         if let clock { await setClock(id, measured: clock) }
         let characteristics = await bluez.characteristics(of: id)
-        cuffs[address]?.vendorControl = characteristics.first { VendorStartStop.controlPoints.contains($0.uuid) }?.uuid
+        cuffs[address]?.vendorControl = characteristics.first { $0.uuid == QardioArmControlPoint.uuid }?.uuid
         if characteristics.contains(where: { $0.uuid == HealthCharacteristic.recordAccessControlPoint.uuid }),
            characteristics.contains(where: { $0.uuid == HealthCharacteristic.bloodPressureRecord.uuid }) {
             await downloadRecords(id)

@@ -18,6 +18,9 @@ public enum GatewayEvent: Sendable {
     case recordsDownloaded(BluetoothAddress, count: Int)
     /// The cuff's clock was read and, where allowed, set (GATT-HEALTH.md §10).
     case clockSynchronized(BluetoothAddress, offset: Duration, written: Bool)
+    /// A cuff with a vendor control point reported the phase of its measurement (QardioArm: inflating,
+    /// measuring, deflating, completed, aborted, error).
+    case measurementPhase(BluetoothAddress, String)
     /// A cuff-level problem worth a log line: services missing after resolution, a failed read, ….
     case problem(BluetoothAddress, String)
 }

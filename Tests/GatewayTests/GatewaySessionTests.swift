@@ -144,3 +144,39 @@ struct GatewaySessionTests {
         await #expect(throws: GatewayError.self) { try await harness.gateway.forget(cuff) }
     }
 }
+
+@Suite("Gateway over cuff-sim: vendor start and stop")
+struct VendorControlTests {
+    static let cuff = BluetoothAddress("CA:23:9B:41:5F:08")!
+
+    @Test("A QardioArm is told to start; its phases are reported and its reading ends the session")
+    func qardioArmStarts() async throws {
+        let harness = try await GatewayHarness(scenarioFile: "qardioarm.json")
+        defer { Task { await harness.stop() } }
+        try await harness.pairAll()
+        #expect(await harness.gateway.status(Self.cuff)?.canStart == true)
+        var reading: Reading?
+        for await update in try await harness.gateway.startMeasurement(Self.cuff, timeout: .seconds(20)) {
+            if case .reading(_, let stored) = update { reading = stored }
+        }
+        #expect(reading?.systolic.doubleValue == 121)
+        #expect(harness.log.count("QardioArm control written: F1 01") == 1)
+        let phases = harness.events.all.compactMap { if case .measurementPhase(_, let phase) = $0 { phase } else { nil } }
+        #expect(phases.first == "inflating")
+    }
+
+    @Test("stop sends the cancel command, the cuff aborts and the session ends as stopped")
+    func qardioArmStops() async throws {
+        let harness = try await GatewayHarness(scenarioFile: "qardioarm.json")
+        defer { Task { await harness.stop() } }
+        try await harness.pairAll()
+        let updates = try await harness.gateway.startMeasurement(Self.cuff, timeout: .seconds(20))
+        try await Task.sleep(for: .milliseconds(300))
+        try await harness.gateway.stopMeasurement(Self.cuff)
+        var last: MeasurementUpdate?
+        for await update in updates { last = update }
+        guard case .stopped? = last else { Issue.record("ended with \(String(describing: last))"); return }
+        #expect(harness.log.count("QardioArm control written: F1 02") == 1)
+        #expect(await harness.store.readings.isEmpty)
+    }
+}
