@@ -81,11 +81,16 @@ final class EmulatorHarness: Sendable {
         _ = try await call(path, "org.bluez.GattCharacteristic1", "StartNotify")
     }
 
-    /// Connects and waits until services are resolved.
+    /// Connects and waits until services are resolved and 0x2A35 is on the bus: a first resolution turns
+    /// `ServicesResolved` true before the objects are exported (BLUEZ-DBUS.md §6, docs/acceptance.md).
     func connectAndResolve() async throws {
         let signals = try await recordSignals()
         _ = try await call(Self.device, "org.bluez.Device1", "Connect")
         _ = try await signals.next { $0.changes(Self.device)?["ServicesResolved"] == .boolean(true) }
+        let deadline = ContinuousClock.now + .seconds(2)
+        while (try? await characteristicPath("2a35")) == nil, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
     }
 
     /// Starts discovery and waits for the cuff's Device1 object.
