@@ -81,14 +81,16 @@ final class EmulatorHarness: Sendable {
         _ = try await call(path, "org.bluez.GattCharacteristic1", "StartNotify")
     }
 
-    /// Connects and waits until services are resolved and 0x2A35 is on the bus: a first resolution turns
-    /// `ServicesResolved` true before the objects are exported (BLUEZ-DBUS.md §6, docs/acceptance.md).
+    /// Connects and waits until services are resolved and every GATT object is on the bus: a first
+    /// resolution turns `ServicesResolved` true before the objects are exported (BLUEZ-DBUS.md §6,
+    /// docs/acceptance.md), so the emulator's own "services resolved" line marks the end.
     func connectAndResolve() async throws {
         let signals = try await recordSignals()
+        let resolutions = events.all.filter { $0.hasSuffix("services resolved") }.count
         _ = try await call(Self.device, "org.bluez.Device1", "Connect")
         _ = try await signals.next { $0.changes(Self.device)?["ServicesResolved"] == .boolean(true) }
         let deadline = ContinuousClock.now + .seconds(2)
-        while (try? await characteristicPath("2a35")) == nil, ContinuousClock.now < deadline {
+        while events.all.filter({ $0.hasSuffix("services resolved") }).count == resolutions, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }
     }
