@@ -71,6 +71,8 @@ class BringUpClient:
             self.rejoined = True
         elif entry['kind'] == 'added' and CHARACTERISTIC in entry['interfaces']:
             self.wanted.add(entry['path'])
+        elif entry['kind'] == 'changed' and entry['changed'].get('Connected') is False:
+            self.dropped.add(entry['path'])
 
     def _subscribe(self, cuff_paths: list[str]):
         """StartNotify on every measurement characteristic of the cuffs that has no session yet."""
@@ -94,6 +96,8 @@ class BringUpClient:
         self.log.characteristics.clear()
         self.sessions.clear()
         self.wanted = set()
+        self.dropped: set[str] = set()
+        self.renewed: set[str] = set()
         self.rejoined = False
         self.owner = None
         outcome = Outcome(scenario.name, self.name)
@@ -157,10 +161,26 @@ class BringUpClient:
             if self.wanted:
                 self.wanted.clear()
                 self._subscribe(paths)
+            for path in [p for p in self.dropped if p in paths and p not in self.renewed]:
+                self._renew_while_disconnected(path)
             finished = {e['cuff'] for e in radio.events() if e['event'] == 'timeline-done'}
             return all(c.address in finished for c in scenario.cuffs)
         self.loop.until(done, deadline_wait, 'end of every cuff timeline')
         self.loop.pause(2.0)
+
+    def _renew_while_disconnected(self, device: str):
+        """The first time a cuff drops the link, its 0x2A36 session is ended and started again while
+        it is away: BlueZ must keep a session opened on a disconnected device and enable it when the
+        cuff comes back (BLUEZ-DBUS.md §7); the 0x2A36 check then shows whether it did."""
+        self.renewed.add(device)
+        for path in [p for p, uuid in self.log.characteristics.items() if uuid == '2A36' and p.startswith(device + '/')]:
+            for method in ('StopNotify', 'StartNotify'):
+                self.log.note('client', path, method=method, uuid='2A36', connected=False)
+                try:
+                    self._call(path, CHARACTERISTIC, method)
+                    self.log.note('client', path, method=f'{method} replied', uuid='2A36')
+                except dbus.DBusException as error:
+                    self.log.note('client', path, method=f'{method} replied', uuid='2A36', error=error_name(error))
 
     def _register_when_ready(self, capability: str):
         adapter = self._object(ADAPTER_PATH, dbus.PROPERTIES_IFACE)

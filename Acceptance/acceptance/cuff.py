@@ -4,7 +4,8 @@ It does what cuff-sim's cuffs do, but over a real link to a real bluetoothd: it 
 start; it pairs the way the scenario says (Bumble's SMP as responder: Just Works, or a passkey the cuff
 "displays" and the host's agent must type); each time the host enables 0x2A35 indications it indicates
 its stored records, and the first time it starts its timeline. A packet the cuff sends while nobody
-is connected or subscribed goes nowhere, as on air. After a link loss it did not cause itself the cuff
+is connected or subscribed goes nowhere, as on air — except a measurement, which waits for a link
+(`_hold`). After a link loss it did not cause itself the cuff
 advertises again (a real cuff stays awake a while); after its own `disconnect` step it is quiet until
 an `advertise` step.
 """
@@ -25,6 +26,7 @@ from .gatt_layout import GattLayout
 from .scenario import Cuff, Step
 
 APPEARANCE_BLOOD_PRESSURE_ARM = 0x0381   # Assigned Numbers §2.6.3
+HOLD = 30.0                              # seconds a measurement waits for a link
 
 
 class DisplayedPasskey(PairingDelegate):
@@ -119,12 +121,29 @@ class EmulatedCuff:
             self.timeline_task = asyncio.ensure_future(self._play())
 
     async def _play(self):
+        loop = asyncio.get_running_loop()
         emit('timeline-started', self.spec.address)
-        start = asyncio.get_running_loop().time()
+        start = loop.time()
         for step in self.spec.timeline:
-            await asyncio.sleep(max(0.0, start + step.after - asyncio.get_running_loop().time()))
+            await asyncio.sleep(max(0.0, start + step.after - loop.time()))
+            if step.action == 'indicate':
+                start += await self._hold(step)
             await self._do(step)
         emit('timeline-done', self.spec.address)
+
+    async def _hold(self, step: Step) -> float:
+        """A measurement waits for a link that has indications on, up to HOLD seconds, as a real cuff
+        keeps its record until a host takes it; the rest of the script moves by the time waited. (On
+        the emulated stack a value sent without a link is dropped; here bluetoothd's own pace, which
+        load slows, would otherwise decide.)"""
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        while (self.connection is None or step.characteristic not in self.subscribed) and loop.time() - began < HOLD:
+            await asyncio.sleep(0.05)
+        waited = loop.time() - began
+        if waited > 0.05:
+            emit('held', self.spec.address, characteristic=step.characteristic, seconds=round(waited, 3))
+        return waited
 
     async def _do(self, step: Step):
         if step.action in ('notify', 'indicate'):

@@ -95,6 +95,9 @@ def run_one(path: str, client) -> Outcome:
         else:
             outcome = client.run(scenario, radio)
             outcome.time('radio start → stack up', up)
+            held = [e['seconds'] for e in radio.events() if e['event'] == 'held']
+            if held:
+                outcome.time('a measurement waited for its link', max(held))
     finally:
         radio.stop()
         if hasattr(client, 'log'):

@@ -10,33 +10,35 @@ class Timeout(Exception):
 
 
 class Loop:
-    def __init__(self):
-        self.loop = GLib.MainLoop()
+    """Each wait runs a main loop of its own, so a wait may nest in another (a call made while
+    waiting for something else)."""
 
     def until(self, predicate, timeout: float, what: str):
         """Runs the loop until `predicate()` returns something truthy (checked every 20 ms); returns it."""
         deadline = time.monotonic() + timeout
         found = []
+        loop = GLib.MainLoop()
 
         def check():
             result = predicate()
             if result or time.monotonic() > deadline:
                 found.append(result)
-                self.loop.quit()
+                loop.quit()
                 return False
             return True
         if (result := predicate()):
             return result
         GLib.timeout_add(20, check)
-        self.loop.run()
+        loop.run()
         if not found or not found[0]:
             raise Timeout(f'no {what} within {timeout:.0f} s')
         return found[0]
 
     def pause(self, seconds: float):
         """Lets signals arrive for a while."""
-        GLib.timeout_add(int(seconds * 1000), lambda: self.loop.quit() and False)
-        self.loop.run()
+        loop = GLib.MainLoop()
+        GLib.timeout_add(int(seconds * 1000), lambda: loop.quit() and False)
+        loop.run()
 
     def call(self, method, *arguments, timeout: float = 30):
         """Calls a D-Bus method without blocking the loop (bluetoothd may call back first, BLUEZ-DBUS.md
