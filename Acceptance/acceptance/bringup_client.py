@@ -43,6 +43,12 @@ class BringUpClient:
         except dbus.DBusException:
             return False
 
+    def _current_owner(self) -> str:
+        try:
+            return str(self.bus.get_name_owner(BLUEZ))
+        except dbus.DBusException:
+            return ''
+
     def _object(self, path: str, interface: str):
         return dbus.Interface(self.bus.get_object(BLUEZ, path), interface)
 
@@ -155,9 +161,11 @@ class BringUpClient:
         deadline_wait = scenario.length + 90
 
         def done():
-            if self.rejoined:
+            current = self._current_owner() if self.rejoined else ''
+            if current:     # bluetoothd is back; a late signal of an older one changes nothing
                 self.rejoined = False
-                self._register_when_ready(capability)
+                if current != self.owner:
+                    self._register_when_ready(capability)
             if self.wanted:
                 self.wanted.clear()
                 self._subscribe(paths)

@@ -61,7 +61,7 @@ class BusLog:
         self.note('removed', path, interfaces=[str(i) for i in interfaces])
 
     def _changed(self, interface, changed, invalidated, path=None):
-        fields = {'interface': str(interface), 'changed': plain(changed)}
+        fields = {'interface': str(interface), 'changed': plain(changed), 'invalidated': plain(invalidated)}
         if interface == CHARACTERISTIC and 'Value' in changed:
             fields['uuid'] = self.characteristics.get(str(path))
         self.note('changed', path, **fields)

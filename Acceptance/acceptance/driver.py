@@ -19,6 +19,8 @@ from .events import read
 from .outcome import Outcome
 
 OUT = os.getcwd()
+# Seconds from the radio's start to a running stack: importing Bumble under emulation takes 10–60 s.
+STACK_TIMEOUT = 180
 
 
 class Radio:
@@ -86,12 +88,12 @@ def run_one(path: str, client) -> Outcome:
     radio = Radio(path, scenario.name)
     outcome = None
     try:
-        came_up = wait_for(lambda: unit_active('bluetooth.service') and client.ready(), 60)
+        came_up = wait_for(lambda: unit_active('bluetooth.service') and client.ready(), STACK_TIMEOUT)
         up = time.monotonic() - started
         if not came_up:
             outcome = Outcome(scenario.name, client.name)
             outcome.check('hci0 pulled in bluetooth.target and the stack came up', False,
-                          'bluetooth.service or the client did not start within 60 s')
+                          f'bluetooth.service or the client did not start within {STACK_TIMEOUT} s')
         else:
             outcome = client.run(scenario, radio)
             outcome.time('radio start → stack up', up)
