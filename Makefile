@@ -13,8 +13,9 @@ PROGRAMS = cuffctl cuffd
 
 .PHONY: all man completions install uninstall test clean
 
+# One build per product: swift build honours only the last --product it is given.
 all:
-	$(SWIFT_BUILD) $(foreach program,$(PROGRAMS),--product $(program))
+	for program in $(PROGRAMS); do $(SWIFT_BUILD) --product $$program || exit 1; done
 
 man:
 	$(SWIFT) package --allow-writing-to-package-directory generate-manual --multi-page --section 1 --authors "cuffd project"

@@ -19,6 +19,7 @@ from .scenario import Scenario
 
 CUFFCTL = '/usr/bin/cuffctl'
 READING_MESSAGE_ID = '4f1c2a9e7b3d4c61a8e05d2b9c7f3e10'
+STOP_LIMIT = 20.0     # seconds; generous for emulation
 COMPARED = ('address', 'systolic', 'diastolic', 'pulseRate', 'userID', 'deviceTime')
 
 
@@ -70,7 +71,18 @@ class CuffctlClient:
                 self._check_start(cuff, *starts[cuff.address], outcome)
         self._check_store(scenario, outcome, deadline=began + scenario.length + 60)
         self._check_journal(scenario, radio, began, outcome)
+        self._check_stop(outcome)
         return outcome
+
+    def _check_stop(self, outcome: Outcome):
+        """`systemctl stop cuffd` (SIGTERM) ends it well before systemd's own 90 s limit."""
+        asked = time.monotonic()
+        subprocess.run(['systemctl', 'stop', 'cuffd.service'], check=False)
+        took = time.monotonic() - asked
+        outcome.time('systemctl stop cuffd', took)
+        killed = subprocess.run(['systemctl', 'show', '-P', 'Result', 'cuffd.service'], capture_output=True, text=True)
+        outcome.check(f'cuffd stops on SIGTERM within {STOP_LIMIT:.0f} s', took < STOP_LIMIT and killed.stdout.strip() == 'success',
+                      f'{took:.1f} s, result {killed.stdout.strip()}')
 
     def _check_start(self, cuff, started: float, process: subprocess.Popen, outcome: Outcome):
         try:
