@@ -53,15 +53,20 @@ final class EmulatorHarness: Sendable {
     }
 
     /// The characteristic object of `uuid` (16-bit like "2a35", or a full 128-bit UUID) under the device,
-    /// from the tree.
+    /// from the tree, waited for up to 2 s as a client must: a first resolution turns `ServicesResolved`
+    /// true before the objects are exported (BLUEZ-DBUS.md §6, docs/acceptance.md).
     func characteristicPath(_ uuid: String) async throws -> DBusObjectPath {
         let uuid = uuid.count == 4 ? "0000\(uuid.lowercased())-0000-1000-8000-00805f9b34fb" : uuid
-        for (path, interfaces) in try await managedObjects() {
-            if let characteristic = interfaces["org.bluez.GattCharacteristic1"],
-               try characteristic.property("UUID", as: String.self) == uuid {
-                return path
+        let deadline = ContinuousClock.now + .seconds(2)
+        repeat {
+            for (path, interfaces) in try await managedObjects() {
+                if let characteristic = interfaces["org.bluez.GattCharacteristic1"],
+                   try characteristic.property("UUID", as: String.self) == uuid {
+                    return path
+                }
             }
-        }
+            try await Task.sleep(for: .milliseconds(10))
+        } while ContinuousClock.now < deadline
         throw HarnessError("no characteristic \(uuid)")
     }
 
