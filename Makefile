@@ -9,12 +9,13 @@ SWIFT ?= swift
 SWIFT_BUILD = $(SWIFT) build -c release --static-swift-stdlib --scratch-path .build/static
 BIN_DIR = $(shell $(SWIFT) build -c release --scratch-path .build/static --show-bin-path)
 MAN_DIR = .build/plugins/GenerateManual/outputs/cuffctl
-PROGRAMS = cuffctl
+PROGRAMS = cuffctl cuffd
 
 .PHONY: all man completions install uninstall test clean
 
+# One build per product: swift build honours only the last --product it is given.
 all:
-	$(SWIFT_BUILD) $(foreach program,$(PROGRAMS),--product $(program))
+	for program in $(PROGRAMS); do $(SWIFT_BUILD) --product $$program || exit 1; done
 
 man:
 	$(SWIFT) package --allow-writing-to-package-directory generate-manual --multi-page --section 1 --authors "cuffd project"
@@ -27,6 +28,7 @@ completions: all
 
 install: all man completions
 	install -D -m 0755 -s $(BIN_DIR)/cuffctl $(DESTDIR)$(PREFIX)/bin/cuffctl
+	install -D -m 0755 -s $(BIN_DIR)/cuffd $(DESTDIR)$(PREFIX)/libexec/cuffd
 	install -D -m 0644 systemd/cuffd.service $(DESTDIR)$(PREFIX)/lib/systemd/system/cuffd.service
 	install -D -m 0644 systemd/cuffd.sysusers $(DESTDIR)$(PREFIX)/lib/sysusers.d/cuffd.conf
 	install -D -m 0644 systemd/org.cuffd.Gateway1.conf $(DESTDIR)$(PREFIX)/share/dbus-1/system.d/org.cuffd.Gateway1.conf
@@ -38,7 +40,7 @@ install: all man completions
 	install -D -m 0644 .build/completions/cuffctl.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/cuffctl.fish
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/cuffctl $(DESTDIR)$(PREFIX)/lib/systemd/system/cuffd.service \
+	rm -f $(DESTDIR)$(PREFIX)/bin/cuffctl $(DESTDIR)$(PREFIX)/libexec/cuffd $(DESTDIR)$(PREFIX)/lib/systemd/system/cuffd.service \
 	      $(DESTDIR)$(PREFIX)/lib/sysusers.d/cuffd.conf $(DESTDIR)$(PREFIX)/share/dbus-1/system.d/org.cuffd.Gateway1.conf \
 	      $(DESTDIR)$(PREFIX)/share/man/man1/cuffctl*.1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions/cuffctl \
 	      $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_cuffctl $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/cuffctl.fish

@@ -53,15 +53,20 @@ final class EmulatorHarness: Sendable {
     }
 
     /// The characteristic object of `uuid` (16-bit like "2a35", or a full 128-bit UUID) under the device,
-    /// from the tree.
+    /// from the tree, waited for up to 2 s as a client must: a first resolution turns `ServicesResolved`
+    /// true before the objects are exported (BLUEZ-DBUS.md §6, docs/acceptance.md).
     func characteristicPath(_ uuid: String) async throws -> DBusObjectPath {
         let uuid = uuid.count == 4 ? "0000\(uuid.lowercased())-0000-1000-8000-00805f9b34fb" : uuid
-        for (path, interfaces) in try await managedObjects() {
-            if let characteristic = interfaces["org.bluez.GattCharacteristic1"],
-               try characteristic.property("UUID", as: String.self) == uuid {
-                return path
+        let deadline = ContinuousClock.now + .seconds(2)
+        repeat {
+            for (path, interfaces) in try await managedObjects() {
+                if let characteristic = interfaces["org.bluez.GattCharacteristic1"],
+                   try characteristic.property("UUID", as: String.self) == uuid {
+                    return path
+                }
             }
-        }
+            try await Task.sleep(for: .milliseconds(10))
+        } while ContinuousClock.now < deadline
         throw HarnessError("no characteristic \(uuid)")
     }
 
@@ -81,11 +86,18 @@ final class EmulatorHarness: Sendable {
         _ = try await call(path, "org.bluez.GattCharacteristic1", "StartNotify")
     }
 
-    /// Connects and waits until services are resolved.
+    /// Connects and waits until services are resolved and every GATT object is on the bus: a first
+    /// resolution turns `ServicesResolved` true before the objects are exported (BLUEZ-DBUS.md §6,
+    /// docs/acceptance.md), so the emulator's own "services resolved" line marks the end.
     func connectAndResolve() async throws {
         let signals = try await recordSignals()
+        let resolutions = events.all.filter { $0.hasSuffix("services resolved") }.count
         _ = try await call(Self.device, "org.bluez.Device1", "Connect")
         _ = try await signals.next { $0.changes(Self.device)?["ServicesResolved"] == .boolean(true) }
+        let deadline = ContinuousClock.now + .seconds(2)
+        while events.all.filter({ $0.hasSuffix("services resolved") }).count == resolutions, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
     }
 
     /// Starts discovery and waits for the cuff's Device1 object.

@@ -3,29 +3,58 @@ import Testing
 
 @Suite("cuff-sim: discovery and links")
 struct LinkTests {
-    @Test("A cuff appears on discovery; ServicesResolved follows Connected, after the GATT objects")
+    @Test("A cuff appears on discovery; on a first link ServicesResolved follows Connected, before the GATT objects")
     func connectOrder() async throws {
         let harness = try await EmulatorHarness(ScenarioText.oneCuff())
         defer { Task { await harness.stop() } }
         #expect(try await harness.managedObjects()[EmulatorHarness.device] == nil, "undiscovered cuffs are not on the bus")
         try await harness.discover()
         let signals = try await harness.recordSignals()
-        _ = try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "Connect")
-        _ = try await signals.next { $0.changes(EmulatorHarness.device)?["ServicesResolved"] == .boolean(true) }
+        try await harness.connectAndResolve()
 
-        let order = signals.all.compactMap { message -> String? in
-            if let changes = message.changes(EmulatorHarness.device) {
-                return changes.keys.contains("Connected") ? "Connected" : changes.keys.contains("ServicesResolved") ? "ServicesResolved" : nil
-            }
-            return message.member == "InterfacesAdded" ? "InterfacesAdded" : nil
-        }
+        // BlueZ 5.66 discovering a database for the first time (docs/acceptance.md): Connected, then
+        // ServicesResolved, then the objects.
+        let order = Self.linkOrder(signals)
         #expect(order.first == "Connected")
-        #expect(order.last == "ServicesResolved")
+        #expect(order.dropFirst().first == "ServicesResolved")
         #expect(order.filter { $0 == "InterfacesAdded" }.count >= 2 + 3 + 2, "services, characteristics, descriptors")
         let measurement = try await harness.characteristicPath("2a35")
         #expect(measurement.text.hasPrefix(EmulatorHarness.device.text + "/service"))
         #expect(try await harness.property(measurement, "org.bluez.GattCharacteristic1", "Flags") == .array(.string, [.string("indicate")]))
         #expect(try await harness.property(EmulatorHarness.device, "org.bluez.Device1", "Connected") == .boolean(true))
+    }
+
+    @Test("A bonded cuff keeps its GATT objects across a link loss; kept sessions are enabled before ServicesResolved")
+    func bondedReconnection() async throws {
+        let record = ScenarioText.recordA
+        let harness = try await EmulatorHarness(ScenarioText.oneCuff(
+            bonded: true, storedRecords: [record], timeline: #"[{"after": 0.1, "disconnect": true}, {"after": 0.3, "advertise": true}]"#))
+        defer { Task { await harness.stop() } }
+        try await harness.connectAndResolve()
+        let measurement = try await harness.characteristicPath("2a35")
+        let signals = try await harness.recordSignals()
+        _ = try await harness.call(measurement, "org.bluez.GattCharacteristic1", "StartNotify")
+        _ = try await signals.next { $0.changes(EmulatorHarness.device)?["Connected"] == .boolean(false) }
+        #expect(try await harness.managedObjects()[measurement] != nil, "the objects stay while the cuff is away")
+        _ = try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "Connect")
+        _ = try await signals.next { $0.changes(EmulatorHarness.device)?["ServicesResolved"] == .boolean(true) }
+
+        // After the first connection: the drop (one signal), the reconnection, the re-sent stored record,
+        // and only then ServicesResolved; no object comes or goes.
+        let reconnection = Self.linkOrder(signals).drop { $0 != "Disconnected" }
+        #expect(Array(reconnection) == ["Disconnected", "Connected", "Value", "ServicesResolved"])
+    }
+
+    /// The link events of a recording: Device1 changes, GATT objects coming and going, values.
+    static func linkOrder(_ signals: SignalRecorder) -> [String] {
+        signals.all.compactMap { message -> String? in
+            if let changes = message.changes(EmulatorHarness.device) {
+                if changes["Connected"] == .boolean(false) { return changes["ServicesResolved"] == .boolean(false) ? "Disconnected" : "Connected=false alone" }
+                return changes.keys.contains("Connected") ? "Connected" : changes.keys.contains("ServicesResolved") ? "ServicesResolved" : nil
+            }
+            if message.member == "PropertiesChanged", (try? message.argument(1, as: DBusProperties.self))?["Value"] != nil { return "Value" }
+            return ["InterfacesAdded", "InterfacesRemoved"].contains(message.member) ? message.member : nil
+        }
     }
 
     @Test("A temporary device vanishes when discovery stops and TemporaryTimeout passes; a trusted one stays")

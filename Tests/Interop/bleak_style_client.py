@@ -34,7 +34,9 @@ Sequence (step names as reported in ``steps``):
     ``Connected = false`` change or the removal of the device after Connect
     was called fails the step.
 11. ``find_characteristic``: the ``GattCharacteristic1`` with UUID 0x2A35
-    (Blood Pressure Measurement) under the device.
+    (Blood Pressure Measurement) under the device, waited for up to 2 s: on a
+    first connection BlueZ 5.66 turns ``ServicesResolved`` true before it
+    exports the objects (docs/acceptance.md).
 12. ``start_notify``: StartNotify on it.  Values are collected from the
     moment the call is sent.
 13. ``collect_values``: wait until ``--count`` PropertiesChanged signals
@@ -374,9 +376,10 @@ class Session:
         await mirror.wait_until(services_resolved, self.deadline, "services_resolved", "ServicesResolved = true")
         self.done("services_resolved")
 
-        measurement = mirror.characteristic(device, UUID_BLOOD_PRESSURE_MEASUREMENT)
-        if measurement is None:
-            raise StepFailed("find_characteristic", f"no GattCharacteristic1 0x2A35 under {device}")
+        measurement = await mirror.wait_until(
+            lambda: mirror.characteristic(device, UUID_BLOOD_PRESSURE_MEASUREMENT),
+            min(self.deadline, asyncio.get_running_loop().time() + 2.0), "find_characteristic",
+            f"GattCharacteristic1 0x2A35 under {device}")
         self.done("find_characteristic")
 
         mirror.wanted_values = self.count

@@ -69,7 +69,8 @@ extension BluezEmulator {
         if !cuffs[index].isNotifying(key) { try await requireEncryption(index, for: characteristic) }
         let first = !cuffs[index].isNotifying(key)
         cuffs[index].notifySessions[key, default: []].insert(client)
-        guard first else { return }
+        // On a bonded cuff that is away the session waits: bluetoothd enables it when the cuff is back (§7).
+        guard first, cuffs[index].connected else { return }
         await update(path, Bluez.gattCharacteristic, ["Notifying": .boolean(true)])
         log("\(name(index)) \(key.label) \(characteristic.indicates ? "indications" : "notifications") enabled by \(client)")
         Task { await self.configurationEnabled(index, key) }

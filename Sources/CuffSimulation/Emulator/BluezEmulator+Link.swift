@@ -20,7 +20,7 @@ extension BluezEmulator {
     }
 
     /// Brings the LE link up: waits for an advertisement, sets `Connected`, replies, and only
-    /// then resolves services (`ServicesResolved` follows `Connected`, BLUEZ-DBUS.md §6).
+    /// then resolves services (`ServicesResolved` follows `Connected`, BLUEZ-DBUS.md §6, docs/acceptance.md).
     func establishLink(_ index: Int) async throws(DBusError) {
         guard powered else { throw BluezError.notReady }
         guard !cuffs[index].connected else { throw BluezError.alreadyConnected }
@@ -45,30 +45,39 @@ extension BluezEmulator {
         Task { await self.resolveServices(index, generation: generation) }
     }
 
+    /// The order BlueZ 5.66 was measured to keep (docs/acceptance.md, "BlueZ 5.66 as measured"): a
+    /// database discovered for the first time turns `ServicesResolved` true *before* its objects are
+    /// exported; a known one (a bonded cuff) has its objects on the bus first, and bluetoothd re-enables
+    /// the kept StartNotify sessions (§7) before `ServicesResolved`, so values can precede it.
     private func resolveServices(_ index: Int, generation: Int) async {
         try? await Task.sleep(for: .milliseconds(50))
         guard generation == self.generation, cuffs[index].connected else { return }
-        // bluetoothd re-enables every StartNotify session kept from before this link (§7); a session a
-        // client opens while the services are being exported enables itself, once.
         let kept = cuffs[index].notifySessions.keys.filter { cuffs[index].isNotifying($0) }
-        await exportServices(index)
-        await update(cuffs[index].devicePath, Bluez.device, ["ServicesResolved": .boolean(true)])
-        log("\(name(index)) services resolved")
+        let known = cuffs[index].databaseKnown
+        if !known { await update(cuffs[index].devicePath, Bluez.device, ["ServicesResolved": .boolean(true)]) }
+        if !cuffs[index].servicesExported { await exportServices(index) }
+        cuffs[index].databaseKnown = true
         for characteristic in kept where cuffs[index].isNotifying(characteristic) {
             await configurationEnabled(index, characteristic)
         }
+        if known { await update(cuffs[index].devicePath, Bluez.device, ["ServicesResolved": .boolean(true)]) }
+        log("\(name(index)) services resolved")
     }
 
-    /// The link goes down, by the host (`Disconnect`, `RemoveDevice`) or by the cuff. GATT
-    /// objects go with it; a client disconnect of an untrusted device disarms auto-connect.
+    /// The link goes down, by the host (`Disconnect`, `RemoveDevice`) or by the cuff: `ServicesResolved`
+    /// and `Connected` turn false in one signal. A bonded cuff's GATT objects stay on the bus (measured
+    /// on 5.66); other cuffs' go with the link. A client disconnect of an untrusted device disarms
+    /// auto-connect.
     func dropLink(_ index: Int, byHost: Bool) async {
         guard cuffs[index].connected else { return }
         cuffs[index].linkLost()
         if byHost && !cuffs[index].trusted { cuffs[index].autoConnectArmed = false }
         log("\(name(index)) disconnected \(byHost ? "by the host" : "by the cuff")")
-        await update(cuffs[index].devicePath, Bluez.device, ["ServicesResolved": .boolean(false)])
-        await update(cuffs[index].devicePath, Bluez.device, ["Connected": .boolean(false)])
-        await unexportServices(index)
+        await update(cuffs[index].devicePath, Bluez.device, ["ServicesResolved": .boolean(false), "Connected": .boolean(false)])
+        if !cuffs[index].paired {
+            await unexportServices(index)
+            cuffs[index].databaseKnown = false
+        }
         scheduleRemoval(index)
     }
 
@@ -126,12 +135,10 @@ extension BluezEmulator {
         guard let connection = await connection else { throw BluezError.notReady }
         do {
             switch requirement {
-            case .none:
+            case .none, .justWorks:
+                // Pairing a Just Works cuff it has no key for, the initiating kernel asks nobody: no agent
+                // call with a NoInputNoOutput or a KeyboardDisplay agent (measured on 5.66, docs/acceptance.md).
                 return
-            case .justWorks:
-                // Just Works asks for authorization when an agent with a user interface is there.
-                guard let agent, agent.registration.capability != "NoInputNoOutput" else { return }
-                _ = try await connection.call(agent.owner, agent.registration.path, Bluez.agent, "RequestAuthorization", [.objectPath(device)], timeout: .seconds(60))
             case .passkey(let key):
                 guard let agent, ["KeyboardOnly", "KeyboardDisplay"].contains(agent.registration.capability) else {
                     throw BluezError.authenticationFailed

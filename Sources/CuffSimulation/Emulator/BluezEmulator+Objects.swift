@@ -168,11 +168,13 @@ extension BluezEmulator {
 
     func unexportDevice(_ index: Int) async {
         cuffs[index].exported = false
+        cuffs[index].servicesExported = false
         await connection?.unexportTree(cuffs[index].devicePath)
     }
 
     /// Exports the GATT database of a connected cuff, service by service.
     func exportServices(_ index: Int) async {
+        cuffs[index].servicesExported = true
         for service in cuffs[index].layout.services {
             await connection?.export([serviceInterface(service, device: cuffs[index].devicePath)], at: service.path)
             for characteristic in service.characteristics {
@@ -185,6 +187,7 @@ extension BluezEmulator {
     }
 
     func unexportServices(_ index: Int) async {
+        cuffs[index].servicesExported = false
         for service in cuffs[index].layout.services {
             await connection?.unexportTree(service.path)
         }

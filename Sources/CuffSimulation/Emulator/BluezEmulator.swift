@@ -103,6 +103,8 @@ public actor BluezEmulator {
             cuffs[index].linkLost()
             cuffs[index].connecting = false
             cuffs[index].exported = false
+            cuffs[index].servicesExported = false
+            cuffs[index].databaseKnown = cuffs[index].paired
             cuffs[index].notifySessions = [:]
             cuffs[index].removalToken += 1
         }

@@ -25,6 +25,11 @@ struct CuffState {
     /// The last value of each characteristic (reads, notifications, writes).
     var values: [CharacteristicID: [UInt8]] = [:]
     var timelineStarted = false
+    /// bluetoothd has discovered the cuff's GATT database (it caches it for a bonded cuff): the next
+    /// resolution exports the objects before `ServicesResolved`, a first one after it.
+    var databaseKnown = false
+    /// Its GATT objects are on the bus. A bonded cuff's stay there across link losses.
+    var servicesExported = false
     /// A `Pair` waiting for the agent, and that agent; `CancelPairing` cancels the one and
     /// tells the other (`Agent1.Cancel`).
     var pairing: (attempt: Task<Void, any Error>, agent: (owner: String, path: DBusObjectPath)?)?
@@ -52,6 +57,7 @@ struct CuffState {
         trusted = spec.bonded
         clock = spec.clock.map { CuffClock(showing: $0.start) } ?? .local()
         records = (spec.records ?? []).sorted { $0.sequence < $1.sequence }
+        databaseKnown = spec.bonded
         for characteristic in layout.characteristics {
             values[characteristic.id] = characteristic.initialValue
         }

@@ -1,0 +1,176 @@
+"""One emulated cuff on the Bumble link, scripted by its part of a scenario (docs/cuff-sim.md).
+
+It does what cuff-sim's cuffs do, but over a real link to a real bluetoothd: it advertises from the
+start; it pairs the way the scenario says (Bumble's SMP as responder: Just Works, or a passkey the cuff
+"displays" and the host's agent must type); each time the host enables 0x2A35 indications it indicates
+its stored records, and the first time it starts its timeline. A packet the cuff sends while nobody
+is connected or subscribed goes nowhere, as on air — except a measurement, which waits for a link
+(`_hold`). After a link loss it did not cause itself the cuff
+advertises again (a real cuff stays awake a while); after its own `disconnect` step it is quiet until
+an `advertise` step.
+"""
+from __future__ import annotations
+
+import asyncio
+from typing import Callable
+
+from bumble import hci
+from bumble.controller import Controller
+from bumble.device import Device
+from bumble.host import Host
+from bumble.pairing import PairingConfig, PairingDelegate
+from bumble.transport.common import AsyncPipeSink
+
+from .events import emit
+from .gatt_layout import GattLayout
+from .scenario import Cuff, Step
+
+APPEARANCE_BLOOD_PRESSURE_ARM = 0x0381   # Assigned Numbers §2.6.3
+HOLD = 30.0                              # seconds a measurement waits for a link
+
+
+class DisplayedPasskey(PairingDelegate):
+    """A cuff with a display and no keyboard: it shows the scenario's passkey."""
+
+    def __init__(self, cuff: Cuff):
+        super().__init__(io_capability=PairingDelegate.DISPLAY_OUTPUT_ONLY)
+        self.cuff = cuff
+
+    async def generate_passkey(self) -> int:
+        return self.cuff.passkey
+
+    async def display_number(self, number: int, digits: int) -> None:
+        emit('passkey-displayed', self.cuff.address, passkey=f'{number:0{digits}d}')
+
+
+def advertising_data(cuff: Cuff) -> bytes:
+    """Flags (LE General Discoverable, no BR/EDR), the 16-bit service UUIDs, appearance, name."""
+    uuids = b''.join(bytes.fromhex(u)[::-1] for u in cuff.services)
+    name = cuff.name.encode()
+    return (bytes([2, 0x01, 0x06]) + bytes([len(uuids) + 1, 0x03]) + uuids
+            + bytes([3, 0x19]) + APPEARANCE_BLOOD_PRESSURE_ARM.to_bytes(2, 'little')
+            + bytes([len(name) + 1, 0x09]) + name)
+
+
+class EmulatedCuff:
+    def __init__(self, spec: Cuff, link, restart_bluez: Callable[[], None]):
+        self.spec = spec
+        self.restart_bluez = restart_bluez
+        controller = Controller(spec.name, link=link, public_address=spec.address)
+        self.device = Device(name=spec.name, host=Host(controller, AsyncPipeSink(controller)))
+        self.layout = GattLayout(spec, self.device.gatt_server)
+        self.device.add_services(self.layout.services)
+        self.connection = None
+        self.subscribed: set[str] = set()
+        self.leaving = False          # the cuff drops the link itself: stay quiet afterwards
+        self.timeline_task: asyncio.Task | None = None
+        self.trigger = '2A35' if '1810' in spec.services else '2A37'
+        self.device.on('connection', self._connected)
+        for uuid, characteristic in self.layout.by_uuid.items():
+            characteristic.on('subscription', lambda _, notify, indicate, uuid=uuid: self._configured(uuid, notify, indicate))
+
+    async def start(self):
+        self.device.pairing_config_factory = lambda _: self._pairing_config()
+        await self.device.power_on()
+        await self.advertise()
+
+    def _pairing_config(self) -> PairingConfig:
+        """Bonding with LE Secure Connections; MITM protection for a passkey cuff."""
+        passkey = self.spec.pairing == 'passkey'
+        delegate = DisplayedPasskey(self.spec) if passkey else PairingDelegate(PairingDelegate.NO_OUTPUT_NO_INPUT)
+        return PairingConfig(sc=True, mitm=passkey, bonding=True, delegate=delegate,
+                             identity_address_type=PairingConfig.AddressType.PUBLIC)
+
+    async def advertise(self):
+        if self.connection is None and not self.device.is_advertising:
+            await self.device.start_advertising(
+                own_address_type=hci.OwnAddressType.PUBLIC, advertising_data=advertising_data(self.spec),
+                advertising_interval_min=100.0, advertising_interval_max=100.0)
+            emit('advertising', self.spec.address)
+
+    def _connected(self, connection):
+        self.connection = connection
+        self.leaving = False
+        emit('connected', self.spec.address, peer=str(connection.peer_address))
+        connection.on('disconnection', lambda reason: self._disconnected(connection, reason))
+        connection.on('pairing', lambda keys: emit('paired', self.spec.address, authenticated=connection.authenticated))
+        connection.on('pairing_failure', lambda reason: emit('pairing-failed', self.spec.address, reason=str(reason)))
+        connection.on('connection_encryption_change', lambda: emit('encrypted', self.spec.address, on=bool(connection.encryption)))
+
+    def _disconnected(self, connection, reason):
+        if self.connection is not connection:
+            return
+        self.connection = None
+        self.subscribed.clear()
+        emit('disconnected', self.spec.address, by='cuff' if self.leaving else 'host', reason=str(reason))
+        if not self.leaving:
+            asyncio.ensure_future(self.advertise())
+
+    def _configured(self, uuid: str, notify: bool, indicate: bool):
+        enabled = notify or indicate
+        (self.subscribed.add if enabled else self.subscribed.discard)(uuid)
+        emit('configured', self.spec.address, characteristic=uuid, enabled=enabled)
+        if enabled and uuid == self.trigger:
+            asyncio.ensure_future(self._enabled())
+
+    async def _enabled(self):
+        if self.trigger == '2A35':
+            for record in self.spec.stored_records:
+                await self.send('2A35', record, indicate=True, kind='stored')
+        if self.timeline_task is None:
+            self.timeline_task = asyncio.ensure_future(self._play())
+
+    async def _play(self):
+        loop = asyncio.get_running_loop()
+        emit('timeline-started', self.spec.address)
+        start = loop.time()
+        for step in self.spec.timeline:
+            await asyncio.sleep(max(0.0, start + step.after - loop.time()))
+            if step.action == 'indicate':
+                start += await self._hold(step)
+            await self._do(step)
+        emit('timeline-done', self.spec.address)
+
+    async def _hold(self, step: Step) -> float:
+        """A measurement waits for a link that has indications on, up to HOLD seconds, as a real cuff
+        keeps its record until a host takes it; the rest of the script moves by the time waited. (On
+        the emulated stack a value sent without a link is dropped; here bluetoothd's own pace, which
+        load slows, would otherwise decide.)"""
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        while (self.connection is None or step.characteristic not in self.subscribed) and loop.time() - began < HOLD:
+            await asyncio.sleep(0.05)
+        waited = loop.time() - began
+        if waited > 0.05:
+            emit('held', self.spec.address, characteristic=step.characteristic, seconds=round(waited, 3))
+        return waited
+
+    async def _do(self, step: Step):
+        if step.action in ('notify', 'indicate'):
+            # An indication waits for its confirmation; the script goes on meanwhile.
+            asyncio.ensure_future(self.send(step.characteristic, step.value, indicate=step.action == 'indicate',
+                                            kind='timeline'))
+        elif step.action == 'disconnect':
+            if self.connection is not None:
+                self.leaving = True
+                await self.connection.disconnect()
+        elif step.action == 'advertise':
+            await self.advertise()
+        elif step.action == 'restartBluez':
+            emit('restart-bluez', self.spec.address)
+            self.restart_bluez()
+
+    async def send(self, uuid: str, value: bytes, indicate: bool, kind: str):
+        connection, characteristic = self.connection, self.layout.characteristic(uuid)
+        if connection is None or uuid not in self.subscribed:
+            emit('dropped', self.spec.address, characteristic=uuid, value=value.hex(), kind=kind)
+            return
+        emit('sent', self.spec.address, characteristic=uuid, value=value.hex(), kind=kind, indicate=indicate)
+        try:
+            if indicate:
+                await self.device.indicate_subscriber(connection, characteristic, value)
+                emit('confirmed', self.spec.address, characteristic=uuid, value=value.hex())
+            else:
+                await self.device.notify_subscriber(connection, characteristic, value)
+        except Exception as error:      # the link went down under the indication
+            emit('unconfirmed', self.spec.address, characteristic=uuid, value=value.hex(), error=repr(error))

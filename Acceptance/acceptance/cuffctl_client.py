@@ -1,0 +1,138 @@
+"""The real client: cuffd, driven with cuffctl as a user would (the contract in docs/cuffctl.md).
+
+For each cuff: `cuffctl pair ADDRESS [--passkey N]`; for a cuff whose timeline measures after it
+first dropped the link, `cuffctl start ADDRESS --timeout 60` at once, in the background (it shows the
+cuff pressure as it comes, then the reading, and exits 0 once a new reading is committed). Then
+`cuffctl readings --json` must come to equal the scenario's `expect`, and the journal must hold one
+structured entry per reading (MESSAGE_ID of docs/journal.md).
+"""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import time
+from collections import Counter
+
+from .outcome import Outcome
+from .scenario import Scenario
+
+CUFFCTL = '/usr/bin/cuffctl'
+READING_MESSAGE_ID = '4f1c2a9e7b3d4c61a8e05d2b9c7f3e10'
+STOP_LIMIT = 20.0     # seconds; generous for emulation
+COMPARED = ('address', 'systolic', 'diastolic', 'pulseRate', 'userID', 'deviceTime')
+
+
+def cuffctl(*arguments: str, timeout: float = 90) -> subprocess.CompletedProcess:
+    return subprocess.run([CUFFCTL, *arguments], capture_output=True, text=True, timeout=timeout)
+
+
+def comparable(reading: dict) -> tuple:
+    """A stored reading (cuffctl readings --json) or an expected one, on the fields both have."""
+    if 'device' in reading:
+        reading = {**reading, 'address': reading['device']['address']}
+    reading = {**reading, 'address': str(reading.get('address', '')).upper()}
+    return tuple(float(v) if isinstance(v, (int, float)) and k not in ('userID',) else v
+                 for k, v in ((k, reading.get(k)) for k in COMPARED))
+
+
+def cuff_pressures(hex_value: str) -> int:
+    """The cuff pressure of an Intermediate Cuff Pressure packet in mmHg, for finding it in
+    `cuffctl start`'s output: the first SFLOAT after the flags (scenarios use exponent 0)."""
+    mantissa = int.from_bytes(bytes.fromhex(hex_value)[1:3], 'little') & 0x0FFF
+    return mantissa
+
+
+class CuffctlClient:
+    name = 'cuffctl'
+
+    def ready(self) -> bool:
+        return subprocess.run(['systemctl', 'is-active', '--quiet', 'cuffd.service']).returncode == 0
+
+    def run(self, scenario: Scenario, radio) -> Outcome:
+        outcome = Outcome(scenario.name, self.name)
+        began = time.monotonic()
+        starts = {}
+        for cuff in scenario.cuffs:
+            arguments = ['pair', cuff.address, '--timeout', '60']
+            if cuff.passkey is not None:
+                arguments += ['--passkey', f'{cuff.passkey:06d}']
+            sent = time.monotonic()
+            paired = cuffctl(*arguments)
+            outcome.time('cuffctl pair', time.monotonic() - sent)
+            outcome.check(f'cuffctl {" ".join(arguments)} exits 0', paired.returncode == 0,
+                          f'exit {paired.returncode}: {paired.stderr.strip()[-300:]}')
+            if cuff.measures_later:
+                starts[cuff.address] = (time.monotonic(), subprocess.Popen(
+                    [CUFFCTL, 'start', cuff.address, '--timeout', '60'],
+                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
+        for cuff in scenario.cuffs:
+            if cuff.address in starts:
+                self._check_start(cuff, *starts[cuff.address], outcome)
+        self._check_store(scenario, outcome, deadline=began + scenario.length + 60)
+        self._check_journal(scenario, radio, began, outcome)
+        self._check_stop(outcome)
+        return outcome
+
+    def _check_stop(self, outcome: Outcome):
+        """`systemctl stop cuffd` (SIGTERM) ends it well before systemd's own 90 s limit."""
+        asked = time.monotonic()
+        subprocess.run(['systemctl', 'stop', 'cuffd.service'], check=False)
+        took = time.monotonic() - asked
+        outcome.time('systemctl stop cuffd', took)
+        killed = subprocess.run(['systemctl', 'show', '-P', 'Result', 'cuffd.service'], capture_output=True, text=True)
+        outcome.check(f'cuffd stops on SIGTERM within {STOP_LIMIT:.0f} s', took < STOP_LIMIT and killed.stdout.strip() == 'success',
+                      f'{took:.1f} s, result {killed.stdout.strip()}')
+
+    def _check_start(self, cuff, started: float, process: subprocess.Popen, outcome: Outcome):
+        try:
+            output, _ = process.communicate(timeout=90)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            output, _ = process.communicate()
+        outcome.time('cuffctl start', time.monotonic() - started)
+        outcome.check(f'cuffctl start {cuff.address} exits 0 with a new reading', process.returncode == 0,
+                      f'exit {process.returncode}: {output.strip()[-300:]}')
+        numbers = set(re.findall(r'\d+', output))
+        pressures = [cuff_pressures(s.value.hex()) for s in cuff.timeline
+                     if s.action == 'notify' and s.characteristic == '2A36']
+        missing = [p for p in pressures if str(p) not in numbers]
+        outcome.check(f'cuffctl start {cuff.address} shows the cuff pressure as it comes', not missing,
+                      f'{missing} mmHg not shown in: {output.strip()[-300:]}')
+
+    def _check_store(self, scenario: Scenario, outcome: Outcome, deadline: float):
+        expected = Counter(comparable(r) for r in scenario.expected_readings)
+        stored = Counter()
+        while True:
+            listed = cuffctl('readings', '--json')
+            if listed.returncode == 0:
+                stored = Counter(comparable(r) for r in json.loads(listed.stdout or '[]'))
+                if stored == expected or time.monotonic() > deadline:
+                    break
+            elif time.monotonic() > deadline:
+                break
+            time.sleep(1)
+        outcome.check('cuffctl readings --json equals expect', stored == expected,
+                      f'missing {list((expected - stored).elements())}, unexpected {list((stored - expected).elements())}')
+
+    def _check_journal(self, scenario: Scenario, radio, began: float, outcome: Outcome):
+        listed = subprocess.run(['journalctl', '-b', '-u', 'cuffd.service', f'MESSAGE_ID={READING_MESSAGE_ID}',
+                                 '-o', 'json', '--no-pager'], capture_output=True, text=True)
+        entries = [json.loads(line) for line in listed.stdout.splitlines() if line.startswith('{')]
+        entries = [e for e in entries if int(e['__MONOTONIC_TIMESTAMP']) / 1e6 >= began
+                   and e.get('BP_OUTCOME') == 'stored']      # a re-sent record is logged as already-stored
+        logged = Counter((e.get('BP_DEVICE'), float(e.get('BP_SYSTOLIC', 'nan')), float(e.get('BP_DIASTOLIC', 'nan')),
+                          float(e.get('BP_PULSE_BPM', 'nan'))) for e in entries)
+        expected = Counter((r['address'], float(r['systolic']), float(r['diastolic']), float(r['pulseRate']))
+                           for r in scenario.expected_readings)
+        outcome.check('journalctl -u cuffd holds one "stored" reading entry per reading', logged == expected,
+                      f'journal {sorted(logged.elements())}')
+        sent = [e for e in radio.events() if e['event'] == 'sent' and e['characteristic'] == '2A35']
+        delays = []
+        for entry in entries:
+            committed = int(entry['__MONOTONIC_TIMESTAMP']) / 1e6
+            before = [e['t'] for e in sent if e['cuff'] == entry.get('BP_DEVICE') and e['t'] <= committed]
+            if before:
+                delays.append(committed - before[-1])
+        if delays:
+            outcome.time('indication → committed (journal)', sorted(delays)[len(delays) // 2])
