@@ -125,6 +125,13 @@ let package = Package(
             dependencies: ["DBus", "DBusTestSupport"],
             path: "Benchmarks/dbus-benchmark"
         ),
+        // Figures for issue 6: cuffd's start → READY, idle RSS and wakeups, indication → committed latency.
+        // Run: make && swift run -c release daemon-benchmark [CUFFD_BINARY] [READINGS]
+        .executableTarget(
+            name: "daemon-benchmark",
+            dependencies: ["BlueZ", "CuffSimulation", "DBus", "DBusTestSupport", "Gateway", "HealthStore", "Daemon"],
+            path: "Benchmarks/daemon-benchmark"
+        ),
         .testTarget(
             name: "HealthStoreTests",
             dependencies: ["HealthStore", .product(name: "GRDB", package: "GRDB.swift")]
