@@ -103,14 +103,18 @@ func measureProcess(_ binary: String) throws -> (ready: Duration, rssKiB: Int, w
         let text = (try? String(contentsOfFile: "/proc/\(daemon.pid)/task/\(task)/status", encoding: .utf8)) ?? ""
         return text.split(separator: "\n").first { $0.hasPrefix(key + ":") }.flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces).split(separator: " ")[0]) } ?? 0
     }
-    func switches() -> Int {
+    /// Context switches per thread: threads come and go (Dispatch's pool), so a sum over the process could
+    /// fall; a thread seen in both samples counts its difference, a new one all of its switches.
+    func switches() -> [String: Int] {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/task")) ?? []
-        return tasks.reduce(0) { $0 + status("voluntary_ctxt_switches", of: $1) + status("nonvoluntary_ctxt_switches", of: $1) }
+        return Dictionary(uniqueKeysWithValues: tasks.map { ($0, status("voluntary_ctxt_switches", of: $0) + status("nonvoluntary_ctxt_switches", of: $0)) })
     }
     let rss = status("VmRSS", of: String(daemon.pid))
     let before = switches()
     Thread.sleep(forTimeInterval: 30)
-    let wakeups = Double(switches() - before) / 30
+    let after = switches()
+    let woken = after.reduce(0) { $0 + $1.value - (before[$1.key] ?? 0) }
+    let wakeups = Double(woken) / 30
     daemon.terminate()
     simulator.terminate()
     return (ready, rss, wakeups)
