@@ -16,6 +16,10 @@ struct CuffdConnection {
 
     let connection: DBusConnection
 
+    init(connection: DBusConnection) {
+        self.connection = connection
+    }
+
     init(_ options: BusOptions) throws {
         do {
             connection = try DBusConnection.open(options.bus.map { .address($0) } ?? .system, label: "cuffctl")

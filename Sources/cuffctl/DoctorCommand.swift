@@ -2,10 +2,10 @@ import ArgumentParser
 import Diagnostics
 
 /// `cuffctl doctor [--store PATH] [--json]`: checks this machine the way cuffd needs it.
-struct DoctorCommand: ParsableCommand {
+struct DoctorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
-        abstract: "Check the kernel, adapters, rfkill, bus policy, store and clock for cuffd.",
+        abstract: "Check the kernel, adapters, rfkill, bus policy, store, clock, bluetoothd and cuffd.",
         discussion: "Exit codes: 0 nothing failed (warnings may remain); 69 a check failed (sysexits EX_UNAVAILABLE)."
     )
 
@@ -15,8 +15,10 @@ struct DoctorCommand: ParsableCommand {
     @Flag(help: "Print a JSON array of {name, status, detail}.")
     var json = false
 
-    func run() throws {
-        let results = Doctor(machine: .current(storePath: store)).run()
+    @OptionGroup var bus: BusOptions
+
+    func run() async throws {
+        let results = Doctor(machine: .current(storePath: store)).run() + (await DaemonChecks.run(bus))
         if json {
             print(JSONValue.array(results.map { result in
                 .object([("name", .string(result.name)), ("status", .string(result.status.rawValue)), ("detail", .string(result.detail))])
