@@ -8,7 +8,7 @@ SWIFT ?= swift
 # A scratch path of its own: the manual plugin rebuilds .build/release with a dynamic stdlib.
 SWIFT_BUILD = $(SWIFT) build -c release --static-swift-stdlib --scratch-path .build/static
 BIN_DIR = $(shell $(SWIFT) build -c release --scratch-path .build/static --show-bin-path)
-MAN_DIR = .build/plugins/GenerateManual/outputs/cuffctl
+MAN_DIR = .build/plugins/GenerateManual/outputs
 PROGRAMS = cuffctl cuffd
 
 .PHONY: all man completions install uninstall test clean
@@ -33,8 +33,11 @@ install: all man completions
 	install -D -m 0644 systemd/cuffd.sysusers $(DESTDIR)$(PREFIX)/lib/sysusers.d/cuffd.conf
 	install -D -m 0644 systemd/org.cuffd.Gateway1.conf $(DESTDIR)$(PREFIX)/share/dbus-1/system.d/org.cuffd.Gateway1.conf
 	install -D -m 0644 systemd/cuffd.conf $(DESTDIR)/etc/cuffd/cuffd.conf
-	install -d $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 0644 $(MAN_DIR)/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man8
+	install -m 0644 $(MAN_DIR)/cuffctl/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	# cuffd is a system daemon: section 8 (the plugin writes section 1).
+	sed 's/^\.Dt CUFFD 1$$/.Dt CUFFD 8/' $(MAN_DIR)/cuffd/cuffd.1 > $(DESTDIR)$(PREFIX)/share/man/man8/cuffd.8
+	chmod 0644 $(DESTDIR)$(PREFIX)/share/man/man8/cuffd.8
 	install -D -m 0644 .build/completions/cuffctl.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/cuffctl
 	install -D -m 0644 .build/completions/_cuffctl $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_cuffctl
 	install -D -m 0644 .build/completions/cuffctl.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/cuffctl.fish
@@ -42,7 +45,8 @@ install: all man completions
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/cuffctl $(DESTDIR)$(PREFIX)/libexec/cuffd $(DESTDIR)$(PREFIX)/lib/systemd/system/cuffd.service \
 	      $(DESTDIR)$(PREFIX)/lib/sysusers.d/cuffd.conf $(DESTDIR)$(PREFIX)/share/dbus-1/system.d/org.cuffd.Gateway1.conf \
-	      $(DESTDIR)$(PREFIX)/share/man/man1/cuffctl*.1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions/cuffctl \
+	      $(DESTDIR)$(PREFIX)/share/man/man1/cuffctl*.1 $(DESTDIR)$(PREFIX)/share/man/man8/cuffd.8 \
+	      $(DESTDIR)$(PREFIX)/share/bash-completion/completions/cuffctl \
 	      $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_cuffctl $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/cuffctl.fish
 
 test:
