@@ -115,10 +115,12 @@ struct DecodeBenchmarkCommandTests {
 struct DoctorCommandTests {
     /// Whatever this machine has, the report names every check and the exit code agrees with it.
     @Test func theExitCodeMatchesTheReport() throws {
-        let outcome = try CuffctlProcess.run(["doctor", "--json", "--store", "/nonexistent/cuffd/health.sqlite"])
+        // A bus address that leads nowhere: the test must not touch this machine's system bus.
+        let outcome = try CuffctlProcess.run(["doctor", "--json", "--store", "/nonexistent/cuffd/health.sqlite", "--bus", "unix:path=/nonexistent/bus"])
         let checks = try #require(try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [[String: String]])
         #expect(checks.compactMap { $0["name"] }.contains("kernel"))
-        #expect(checks.compactMap { $0["name"] }.suffix(4) == ["rfkill", "bus policy", "store", "clock"])
+        #expect(checks.compactMap { $0["name"] }.suffix(5) == ["rfkill", "bus policy", "store", "clock", "bus"])
+        #expect(checks.last?["status"] == "failure")
         let failed = checks.contains { $0["status"] == "failure" }
         #expect(outcome.status == (failed ? 69 : 0))
     }
