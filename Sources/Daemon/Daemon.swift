@@ -95,17 +95,19 @@ public final class Daemon: Service, Sendable {
         notifier.ready(status: status)
         logger.notice("cuffd ready: \(status)")
         let busEvents = connection.events()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await self.api.follow(apiEvents) }
-            group.addTask { await self.follow(events) }
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            // Each task says whether its end is the daemon's end: the shutdown sequence, or a lost bus.
+            group.addTask { await self.api.follow(apiEvents); return false }
+            group.addTask { await self.follow(events); return false }
             if let interval = notifier.watchdogPingInterval {
-                group.addTask { await self.watchdog(every: interval) }
+                group.addTask { await self.watchdog(every: interval); return false }
             }
             // Without its bus cuffd can do nothing: exit, and let systemd start it again (Restart=on-failure).
             group.addTask {
                 for await event in busEvents where event == .disconnected && !self.isStopping.withLock({ $0 }) {
                     throw DaemonFailure.busLost
                 }
+                return false
             }
             group.addTask {
                 try? await gracefulShutdown()
@@ -116,13 +118,13 @@ public final class Daemon: Service, Sendable {
                 try? await self.gateway.stopMeasurement(nil)
                 await self.gateway.stop()
                 self.connection.close()
+                return true
             }
-            // The first task to end by failing ends them all (waitForAll would wait for the others).
-            do {
-                while try await group.next() != nil {}
-            } catch {
-                group.cancelAll()
-                throw error
+            // The shutdown sequence ending, or any task failing, ends the rest: the watchdog and the bus
+            // watch would otherwise wait forever (and systemd would kill cuffd at TimeoutStopSec).
+            defer { group.cancelAll() }
+            while let finished = try await group.next() {
+                if finished { return }
             }
         }
     }

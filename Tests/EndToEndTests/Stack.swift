@@ -49,14 +49,14 @@ final class Stack: @unchecked Sendable {
 
     /// Starts cuffd and waits for READY=1 on the notify socket; returns the time that took.
     @discardableResult
-    func startDaemon() throws -> Duration {
+    func startDaemon(environment: [String: String] = [:]) throws -> Duration {
         let log = try Self.logFile(directory.appendingPathComponent("cuffd.log"))
         let clock = ContinuousClock()
         let started = clock.now
         daemon = try ChildProcess(
             Self.binaries.appendingPathComponent("cuffd").path,
             ["--bus", bus.address, "--store", storePath, "--config", configurationPath, "--journal-socket", journal.path] + daemonArguments,
-            standardOutput: .descriptor(log), standardError: .descriptor(log), environment: ["NOTIFY_SOCKET": notify.path])
+            standardOutput: .descriptor(log), standardError: .descriptor(log), environment: environment.merging(["NOTIFY_SOCKET": notify.path]) { _, new in new })
         close(log)
         let skip = notify.count
         while clock.now - started < .seconds(10) {

@@ -69,4 +69,16 @@ struct UserStoryTests {
         #expect(stack.stopDaemon() == 0)
         #expect(stack.notify.texts.contains { $0.contains("STOPPING=1") })
     }
+
+    @Test("Under a systemd watchdog cuffd pings WATCHDOG=1 and still stops at once on SIGTERM")
+    func watchdogAndPromptStop() throws {
+        let stack = try Stack(scenario: "passkey.json")
+        try stack.startDaemon(environment: ["WATCHDOG_USEC": "400000"])
+        Thread.sleep(forTimeInterval: 1)
+        #expect(stack.notify.texts.filter { $0 == "WATCHDOG=1" }.count >= 2)
+        let clock = ContinuousClock()
+        let asked = clock.now
+        #expect(stack.stopDaemon() == 0)
+        #expect(clock.now - asked < .seconds(5))
+    }
 }
