@@ -83,7 +83,7 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "cuffctlTests", dependencies: ["cuffctl"]),
+        .testTarget(name: "cuffctlTests", dependencies: ["cuffctl", "DBusTestSupport"]),
         .testTarget(name: "CuffSimulationTests", dependencies: ["CuffSimulation", "DBus", "DBusTestSupport"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "BlueZ", "CuffSimulation", "DBus", "DBusTestSupport"]),
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "CuffSimulation", "DBus", "DBusTestSupport"]),
@@ -134,7 +134,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HealthStoreTests",
-            dependencies: ["HealthStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["HealthStore", "DBusTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ],
     swiftLanguageModes: [.v6]

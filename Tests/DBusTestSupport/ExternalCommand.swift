@@ -45,9 +45,7 @@ public enum ExternalCommand {
 
     /// `run` on a thread of its own, so a test's task does not block the cooperative pool.
     public static func runDetached(_ executable: String, _ arguments: [String], timeout: TimeInterval = 60) async throws -> Output {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try run(executable, arguments, timeout: timeout) }) }.start()
-        }
+        try await offCooperativePool { try run(executable, arguments, timeout: timeout) }
     }
 
     /// Starts a long-running peer whose standard output the caller reads line by line; the

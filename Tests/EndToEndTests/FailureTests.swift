@@ -6,54 +6,57 @@ import Testing
 @Suite("cuffd and cuffctl: user errors", .serialized)
 struct FailureTests {
     @Test("cuffctl without cuffd exits 69 saying so; an unknown cuff exits 68; a start with nothing coming exits 75")
-    func clientErrors() throws {
-        let stack = try Stack(scenario: "passkey.json")
-        let absent = try stack.cuffctl(["readings"])
+    func clientErrors() async throws {
+        let stack = try await Stack.make(scenario: "passkey.json")
+        let absent = try await stack.cuffctl(["readings"])
         #expect(absent.status == 69)
         #expect(absent.error.contains("cuffd is not running"))
-        let doctorWithout = try stack.cuffctl(["doctor", "--json"])
+        let doctorWithout = try await stack.cuffctl(["doctor", "--json"])
         #expect(doctorWithout.output.contains(#"{"name":"cuffd","status":"failure","detail":"cuffd is not running"#))
-        try stack.startDaemon()
-        let doctor = try stack.cuffctl(["doctor", "--json"])
+        try await stack.startDaemon()
+        let doctor = try await stack.cuffctl(["doctor", "--json"])
         #expect(doctor.output.contains(#"{"name":"bluetoothd","status":"ok""#))
         #expect(doctor.output.contains(#"{"name":"cuffd","status":"ok","detail":"cuffd 0.1: Bluetooth on hci0"#))
-        let unknown = try stack.cuffctl(["start", "00:11:22:33:44:55", "--timeout", "1"])
+        let unknown = try await stack.cuffctl(["start", "00:11:22:33:44:55", "--timeout", "1"])
         #expect(unknown.status == 68, "\(unknown.error)")
-        #expect(try stack.cuffctl(["pair", "D0:5F:B8:4A:21:07", "--passkey", "123456"]).status == 0)
-        let silent = try stack.cuffctl(["start", "D0:5F:B8:4A:21:07", "--timeout", "0.5"])
+        #expect(try await stack.cuffctl(["pair", "D0:5F:B8:4A:21:07", "--passkey", "123456"]).status == 0)
+        let silent = try await stack.cuffctl(["start", "D0:5F:B8:4A:21:07", "--timeout", "0.5"])
         #expect(silent.status == 75, "\(silent.error)")
-        let wrongKey = try stack.cuffctl(["grant", "1000", "bloodPressure", "write"])
+        let wrongKey = try await stack.cuffctl(["grant", "1000", "bloodPressure", "write"])
         #expect(wrongKey.status == 64)
         #expect(wrongKey.error.contains("read, share or read,share"))
     }
 
     @Test("A bad configuration file: exit 78 and the line that is wrong")
-    func badConfiguration() throws {
-        let stack = try Stack(scenario: "passkey.json", configuration: "[Clock]\nSync=maybe\n")
-        #expect(throws: TestFailure.self) { try stack.startDaemon() }
-        #expect(stack.daemon?.waitForExit() == 78)
+    func badConfiguration() async throws {
+        let stack = try await Stack.make(scenario: "passkey.json", configuration: "[Clock]\nSync=maybe\n")
+        await #expect(throws: TestFailure.self) { try await stack.startDaemon() }
+        #expect(try await stack.daemonExit() == 78)
         #expect(stack.text("cuffd.log").contains("cuffd.conf:2: Sync must be yes or no, not \"maybe\""))
     }
 
     @Test("A second cuffd on the same bus exits 75: the name is taken")
-    func secondDaemon() throws {
-        let stack = try Stack(scenario: "passkey.json")
-        try stack.startDaemon()
+    func secondDaemon() async throws {
+        let stack = try await Stack.make(scenario: "passkey.json")
+        try await stack.startDaemon()
         let second = Process()
         second.executableURL = Stack.binaries.appendingPathComponent("cuffd")
         second.arguments = ["--bus", stack.bus.address, "--store", stack.directory.appendingPathComponent("other.sqlite").path,
                             "--config", stack.configurationPath]
         second.standardError = Pipe()
-        try second.run()
-        second.waitUntilExit()
-        #expect(second.terminationStatus == 75)
+        let status = try await offCooperativePool {
+            try second.run()
+            second.waitUntilExit()
+            return second.terminationStatus
+        }
+        #expect(status == 75)
     }
 
     @Test("When its bus goes away cuffd exits 69, for systemd to start it again")
-    func busLost() throws {
-        let stack = try Stack(scenario: "passkey.json")
-        try stack.startDaemon()
+    func busLost() async throws {
+        let stack = try await Stack.make(scenario: "passkey.json")
+        try await stack.startDaemon()
         stack.bus.stop()
-        #expect(stack.daemon?.waitForExit() == 69)
+        #expect(try await stack.daemonExit() == 69)
     }
 }

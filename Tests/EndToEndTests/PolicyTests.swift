@@ -83,34 +83,34 @@ struct PolicyTests {
     }
 
     @Test("An unprivileged uid is denied by the bus; a reader reads only what a grant allows; root grants")
-    func policyAndGrants() throws {
-        let accounts = try Self.makeAccounts()
-        defer { Self.cleanUp(accounts) }
-        let stack = try Stack(
+    func policyAndGrants() async throws {
+        let accounts = try await offCooperativePool { try Self.makeAccounts() }
+        defer { Thread { Self.cleanUp(accounts) }.start() }
+        let stack = try await Stack.make(
             scenario: "passkey.json", policy: try Self.policy(accounts),
             daemonArguments: ["--admin-group", accounts.adminGroup, "--reader-group", accounts.readerGroup])
-        try stack.startDaemon()
-        #expect(try stack.cuffctl(["pair", "D0:5F:B8:4A:21:07", "--passkey", "123456"]).status == 0)
-        #expect(try stack.cuffctl(["start", "D0:5F:B8:4A:21:07", "--timeout", "30"]).status == 0)
+        try await stack.startDaemon()
+        #expect(try await stack.cuffctl(["pair", "D0:5F:B8:4A:21:07", "--passkey", "123456"]).status == 0)
+        #expect(try await stack.cuffctl(["start", "D0:5F:B8:4A:21:07", "--timeout", "30"]).status == 0)
 
-        let outsider = try stack.cuffctl(["readings", "--json"], as: accounts.outsider)
+        let outsider = try await stack.cuffctl(["readings", "--json"], as: accounts.outsider)
         #expect(outsider.status == 77, "\(outsider.error)")
         #expect(outsider.error.contains("permission denied"))
 
         // The reader may ask, but without a grant sees only what it stored itself: nothing.
-        #expect(try stack.readings(as: accounts.reader).isEmpty)
-        let forbidden = try stack.cuffctl(["pair", "D0:5F:B8:4A:21:07"], as: accounts.reader)
+        #expect(try await stack.readings(as: accounts.reader).isEmpty)
+        let forbidden = try await stack.cuffctl(["pair", "D0:5F:B8:4A:21:07"], as: accounts.reader)
         #expect(forbidden.status == 77, "\(forbidden.error)")
-        let selfGrant = try stack.cuffctl(["grant", "\(accounts.reader.uid)", "bloodPressure", "read"], as: accounts.reader)
+        let selfGrant = try await stack.cuffctl(["grant", "\(accounts.reader.uid)", "bloodPressure", "read"], as: accounts.reader)
         #expect(selfGrant.status == 77, "\(selfGrant.error)")
 
-        #expect(try stack.cuffctl(["grant", "\(accounts.reader.uid)", "bloodPressure", "read"]).status == 0)
-        let visible = try stack.readings(as: accounts.reader)
+        #expect(try await stack.cuffctl(["grant", "\(accounts.reader.uid)", "bloodPressure", "read"]).status == 0)
+        let visible = try await stack.readings(as: accounts.reader)
         #expect(visible.map { $0["systolic"] as? Double } == [118])
-        let permissions = try stack.cuffctl(["permissions"], as: accounts.reader)
+        let permissions = try await stack.cuffctl(["permissions"], as: accounts.reader)
         #expect(permissions.output.contains("bloodPressureSystolic\tread"))
 
-        #expect(try stack.cuffctl(["revoke", "\(accounts.reader.uid)", "bloodPressure"]).status == 0)
-        #expect(try stack.readings(as: accounts.reader).isEmpty)
+        #expect(try await stack.cuffctl(["revoke", "\(accounts.reader.uid)", "bloodPressure"]).status == 0)
+        #expect(try await stack.readings(as: accounts.reader).isEmpty)
     }
 }

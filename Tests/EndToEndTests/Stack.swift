@@ -24,7 +24,12 @@ final class Stack: @unchecked Sendable {
     var storePath: String { directory.appendingPathComponent("health.sqlite").path }
     var configurationPath: String { directory.appendingPathComponent("cuffd.conf").path }
 
-    init(scenario name: String, policy: String = PrivateBus.permissivePolicy, configuration: String = "", daemonArguments: [String] = []) throws {
+    /// A stack made off the cooperative pool (starting cuff-sim waits for it).
+    static func make(scenario name: String, policy: String = PrivateBus.permissivePolicy, configuration: String = "", daemonArguments: [String] = []) async throws -> Stack {
+        try await offCooperativePool { try Stack(scenario: name, policy: policy, configuration: configuration, daemonArguments: daemonArguments) }
+    }
+
+    private init(scenario name: String, policy: String, configuration: String, daemonArguments: [String]) throws {
         bus = try PrivateBus(policy: policy)
         directory = bus.directory
         notify = try DatagramCollector()
@@ -49,7 +54,11 @@ final class Stack: @unchecked Sendable {
 
     /// Starts cuffd and waits for READY=1 on the notify socket; returns the time that took.
     @discardableResult
-    func startDaemon(environment: [String: String] = [:]) throws -> Duration {
+    func startDaemon(environment: [String: String] = [:]) async throws -> Duration {
+        try await offCooperativePool { try self.startDaemonBlocking(environment: environment) }
+    }
+
+    private func startDaemonBlocking(environment: [String: String]) throws -> Duration {
         let log = try Self.logFile(directory.appendingPathComponent("cuffd.log"))
         let clock = ContinuousClock()
         let started = clock.now
@@ -68,27 +77,39 @@ final class Stack: @unchecked Sendable {
     }
 
     /// Stops cuffd with SIGTERM and returns its exit status.
-    func stopDaemon() -> Int32 {
+    func stopDaemon() async throws -> Int32 {
         guard let daemon else { return -1 }
         kill(daemon.pid, SIGTERM)
-        return daemon.waitForExit()
+        return try await daemonExit()
     }
 
     /// Kills cuffd at once, as a crash or power loss of the process would.
-    func killDaemon() {
+    func killDaemon() async throws {
         guard let daemon else { return }
         kill(daemon.pid, SIGKILL)
-        daemon.waitForExit()
+        _ = try await daemonExit()
     }
 
-    struct Outcome {
+    /// cuffd's exit status, once it has exited.
+    func daemonExit() async throws -> Int32 {
+        guard let daemon else { return -1 }
+        return try await offCooperativePool { daemon.waitForExit() }
+    }
+
+    struct Outcome: Sendable {
         let status: Int32
         let output: String
         let error: String
     }
 
     /// Runs `cuffctl ARGUMENTS --bus …`, as root or as `user` (uid, gid, supplementary groups) via setpriv.
-    func cuffctl(_ arguments: [String], as user: (uid: UInt32, gid: UInt32, groups: [UInt32])? = nil) throws -> Outcome {
+    func cuffctl(_ arguments: [String], as user: Account? = nil) async throws -> Outcome {
+        try await offCooperativePool { try self.cuffctlBlocking(arguments, as: user) }
+    }
+
+    typealias Account = (uid: UInt32, gid: UInt32, groups: [UInt32])
+
+    private func cuffctlBlocking(_ arguments: [String], as user: Account?) throws -> Outcome {
         let process = Process()
         let cuffctl = Self.binaries.appendingPathComponent("cuffctl").path
         if let user {
@@ -110,8 +131,8 @@ final class Stack: @unchecked Sendable {
     }
 
     /// `readings --json` as objects.
-    func readings(as user: (uid: UInt32, gid: UInt32, groups: [UInt32])? = nil) throws -> [[String: Any]] {
-        let outcome = try cuffctl(["readings", "--json"], as: user)
+    func readings(as user: Account? = nil) async throws -> [[String: Any]] {
+        let outcome = try await cuffctl(["readings", "--json"], as: user)
         guard outcome.status == 0 else { throw TestFailure("readings exited \(outcome.status): \(outcome.error)") }
         return try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [[String: Any]] ?? []
     }

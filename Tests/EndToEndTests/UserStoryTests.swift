@@ -9,12 +9,12 @@ import Testing
 @Suite("cuff-sim + cuffd + cuffctl", .serialized)
 struct UserStoryTests {
     @Test("pair, then start shows the cuff pressure and the reading; readings --json holds each reading once")
-    func pairStartReadings() throws {
-        let stack = try Stack(scenario: "one-cuff.json")
-        try stack.startDaemon()
-        let pair = try stack.cuffctl(["pair", "C4:F3:12:53:F2:C9"])
+    func pairStartReadings() async throws {
+        let stack = try await Stack.make(scenario: "one-cuff.json")
+        try await stack.startDaemon()
+        let pair = try await stack.cuffctl(["pair", "C4:F3:12:53:F2:C9"])
         #expect(pair.status == 0, "\(pair.error)")
-        let start = try stack.cuffctl(["start", "C4:F3:12:53:F2:C9", "--timeout", "30"])
+        let start = try await stack.cuffctl(["start", "C4:F3:12:53:F2:C9", "--timeout", "30"])
         #expect(start.status == 0, "\(start.error)\n\(stack.text("cuffd.log"))")
         #expect(start.output.contains("measuring"))
         #expect(start.output.contains("120 mmHg"))
@@ -22,7 +22,7 @@ struct UserStoryTests {
         #expect(start.output.contains("122/80 mmHg  pulse 72/min  C4:F3:12:53:F2:C9  user 1"))
 
         // The stored record came on the pairing link and again on the wake-up link: stored once.
-        let readings = try stack.readings()
+        let readings = try await stack.readings()
         let expected = try #require(Scenario.parse(Data(contentsOf: stack.scenario)).expect?.readings)
         #expect(readings.count == expected.count)
         let measured = try #require(readings.first { $0["systolic"] as? Double == 122 })
@@ -33,15 +33,15 @@ struct UserStoryTests {
         #expect(device["model"] as? String == "SIM-1")
         #expect(device["serial"] as? String == "0001")
         #expect((measured["time"] as? String)?.count ?? 0 >= 20)
-        #expect(stack.stopDaemon() == 0)
+        #expect(try await stack.stopDaemon() == 0)
     }
 
     @Test("Each stored reading is one structured journal entry with the documented MESSAGE_ID and fields")
-    func journalEntry() throws {
-        let stack = try Stack(scenario: "passkey.json")
-        try stack.startDaemon()
-        #expect(try stack.cuffctl(["pair", "D0:5F:B8:4A:21:07", "--passkey", "123456"]).status == 0)
-        #expect(try stack.cuffctl(["start", "D0:5F:B8:4A:21:07", "--timeout", "30"]).status == 0)
+    func journalEntry() async throws {
+        let stack = try await Stack.make(scenario: "passkey.json")
+        try await stack.startDaemon()
+        #expect(try await stack.cuffctl(["pair", "D0:5F:B8:4A:21:07", "--passkey", "123456"]).status == 0)
+        #expect(try await stack.cuffctl(["start", "D0:5F:B8:4A:21:07", "--timeout", "30"]).status == 0)
         let entries = stack.journalEntries().filter { $0["MESSAGE_ID"] == "4f1c2a9e7b3d4c61a8e05d2b9c7f3e10" }
         let entry = try #require(entries.first)
         #expect(entry["BP_SYSTOLIC"] == "118")
@@ -54,31 +54,31 @@ struct UserStoryTests {
     }
 
     @Test("SIGTERM: STOPPING=1, exit 0; SIGKILL and a restart lose nothing committed and store nothing twice")
-    func shutdownAndCrash() throws {
-        let stack = try Stack(scenario: "stored-records.json")
-        try stack.startDaemon()
-        #expect(try stack.cuffctl(["pair", "E8:2A:44:10:3C:5D"]).status == 0)
-        let before = try stack.readings()
+    func shutdownAndCrash() async throws {
+        let stack = try await Stack.make(scenario: "stored-records.json")
+        try await stack.startDaemon()
+        #expect(try await stack.cuffctl(["pair", "E8:2A:44:10:3C:5D"]).status == 0)
+        let before = try await stack.readings()
         #expect(before.count == 3)  // the history the pairing link brought
-        stack.killDaemon()
-        try stack.startDaemon()
-        #expect(try stack.readings().map { $0["syncIdentifier"] as? String } == before.map { $0["syncIdentifier"] as? String })
+        try await stack.killDaemon()
+        try await stack.startDaemon()
+        #expect(try await stack.readings().map { $0["syncIdentifier"] as? String } == before.map { $0["syncIdentifier"] as? String })
         // After the restart the cuff wakes, re-sends its history and measures: one new reading, nothing twice.
-        #expect(try stack.cuffctl(["start", "E8:2A:44:10:3C:5D", "--timeout", "30"]).status == 0)
-        #expect(try stack.readings().count == 4)
-        #expect(stack.stopDaemon() == 0)
+        #expect(try await stack.cuffctl(["start", "E8:2A:44:10:3C:5D", "--timeout", "30"]).status == 0)
+        #expect(try await stack.readings().count == 4)
+        #expect(try await stack.stopDaemon() == 0)
         #expect(stack.notify.texts.contains { $0.contains("STOPPING=1") })
     }
 
     @Test("Under a systemd watchdog cuffd pings WATCHDOG=1 and still stops at once on SIGTERM")
-    func watchdogAndPromptStop() throws {
-        let stack = try Stack(scenario: "passkey.json")
-        try stack.startDaemon(environment: ["WATCHDOG_USEC": "400000"])
-        Thread.sleep(forTimeInterval: 1)
+    func watchdogAndPromptStop() async throws {
+        let stack = try await Stack.make(scenario: "passkey.json")
+        try await stack.startDaemon(environment: ["WATCHDOG_USEC": "400000"])
+        try await Task.sleep(for: .seconds(1))
         #expect(stack.notify.texts.filter { $0 == "WATCHDOG=1" }.count >= 2)
         let clock = ContinuousClock()
         let asked = clock.now
-        #expect(stack.stopDaemon() == 0)
+        #expect(try await stack.stopDaemon() == 0)
         #expect(clock.now - asked < .seconds(5))
     }
 }

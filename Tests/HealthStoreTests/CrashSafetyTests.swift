@@ -1,3 +1,4 @@
+import DBusTestSupport
 import Foundation
 import GRDB
 import Testing
@@ -21,7 +22,7 @@ import Testing
         return dir.appendingPathComponent("store-crash-writer").path
     }
 
-    @Test func killedWritersNeverLoseAcknowledgedReadingsOrLeaveHalfCorrelations() throws {
+    @Test func killedWritersNeverLoseAcknowledgedReadingsOrLeaveHalfCorrelations() async throws {
         let environment = ProcessInfo.processInfo.environment
         let iterations = Int(environment["CUFFD_CRASH_ITERATIONS"] ?? "") ?? 200
         var rng = SplitMix(seed: UInt64(environment["CUFFD_CRASH_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970))
@@ -35,25 +36,9 @@ import Testing
         var batches: [String] = []
         var killedMidRun = 0
         for iteration in 0..<iterations {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: writer)
-            process.arguments = [path, "run\(iteration)"]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let reader = pipe.fileHandleForReading
-            var output = Data()
-            while !(String(decoding: output, as: UTF8.self).contains("ready\n")) {
-                let chunk = reader.availableData
-                if chunk.isEmpty { break }
-                output += chunk
-            }
-            usleep(UInt32(rng.next() % 40_000))  // 0–40 ms of writing, then SIGKILL
-            kill(process.processIdentifier, SIGKILL)
-            output += reader.readDataToEndOfFile()
-            process.waitUntilExit()
-            #expect(process.terminationReason == .uncaughtSignal, "writer exited on its own in iteration \(iteration)")
+            let pause = UInt32(rng.next() % 40_000)  // 0–40 ms of writing, then SIGKILL
+            let (output, reason) = try await offCooperativePool { try Self.killWriter(writer, path: path, run: iteration, after: pause) }
+            #expect(reason == .uncaughtSignal, "writer exited on its own in iteration \(iteration)")
             let text = String(decoding: output, as: UTF8.self)
             // Only complete lines are acknowledged commits.
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
@@ -67,6 +52,29 @@ import Testing
         }
         #expect(killedMidRun > iterations / 2, "most kills should land while writing")
         #expect(!readings.isEmpty)
+    }
+
+    /// One writer run: started, SIGKILLed `pause` µs after it is ready, its acknowledgements read to the end.
+    static func killWriter(_ writer: String, path: String, run: Int, after pause: UInt32) throws -> (Data, Process.TerminationReason) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: writer)
+        process.arguments = [path, "run\(run)"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let reader = pipe.fileHandleForReading
+        var output = Data()
+        while !(String(decoding: output, as: UTF8.self).contains("ready\n")) {
+            let chunk = reader.availableData
+            if chunk.isEmpty { break }
+            output += chunk
+        }
+        usleep(pause)
+        kill(process.processIdentifier, SIGKILL)
+        output += reader.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (output, process.terminationReason)
     }
 
     func verify(path: String, readings: [String: UUID], batches: [String]) throws {

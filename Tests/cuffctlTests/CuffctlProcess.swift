@@ -1,8 +1,9 @@
+import DBusTestSupport
 import Foundation
 
 /// Runs the `cuffctl` that `swift build` put beside this test bundle, as a user would.
 struct CuffctlProcess {
-    struct Outcome {
+    struct Outcome: Sendable {
         let status: Int32
         let standardOutput: String
         let standardError: String
@@ -11,7 +12,12 @@ struct CuffctlProcess {
     static let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         .deletingLastPathComponent().appendingPathComponent("cuffctl")
 
-    static func run(_ arguments: [String]) throws -> Outcome {
+    /// Runs cuffctl to completion off the cooperative pool (see `offCooperativePool`).
+    static func run(_ arguments: [String]) async throws -> Outcome {
+        try await offCooperativePool { try runBlocking(arguments) }
+    }
+
+    private static func runBlocking(_ arguments: [String]) throws -> Outcome {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

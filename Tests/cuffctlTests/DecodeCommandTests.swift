@@ -15,11 +15,11 @@ struct DecodeCommandTests {
     /// Every vector through the command line: the JSON holds every expected field with the expected
     /// value; a vector the decoder must reject exits 65 with one line on stderr.
     @Test("every vector", arguments: vectorIDs)
-    func vector(_ id: String) throws {
+    func vector(_ id: String) async throws {
         let vector = Self.vectors.first { $0["id"] as! String == id }!
         var arguments = ["decode", vector["characteristic"] as! String, vector["hex"] as! String, "--json"]
         if let quirk = vector["quirk"] as? String { arguments += ["--quirk", quirk] }
-        let outcome = try CuffctlProcess.run(arguments)
+        let outcome = try await CuffctlProcess.run(arguments)
         guard vector["valid"] as! Bool else {
             #expect(outcome.status == 65)
             #expect(outcome.standardOutput.isEmpty)
@@ -37,8 +37,8 @@ struct DecodeCommandTests {
         }
     }
 
-    @Test func everyCharacteristicFieldIsPresentAndAbsentOnesAreNull() throws {
-        let outcome = try CuffctlProcess.run(["decode", "2A35", "00BDF00B009FF0", "--json"])
+    @Test func everyCharacteristicFieldIsPresentAndAbsentOnesAreNull() async throws {
+        let outcome = try await CuffctlProcess.run(["decode", "2A35", "00BDF00B009FF0", "--json"])
         let printed = try #require(try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any])
         for key in ["characteristic", "unit", "systolic", "diastolic", "meanArterialPressure", "cuffPressure", "pulseRate",
                     "timestamp", "timestampKnown", "userID", "statusRaw", "heartRate", "sensorContact",
@@ -49,8 +49,8 @@ struct DecodeCommandTests {
         #expect(printed["characteristic"] as? String == "2A35")
     }
 
-    @Test func precisionSurvivesIntoTheJSONText() throws {
-        let outcome = try CuffctlProcess.run(["decode", "sfloat", "C8 E0", "--json"])
+    @Test func precisionSurvivesIntoTheJSONText() async throws {
+        let outcome = try await CuffctlProcess.run(["decode", "sfloat", "C8 E0", "--json"])
         #expect(outcome.standardOutput.contains("\"value\":2.00"))
     }
 
@@ -60,8 +60,8 @@ struct DecodeCommandTests {
         ["blood-pressure-measurement", "167C0056006100E807060F11111B33000000"],
         ["00002a35-0000-1000-8000-00805f9b34fb", "167c0056006100e807060f11111b33000000"],
     ])
-    func charactersticAndHexSpellings(_ arguments: [String]) throws {
-        let outcome = try CuffctlProcess.run(["decode"] + arguments)
+    func charactersticAndHexSpellings(_ arguments: [String]) async throws {
+        let outcome = try await CuffctlProcess.run(["decode"] + arguments)
         #expect(outcome.status == 0)
         #expect(outcome.standardOutput.contains("Blood Pressure Measurement (0x2A35)"))
         #expect(outcome.standardOutput.contains("systolic"))
@@ -78,14 +78,14 @@ struct DecodeCommandTests {
         ["benchmark", "decode", "--characteristic", "2A35", "--hex", "00", "--count", "10"],
         ["benchmark", "decode", "--characteristic", "2A35", "--hex", "00BDF00B009FF0", "--count", "0"],
     ])
-    func usageErrorsExit64(_ arguments: [String]) throws {
-        let outcome = try CuffctlProcess.run(arguments)
+    func usageErrorsExit64(_ arguments: [String]) async throws {
+        let outcome = try await CuffctlProcess.run(arguments)
         #expect(outcome.status == 64)
         #expect(!outcome.standardError.isEmpty)
     }
 
-    @Test func humanOutputShowsAFailedMeasurementAsNaN() throws {
-        let outcome = try CuffctlProcess.run(["decode", "2A35", "16FF07FF07FF07E80706170E230AFF070000"])
+    @Test func humanOutputShowsAFailedMeasurementAsNaN() async throws {
+        let outcome = try await CuffctlProcess.run(["decode", "2A35", "16FF07FF07FF07E80706170E230AFF070000"])
         #expect(outcome.status == 0)
         #expect(outcome.standardOutput.contains("NaN"))
     }
@@ -93,8 +93,8 @@ struct DecodeCommandTests {
 
 @Suite("cuffctl benchmark decode")
 struct DecodeBenchmarkCommandTests {
-    static func allocations(_ characteristic: String, _ hex: String) throws -> Double {
-        let outcome = try CuffctlProcess.run(
+    static func allocations(_ characteristic: String, _ hex: String) async throws -> Double {
+        let outcome = try await CuffctlProcess.run(
             ["benchmark", "decode", "--characteristic", characteristic, "--hex", hex, "--count", "2000", "--json"])
         #expect(outcome.status == 0, "\(outcome.standardError)")
         let printed = try #require(try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Double])
@@ -104,19 +104,19 @@ struct DecodeBenchmarkCommandTests {
 
     /// The allocation counter sees allocations (a long string must be stored on the heap), and the blood
     /// pressure and heart rate decoders make none.
-    @Test func countsAllocations() throws {
-        #expect(try Self.allocations("2A29", String(repeating: "41", count: 40)) >= 1)
-        #expect(try Self.allocations("2A35", "1E 8A 00 58 00 78 00 00 00 04 11 14 29 3B 3C 00 01 27 00") == 0)
-        #expect(try Self.allocations("2A37", "19 4B 00 38 04 04 04 38 04 00 04") == 0)
+    @Test func countsAllocations() async throws {
+        #expect(try await Self.allocations("2A29", String(repeating: "41", count: 40)) >= 1)
+        #expect(try await Self.allocations("2A35", "1E 8A 00 58 00 78 00 00 00 04 11 14 29 3B 3C 00 01 27 00") == 0)
+        #expect(try await Self.allocations("2A37", "19 4B 00 38 04 04 04 38 04 00 04") == 0)
     }
 }
 
 @Suite("cuffctl doctor")
 struct DoctorCommandTests {
     /// Whatever this machine has, the report names every check and the exit code agrees with it.
-    @Test func theExitCodeMatchesTheReport() throws {
+    @Test func theExitCodeMatchesTheReport() async throws {
         // A bus address that leads nowhere: the test must not touch this machine's system bus.
-        let outcome = try CuffctlProcess.run(["doctor", "--json", "--store", "/nonexistent/cuffd/health.sqlite", "--bus", "unix:path=/nonexistent/bus"])
+        let outcome = try await CuffctlProcess.run(["doctor", "--json", "--store", "/nonexistent/cuffd/health.sqlite", "--bus", "unix:path=/nonexistent/bus"])
         let checks = try #require(try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [[String: String]])
         #expect(checks.compactMap { $0["name"] }.contains("kernel"))
         #expect(checks.compactMap { $0["name"] }.suffix(5) == ["rfkill", "bus policy", "store", "clock", "bus"])
@@ -130,24 +130,24 @@ struct DoctorCommandTests {
 struct ReplayCommandTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    @Test func aReplayStoresAndLogsThenRecognizesTheSameReadings() throws {
+    @Test func aReplayStoresAndLogsThenRecognizesTheSameReadings() async throws {
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString).sqlite").path
         let scenario = Self.root.appendingPathComponent("scenarios/one-cuff.json").path
-        let first = try CuffctlProcess.run(["replay", scenario, "--store", store])
+        let first = try await CuffctlProcess.run(["replay", scenario, "--store", store])
         #expect(first.status == 0, "\(first.standardError)")
         #expect(first.standardOutput.hasPrefix("2 readings stored, 1 already stored"))
         #expect(first.standardError.contains("Reading stored: 122/80 mmHg, pulse 72/min"))
         #expect(first.standardError.contains("MESSAGE_ID=4f1c2a9e7b3d4c61a8e05d2b9c7f3e10"))
-        let second = try CuffctlProcess.run(["replay", scenario, "--store", store])
+        let second = try await CuffctlProcess.run(["replay", scenario, "--store", store])
         #expect(second.standardOutput.hasPrefix("0 readings stored, 3 already stored"))
         let mode = try FileManager.default.attributesOfItem(atPath: store)[.posixPermissions] as? Int
         #expect(mode.map { $0 & 0o077 } == 0, "health data must not be readable by others")
     }
 
-    @Test func aBadScenarioExits65NamingTheField() throws {
+    @Test func aBadScenarioExits65NamingTheField() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).json")
         try Data(#"{"adapter": {"address": "nope"}, "cuffs": []}"#.utf8).write(to: file)
-        let outcome = try CuffctlProcess.run(["replay", file.path, "--store", "/tmp/unused.sqlite"])
+        let outcome = try await CuffctlProcess.run(["replay", file.path, "--store", "/tmp/unused.sqlite"])
         #expect(outcome.status == 65)
         #expect(outcome.standardError.contains("adapter.address"))
     }
