@@ -61,9 +61,13 @@ struct ByteReader {
     @inlinable @inline(__always)
     mutating func medFloat32() -> MedFloat32 { MedFloat32(bitPattern: uint32()) }
 
+    /// Seven bytes as two overlapping 4-byte loads (bytes 0–3 and 3–6), rather than six narrow ones.
     @inlinable @inline(__always)
     mutating func dateTime() -> DateTime {
-        DateTime(year: uint16(), month: uint8(), day: uint8(), hours: uint8(), minutes: uint8(), seconds: uint8())
+        defer { offset &+= 7 }
+        let date = bytes.littleEndian(UInt32.self, at: offset)
+        let time = bytes.littleEndian(UInt32.self, at: offset &+ 3) >> 8
+        return DateTime(fields: UInt64(date) | UInt64(time) << 32)
     }
 
     @inlinable @inline(__always)
