@@ -52,7 +52,7 @@ public struct BloodPressureMeasurement: Hashable, Sendable, QuirkAwareValue {
     }
 
     /// Decodes a value from a device with a known ``BloodPressureQuirk``.
-    @inlinable
+    @inlinable @inline(__always)
     public init(decoding bytes: UnsafeRawBufferPointer, quirk: BloodPressureQuirk?) throws(GATTDecodingError) {
         let frame = try BloodPressureFrame(decoding: bytes, as: Self.characteristic, quirk: quirk)
         unit = frame.unit

@@ -1,12 +1,15 @@
 import GATTHealth
 import CAllocationCounter
+import CBenchmarkSink
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// The measured loop of `cuffctl benchmark decode`: the typed decoder of one characteristic, called
-/// `count` times over the same bytes, the address of each result handed to ``opaqueSink(_:)``.
+/// `count` times over the same bytes, the address of each result handed to `cuffd_benchmark_sink`. It has
+/// the shape of Benchmarks/c-reference/bench.c's loop: per packet, one call to the decoder and one to the
+/// same sink.
 struct DecodeLoop {
     let characteristic: HealthCharacteristic
     let bytes: [UInt8]
@@ -33,38 +36,61 @@ struct DecodeLoop {
         bytes.withUnsafeBytes { buffer in
             switch characteristic {
             case .bloodPressureMeasurement:
-                repeatDecoding(count) { () throws(GATTDecodingError) in try BloodPressureMeasurement(decoding: buffer, quirk: quirk) }
+                repeatDecoding(count) { value throws(GATTDecodingError) in try decodeBloodPressure(buffer, quirk: quirk, into: value) }
             case .intermediateCuffPressure:
-                repeatDecoding(count) { () throws(GATTDecodingError) in try IntermediateCuffPressure(decoding: buffer, quirk: quirk) }
+                repeatDecoding(count) { value throws(GATTDecodingError) in try decodeCuffPressure(buffer, quirk: quirk, into: value) }
             case .heartRateMeasurement:
-                repeatDecoding(count) { () throws(GATTDecodingError) in try HeartRateMeasurement(decoding: buffer) }
+                repeatDecoding(count) { value throws(GATTDecodingError) in try decodeHeartRate(buffer, into: value) }
             default:
-                repeatDecoding(count) { () throws(GATTDecodingError) in try DecodedCharacteristic.decode(characteristic, buffer) }
+                repeatDecoding(count) { value throws(GATTDecodingError) in
+                    value.initialize(to: try DecodedCharacteristic.decode(characteristic, buffer))
+                }
             }
         }
     }
 }
 
-/// Decodes `count` times, handing the address of each result (or of the error) to ``opaqueSink(_:)``,
-/// the way a C harness hands a pointer to an opaque function.
+/// Decodes `count` times into the memory of one value on the stack, handing its address (or the error's) to
+/// the sink after each decode: `hrm_decode(bytes, count, &h); sink(&h);` in the C harness.
 @inline(__always)
-private func repeatDecoding<Value>(_ count: Int, _ decode: () throws(GATTDecodingError) -> Value) {
-    for _ in 0 ..< count {
-        do {
-            var value = try decode()
-            withUnsafeBytes(of: &value) { opaqueSink($0.baseAddress) }
-        } catch {
-            var failure = error
-            withUnsafeBytes(of: &failure) { opaqueSink($0.baseAddress) }
+private func repeatDecoding<Value>(_ count: Int, _ decode: (UnsafeMutablePointer<Value>) throws(GATTDecodingError) -> Void) {
+    withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { slot in
+        let value = slot.baseAddress!
+        for _ in 0 ..< count {
+            do throws(GATTDecodingError) {
+                try decode(value)
+                cuffd_benchmark_sink(value)
+                value.deinitialize(count: 1)
+            } catch {
+                withUnsafePointer(to: error) { cuffd_benchmark_sink($0) }
+            }
         }
     }
 }
 
-/// Takes an address where the optimiser cannot see what happens to it, so the decode that filled it
-/// must run.
-@_optimize(none)
+// One decode per call, kept out of the loop as the C reference's decoders are (their own translation unit):
+// each side pays one call per packet, and the comparison is between the decoders' code.
+
 @inline(never)
-func opaqueSink(_ value: UnsafeRawPointer?) {}
+private func decodeBloodPressure(
+    _ bytes: UnsafeRawBufferPointer, quirk: BloodPressureQuirk?, into value: UnsafeMutablePointer<BloodPressureMeasurement>
+) throws(GATTDecodingError) {
+    value.initialize(to: try BloodPressureMeasurement(decoding: bytes, quirk: quirk))
+}
+
+@inline(never)
+private func decodeCuffPressure(
+    _ bytes: UnsafeRawBufferPointer, quirk: BloodPressureQuirk?, into value: UnsafeMutablePointer<IntermediateCuffPressure>
+) throws(GATTDecodingError) {
+    value.initialize(to: try IntermediateCuffPressure(decoding: bytes, quirk: quirk))
+}
+
+@inline(never)
+private func decodeHeartRate(
+    _ bytes: UnsafeRawBufferPointer, into value: UnsafeMutablePointer<HeartRateMeasurement>
+) throws(GATTDecodingError) {
+    value.initialize(to: try HeartRateMeasurement(decoding: bytes))
+}
 
 /// CLOCK_MONOTONIC in nanoseconds.
 func monotonicNanoseconds() -> UInt64 {
