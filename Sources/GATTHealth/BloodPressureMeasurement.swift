@@ -46,7 +46,7 @@ public struct BloodPressureMeasurement: Hashable, Sendable, QuirkAwareValue {
     }
 
     /// Decodes a value as the spec lays it out.
-    @inlinable
+    @inlinable @inline(__always)
     public init(decoding bytes: UnsafeRawBufferPointer) throws(GATTDecodingError) {
         try self.init(decoding: bytes, quirk: nil)
     }

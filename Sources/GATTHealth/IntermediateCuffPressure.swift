@@ -38,7 +38,7 @@ public struct IntermediateCuffPressure: Hashable, Sendable, QuirkAwareValue {
         trailingByteCount = 0
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public init(decoding bytes: UnsafeRawBufferPointer) throws(GATTDecodingError) {
         try self.init(decoding: bytes, quirk: nil)
     }

@@ -41,16 +41,35 @@ struct DecodeLoop {
             let buffer = UnsafeRawBufferPointer(stack)
             switch characteristic {
             case .bloodPressureMeasurement:
-                repeatDecoding(count) { value throws(GATTDecodingError) in try decodeBloodPressure(buffer, quirk: quirk, into: value) }
+                repeatDecoding(count, BloodPressureMeasurement.self, from: buffer, quirk: quirk)
             case .intermediateCuffPressure:
-                repeatDecoding(count) { value throws(GATTDecodingError) in try decodeCuffPressure(buffer, quirk: quirk, into: value) }
+                repeatDecoding(count, IntermediateCuffPressure.self, from: buffer, quirk: quirk)
             case .heartRateMeasurement:
-                repeatDecoding(count) { value throws(GATTDecodingError) in try decodeHeartRate(buffer, into: value) }
+                repeatDecoding(count) { (value: UnsafeMutablePointer<HeartRateMeasurement>) throws(GATTDecodingError) in
+                    try decode(buffer, into: value)
+                }
             default:
                 repeatDecoding(count) { value throws(GATTDecodingError) in
                     value.initialize(to: try DecodedCharacteristic.decode(characteristic, buffer))
                 }
             }
+        }
+    }
+}
+
+/// A blood pressure characteristic through the decoder for `quirk`, or through the spec decoder when there
+/// is none, which does what the C reference does: it knows no quirks.
+@inline(__always)
+private func repeatDecoding<Value: QuirkAwareValue>(
+    _ count: Int, _: Value.Type, from bytes: UnsafeRawBufferPointer, quirk: BloodPressureQuirk?
+) {
+    if let quirk {
+        repeatDecoding(count) { (value: UnsafeMutablePointer<Value>) throws(GATTDecodingError) in
+            try decode(bytes, quirk: quirk, into: value)
+        }
+    } else {
+        repeatDecoding(count) { (value: UnsafeMutablePointer<Value>) throws(GATTDecodingError) in
+            try decode(bytes, into: value)
         }
     }
 }
@@ -74,27 +93,21 @@ private func repeatDecoding<Value>(_ count: Int, _ decode: (UnsafeMutablePointer
 }
 
 // One decode per call, kept out of the loop as the C reference's decoders are (their own translation unit):
-// each side pays one call per packet, and the comparison is between the decoders' code.
+// each side pays one call per packet, and the comparison is between the decoders' code. Each is specialised
+// for its type, and the decoder's initializer is compiled into it.
 
 @inline(never)
-private func decodeBloodPressure(
-    _ bytes: UnsafeRawBufferPointer, quirk: BloodPressureQuirk?, into value: UnsafeMutablePointer<BloodPressureMeasurement>
+private func decode<Value: GATTCharacteristicValue>(
+    _ bytes: UnsafeRawBufferPointer, into value: UnsafeMutablePointer<Value>
 ) throws(GATTDecodingError) {
-    value.initialize(to: try BloodPressureMeasurement(decoding: bytes, quirk: quirk))
+    value.initialize(to: try Value(decoding: bytes))
 }
 
 @inline(never)
-private func decodeCuffPressure(
-    _ bytes: UnsafeRawBufferPointer, quirk: BloodPressureQuirk?, into value: UnsafeMutablePointer<IntermediateCuffPressure>
+private func decode<Value: QuirkAwareValue>(
+    _ bytes: UnsafeRawBufferPointer, quirk: BloodPressureQuirk, into value: UnsafeMutablePointer<Value>
 ) throws(GATTDecodingError) {
-    value.initialize(to: try IntermediateCuffPressure(decoding: bytes, quirk: quirk))
-}
-
-@inline(never)
-private func decodeHeartRate(
-    _ bytes: UnsafeRawBufferPointer, into value: UnsafeMutablePointer<HeartRateMeasurement>
-) throws(GATTDecodingError) {
-    value.initialize(to: try HeartRateMeasurement(decoding: bytes))
+    value.initialize(to: try Value(decoding: bytes, quirk: quirk))
 }
 
 /// CLOCK_MONOTONIC in nanoseconds.
