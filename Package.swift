@@ -27,6 +27,7 @@ let package = Package(
                 "GATTHealth", "DBus",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "CAllocationCounter",
+                "CBenchmarkSink",
                 "Daemon",
                 "Diagnostics",
                 "HealthStore",
@@ -49,6 +50,8 @@ let package = Package(
         .target(name: "Diagnostics", dependencies: ["CBluetooth", "CLinux"]),
         // Counts heap allocations for `cuffctl benchmark` (linked statically, so cuffctl stays self-contained).
         .target(name: "CAllocationCounter"),
+        // The opaque sink `cuffctl benchmark decode` hands each decoded value to, as the C reference's harness does.
+        .target(name: "CBenchmarkSink"),
         // Linux calls Swift's Glibc module leaves out (they need _GNU_SOURCE).
         .target(name: "CLinux"),
         // The daemon's own parts: configuration, wiring of BlueZ → Gateway → store, control API.

@@ -31,23 +31,36 @@ struct BloodPressureFrame {
     /// The length the flags announce. With ``BloodPressureQuirk/beurerByteSwapped`` the User ID byte is
     /// there whatever bit 3 says.
     @inlinable @inline(__always)
-    static func requiredLength(flags: UInt8, quirk: BloodPressureQuirk?) -> Int {
-        let userByte = quirk == .beurerByteSwapped ? 1 : Int(flags >> 3 & 1)
+    static func requiredLength(flags: UInt8, byteSwapped: Bool) -> Int {
+        let userByte = byteSwapped ? 1 : Int(flags >> 3 & 1)
         return 7 &+ 7 &* Int(flags >> 1 & 1) &+ 2 &* Int(flags >> 2 & 1) &+ userByte &+ 2 &* Int(flags >> 4 & 1)
     }
 
+    /// Decodes a frame as the spec lays it out or, for a device with a quirk, as that device sends it: one
+    /// branch per frame, each side compiled with its layout fixed.
     @inlinable @inline(__always)
     init(
         decoding bytes: UnsafeRawBufferPointer, as characteristic: HealthCharacteristic, quirk: BloodPressureQuirk?
     ) throws(GATTDecodingError) {
-        guard !bytes.isEmpty else { throw GATTDecodingError(characteristic, .truncated(required: 7, actual: 0)) }
+        if quirk == .beurerByteSwapped {
+            try self.init(decoding: bytes, as: characteristic, byteSwapped: true)
+        } else {
+            try self.init(decoding: bytes, as: characteristic, byteSwapped: false)
+        }
+    }
+
+    @inlinable @inline(__always)
+    init(
+        decoding bytes: UnsafeRawBufferPointer, as characteristic: HealthCharacteristic, byteSwapped: Bool
+    ) throws(GATTDecodingError) {
+        guard _fastPath(!bytes.isEmpty) else { try throwTruncation(characteristic, required: 7, actual: 0) }
         flags = bytes[0]
-        let required = Self.requiredLength(flags: flags, quirk: quirk)
+        let required = Self.requiredLength(flags: flags, byteSwapped: byteSwapped)
         try requireLength(required, of: bytes, for: characteristic)
         var reader = ByteReader(bytes, offset: 1)
         values = (reader.medFloat16(), reader.medFloat16(), reader.medFloat16())
         timeStamp = flags & Self.timeStampPresent != 0 ? reader.dateTime() : nil
-        if quirk == .beurerByteSwapped {
+        if byteSwapped {
             pulseRate = flags & Self.pulseRatePresent != 0 ? MedFloat16(bitPattern: reader.uint16BigEndian()) : nil
             userID = reader.uint8()
             status = flags & Self.statusPresent != 0

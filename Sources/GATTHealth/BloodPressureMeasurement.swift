@@ -46,13 +46,13 @@ public struct BloodPressureMeasurement: Hashable, Sendable, QuirkAwareValue {
     }
 
     /// Decodes a value as the spec lays it out.
-    @inlinable
+    @inlinable @inline(__always)
     public init(decoding bytes: UnsafeRawBufferPointer) throws(GATTDecodingError) {
         try self.init(decoding: bytes, quirk: nil)
     }
 
     /// Decodes a value from a device with a known ``BloodPressureQuirk``.
-    @inlinable
+    @inlinable @inline(__always)
     public init(decoding bytes: UnsafeRawBufferPointer, quirk: BloodPressureQuirk?) throws(GATTDecodingError) {
         let frame = try BloodPressureFrame(decoding: bytes, as: Self.characteristic, quirk: quirk)
         unit = frame.unit

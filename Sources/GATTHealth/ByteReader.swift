@@ -49,13 +49,6 @@ struct ByteReader {
         return low | UInt32(uint16()) << 16
     }
 
-    /// Eight bytes as one little-endian word.
-    @inlinable @inline(__always)
-    mutating func uint64() -> UInt64 {
-        defer { offset &+= 8 }
-        return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-    }
-
     @inlinable @inline(__always)
     mutating func uint40() -> UInt64 {
         let low = UInt64(uint32())
@@ -68,13 +61,25 @@ struct ByteReader {
     @inlinable @inline(__always)
     mutating func medFloat32() -> MedFloat32 { MedFloat32(bitPattern: uint32()) }
 
+    /// Seven bytes as two overlapping 4-byte loads (bytes 0–3 and 3–6), rather than six narrow ones.
     @inlinable @inline(__always)
     mutating func dateTime() -> DateTime {
-        DateTime(year: uint16(), month: uint8(), day: uint8(), hours: uint8(), minutes: uint8(), seconds: uint8())
+        defer { offset &+= 7 }
+        let date = bytes.littleEndian(UInt32.self, at: offset)
+        let time = bytes.littleEndian(UInt32.self, at: offset &+ 3) >> 8
+        return DateTime(fields: UInt64(date) | UInt64(time) << 32)
     }
 
     @inlinable @inline(__always)
     mutating func skip(_ count: Int) { offset &+= count }
+}
+
+extension UnsafeRawBufferPointer {
+    /// The little-endian integer at `offset`, which need not be aligned; the caller has checked the length.
+    @inlinable @inline(__always)
+    func littleEndian<Integer: FixedWidthInteger>(_: Integer.Type, at offset: Int) -> Integer {
+        Integer(littleEndian: loadUnaligned(fromByteOffset: offset, as: Integer.self))
+    }
 }
 
 /// Runs `decode` over the contiguous bytes of `bytes`, copying them only when the collection has no
@@ -99,7 +104,14 @@ func withContiguousBytes<Bytes: Collection<UInt8>, Value>(
 func requireLength(
     _ required: Int, of bytes: UnsafeRawBufferPointer, for characteristic: HealthCharacteristic
 ) throws(GATTDecodingError) {
-    guard bytes.count >= required else {
-        throw GATTDecodingError(characteristic, .truncated(required: required, actual: bytes.count))
+    guard _fastPath(bytes.count >= required) else {
+        try throwTruncation(characteristic, required: required, actual: bytes.count)
     }
+}
+
+/// Throws `.truncated`, out of line: the throw (the error built in memory, a call to the runtime's throw
+/// hook) stays out of the decoders, whose cold path is then one call and whose hot path needs fewer registers.
+@usableFromInline @inline(never)
+func throwTruncation(_ characteristic: HealthCharacteristic, required: Int, actual: Int) throws(GATTDecodingError) -> Never {
+    throw GATTDecodingError(characteristic, .truncated(required: required, actual: actual))
 }

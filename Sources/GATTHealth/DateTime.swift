@@ -3,28 +3,44 @@
 public struct DateTime: Hashable, Sendable, GATTCharacteristicValue {
     public static let characteristic = HealthCharacteristic.dateTime
 
+    /// The fields as sent, little-endian in one word: year in bits 0–15, month 16–23, day 24–31, hours
+    /// 32–39, minutes 40–47, seconds 48–55; bits 56–63 are 0. A decoder reads the seven bytes with two
+    /// loads and stores them with one move.
+    @usableFromInline var fields: UInt64
+
     /// 1582–9999; 0 = unknown.
-    public var year: UInt16
+    public var year: UInt16 {
+        get { UInt16(truncatingIfNeeded: fields) }
+        set { fields = fields & ~0xFFFF | UInt64(newValue) }
+    }
     /// 1–12; 0 = unknown.
-    public var month: UInt8
+    public var month: UInt8 { get { byte(at: 16) } set { setByte(newValue, at: 16) } }
     /// 1–31; 0 = unknown.
-    public var day: UInt8
+    public var day: UInt8 { get { byte(at: 24) } set { setByte(newValue, at: 24) } }
     /// 0–23.
-    public var hours: UInt8
+    public var hours: UInt8 { get { byte(at: 32) } set { setByte(newValue, at: 32) } }
     /// 0–59.
-    public var minutes: UInt8
+    public var minutes: UInt8 { get { byte(at: 40) } set { setByte(newValue, at: 40) } }
     /// 0–59.
-    public var seconds: UInt8
+    public var seconds: UInt8 { get { byte(at: 48) } set { setByte(newValue, at: 48) } }
 
     /// The time stamp as sent, field by field.
     @inlinable
     public init(year: UInt16, month: UInt8, day: UInt8, hours: UInt8, minutes: UInt8, seconds: UInt8) {
-        self.year = year
-        self.month = month
-        self.day = day
-        self.hours = hours
-        self.minutes = minutes
-        self.seconds = seconds
+        fields = UInt64(year) | UInt64(month) << 16 | UInt64(day) << 24 | UInt64(hours) << 32
+            | UInt64(minutes) << 40 | UInt64(seconds) << 48
+    }
+
+    /// The time stamp whose seven bytes, as sent, are the low 56 bits of `fields`.
+    @inlinable
+    init(fields: UInt64) {
+        self.fields = fields
+    }
+
+    private func byte(at shift: Int) -> UInt8 { UInt8(truncatingIfNeeded: fields >> shift) }
+
+    private mutating func setByte(_ value: UInt8, at shift: Int) {
+        fields = fields & ~(0xFF << shift) | UInt64(value) << shift
     }
 
     /// The encoded size: 7 bytes.

@@ -24,18 +24,20 @@ public struct HeartRateMeasurement: Hashable, Sendable, GATTCharacteristicValue 
         case detected
     }
 
-    /// Beats per minute, unsigned (255 is a valid uint8 value).
-    public var heartRate: UInt16
-    /// The flags byte as received; the properties below read it.
-    @usableFromInline var flags: UInt8
-    /// The Energy Expended field as read; 0 when flag bit 3 is clear.
-    @usableFromInline var energyField: UInt16
+    // Stored widest first, so that no padding lies between the fields (a copy of the value moves none).
+
     /// The RR-Intervals as read; empty when flag bit 4 is clear.
     @usableFromInline var intervals: RRIntervals
     /// Intervals the frame carried beyond ``RRIntervals/capacity`` (after the sixteen oldest); 0 normally.
     public var omittedRRIntervalCount: Int
     /// Bytes after the last whole field: ignored, and counted here.
     public var trailingByteCount: Int
+    /// Beats per minute, unsigned (255 is a valid uint8 value).
+    public var heartRate: UInt16
+    /// The Energy Expended field as read; 0 when flag bit 3 is clear.
+    @usableFromInline var energyField: UInt16
+    /// The flags byte as received; the properties below read it.
+    @usableFromInline var flags: UInt8
 
     /// True when the value was sent as uint16 (flag bit 0).
     public var isSixteenBitValue: Bool { flags & 0x01 != 0 }
@@ -77,25 +79,43 @@ public struct HeartRateMeasurement: Hashable, Sendable, GATTCharacteristicValue 
         trailingByteCount = 0
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public init(decoding bytes: UnsafeRawBufferPointer) throws(GATTDecodingError) {
-        guard !bytes.isEmpty else { throw GATTDecodingError(Self.characteristic, .truncated(required: 2, actual: 0)) }
+        guard _fastPath(!bytes.isEmpty) else { try throwTruncation(Self.characteristic, required: 2, actual: 0) }
+        let layout = HeartRateLayout(flags: bytes[0])
+        try requireLength(layout.required, of: bytes, for: Self.characteristic)
+        // Four intervals or fewer (a strap sends about one a beat, once a second) decode here; a longer list
+        // out of line, so that the registers its words need do not cost every frame a stack frame.
+        let pairs = layout.rrPairs(in: bytes)
+        if _fastPath(pairs <= 4) {
+            let intervals = RRIntervals(bytes, from: layout.rrStart, upToFour: pairs)
+            self.init(checked: bytes, layout: layout, pairs: pairs, intervals: intervals)
+        } else {
+            self.init(checkedLongList: bytes)
+        }
+    }
+
+    /// Decodes a frame already checked against the length its flags require, with more than four intervals.
+    @usableFromInline @inline(never)
+    init(checkedLongList bytes: UnsafeRawBufferPointer) {
+        let layout = HeartRateLayout(flags: bytes[0])
+        let pairs = layout.rrPairs(in: bytes)
+        let intervals = RRIntervals(bytes, from: layout.rrStart, fourOrMore: Swift.min(pairs, RRIntervals.capacity))
+        self.init(checked: bytes, layout: layout, pairs: pairs, intervals: intervals)
+    }
+
+    /// The fields of a frame already checked against `layout.required`, with its `pairs` RR-Intervals, the
+    /// first of which are `intervals`.
+    @inlinable @inline(__always)
+    init(checked bytes: UnsafeRawBufferPointer, layout: HeartRateLayout, pairs: Int, intervals: RRIntervals) {
         flags = bytes[0]
-        let valueLength = 1 &+ Int(flags & 0x01)
-        let hasEnergy = flags & 0x08 != 0
-        let hasRR = flags & 0x10 != 0
-        let required = 1 &+ valueLength &+ (hasEnergy ? 2 : 0) &+ (hasRR ? 2 : 0)
-        try requireLength(required, of: bytes, for: Self.characteristic)
         // uint8 or uint16 without a branch: the high byte counts only when flag bit 0 says so.
-        heartRate = UInt16(bytes[1]) | UInt16(bytes[valueLength] & (0 &- (flags & 1))) << 8
-        var reader = ByteReader(bytes, offset: 1 &+ valueLength)
-        energyField = hasEnergy ? reader.uint16() : 0
-        let rest = reader.remaining
-        let pairs = hasRR ? rest >> 1 : 0
-        let kept = Swift.min(pairs, RRIntervals.capacity)
-        intervals = RRIntervals(reading: &reader, pairs: kept)
-        omittedRRIntervalCount = pairs &- kept
-        trailingByteCount = rest &- 2 &* pairs
+        heartRate = UInt16(bytes[1]) | UInt16(bytes[1 &+ layout.sixteenBit] & (0 &- (flags & 1))) << 8
+        var reader = ByteReader(bytes, offset: 2 &+ layout.sixteenBit)
+        energyField = layout.energyLength != 0 ? reader.uint16() : 0
+        self.intervals = intervals
+        omittedRRIntervalCount = pairs &- intervals.count
+        trailingByteCount = bytes.count &- layout.rrStart &- 2 &* pairs
     }
 
     public func encoded() -> [UInt8] {

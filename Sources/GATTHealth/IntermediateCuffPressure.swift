@@ -38,13 +38,13 @@ public struct IntermediateCuffPressure: Hashable, Sendable, QuirkAwareValue {
         trailingByteCount = 0
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public init(decoding bytes: UnsafeRawBufferPointer) throws(GATTDecodingError) {
         try self.init(decoding: bytes, quirk: nil)
     }
 
     /// Decodes a value from a device with a known ``BloodPressureQuirk``.
-    @inlinable
+    @inlinable @inline(__always)
     public init(decoding bytes: UnsafeRawBufferPointer, quirk: BloodPressureQuirk?) throws(GATTDecodingError) {
         let frame = try BloodPressureFrame(decoding: bytes, as: Self.characteristic, quirk: quirk)
         unit = frame.unit

@@ -10,7 +10,8 @@ public struct RRIntervals: RandomAccessCollection, Hashable, Sendable {
     /// The intervals one value keeps.
     public static let capacity = 16
 
-    /// Sixteen little-endian UInt16 in four words: zeroing and copying them is four plain moves.
+    /// Sixteen UInt16 in four words, interval `i` in bits `16 * (i % 4)` of word `i / 4`: zeroing and
+    /// copying them is four plain moves.
     @usableFromInline var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
     @usableFromInline var storedCount = 0
 
@@ -20,48 +21,52 @@ public struct RRIntervals: RandomAccessCollection, Hashable, Sendable {
     /// A list of the given values; at most ``capacity`` are kept.
     public init(_ list: some Sequence<UInt16>) {
         for value in list.prefix(Self.capacity) {
-            set(value, at: storedCount)
+            let offset = (storedCount >> 2) &* 8, shift = (storedCount & 3) &* 16
+            withUnsafeMutableBytes(of: &words) { words in
+                let word = words.load(fromByteOffset: offset, as: UInt64.self)
+                words.storeBytes(of: word | UInt64(value) &<< shift, toByteOffset: offset, as: UInt64.self)
+            }
             storedCount += 1
         }
     }
 
-    /// Reads up to ``capacity`` little-endian pairs from `reader`, packing them into the words with shifts
-    /// (a byte copy here would become a call to memcpy for a handful of bytes).
-    /// Reads `pairs` (≤ ``capacity``) little-endian intervals from `reader`: four at a time as one 64-bit
-    /// word, then the last one to three assembled with shifts (a plain element loop here becomes a call
-    /// to memcpy for a handful of bytes).
+    /// Reads `count` (4 to ``capacity``) little-endian intervals at `start` of `bytes`, which holds them all,
+    /// without a loop or a branch per interval (an element loop here becomes a call to memcpy for a
+    /// handful of bytes): each word is one 8-byte load, and a word the list fills only in part is the 8
+    /// bytes that end where the list ends, shifted down. No load reaches outside the intervals' own bytes.
     @inlinable @inline(__always)
-    init(reading reader: inout ByteReader, pairs: Int) {
-        storedCount = pairs
-        var index = 0
-        while pairs &- index >= 4 {
-            setWord(reader.uint64(), at: index >> 2)
-            index &+= 4
+    init(_ bytes: UnsafeRawBufferPointer, from start: Int, fourOrMore count: Int) {
+        let end = start &+ count &* 2
+        /// Word `index`: whole, the list's last bytes shifted down, or zero past the list.
+        @inline(__always) func word(_ index: Int) -> UInt64 {
+            let from = start &+ index &* 8
+            if from &+ 8 <= end { return bytes.littleEndian(UInt64.self, at: from) }
+            if from < end { return bytes.littleEndian(UInt64.self, at: end &- 8) &>> ((from &+ 8 &- end) &* 8) }
+            return 0
         }
-        let rest = pairs &- index
-        guard rest > 0 else { return }
-        var word = UInt64(reader.uint16())
-        if rest > 1 { word |= UInt64(reader.uint16()) << 16 }
-        if rest > 2 { word |= UInt64(reader.uint16()) << 32 }
-        setWord(word, at: index >> 2)
+        self.init(words: (bytes.littleEndian(UInt64.self, at: start), word(1), word(2), word(3)), count: count)
+    }
+
+    /// Reads `count` (≤ 4) little-endian intervals at `start` of `bytes` into the first word: two 4-byte
+    /// loads that overlap when there are three intervals, or one 2-byte load for a single interval.
+    @inlinable @inline(__always)
+    init(_ bytes: UnsafeRawBufferPointer, from start: Int, upToFour count: Int) {
+        let length = count &* 2
+        var word: UInt64 = 0
+        if length >= 4 {
+            let first = UInt64(bytes.littleEndian(UInt32.self, at: start))
+            let last = UInt64(bytes.littleEndian(UInt32.self, at: start &+ length &- 4))
+            word = first | last &<< ((length &- 4) &* 8)
+        } else if length == 2 {
+            word = UInt64(bytes.littleEndian(UInt16.self, at: start))
+        }
+        self.init(words: (word, 0, 0, 0), count: count)
     }
 
     @inlinable @inline(__always)
-    mutating func setWord(_ word: UInt64, at index: Int) {
-        if index == 0 {
-            words.0 = word
-        } else if index == 1 {
-            words.1 = word
-        } else if index == 2 {
-            words.2 = word
-        } else {
-            words.3 = word
-        }
-    }
-
-    @inlinable @inline(__always)
-    mutating func set(_ value: UInt16, at index: Int) {
-        withUnsafeMutableBytes(of: &words) { $0.storeBytes(of: value.littleEndian, toByteOffset: index &* 2, as: UInt16.self) }
+    init(words: (UInt64, UInt64, UInt64, UInt64), count: Int) {
+        self.words = words
+        storedCount = count
     }
 
     public var startIndex: Int { 0 }
@@ -69,7 +74,8 @@ public struct RRIntervals: RandomAccessCollection, Hashable, Sendable {
 
     public subscript(position: Int) -> UInt16 {
         precondition(position >= 0 && position < count, "RR-interval index out of range")
-        return withUnsafeBytes(of: words) { UInt16(littleEndian: $0.load(fromByteOffset: position &* 2, as: UInt16.self)) }
+        let word = withUnsafeBytes(of: words) { $0.load(fromByteOffset: (position >> 2) &* 8, as: UInt64.self) }
+        return UInt16(truncatingIfNeeded: word &>> ((position & 3) &* 16))
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.elementsEqual(rhs) }

@@ -43,6 +43,21 @@ struct HeartRateVectorTests {
         #expect(decoded.trailingByteCount == 1)
     }
 
+    @Test("Every list length decodes as sent", arguments: 1 ... 20)
+    func everyListLength(_ count: Int) throws {
+        // Intervals whose two bytes differ and differ from their neighbours', so a misplaced byte shows.
+        let intervals = (0 ..< count).map { UInt16(0x0102 &* ($0 + 1)) }
+        let body = intervals.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        // uint8 value (intervals from offset 2); uint16 value and energy (from offset 5), with an odd byte.
+        for (head, odd) in [([0x10, 0x48] as [UInt8], [] as [UInt8]), ([0x19, 0x4B, 0x00, 0x38, 0x04], [0x35])] {
+            let value = try HeartRateMeasurement(decoding: head + body + odd)
+            #expect(value.rrIntervals.map(Array.init) == Array(intervals.prefix(RRIntervals.capacity)))
+            #expect(value.rrIntervals == RRIntervals(intervals))
+            #expect(value.omittedRRIntervalCount == max(0, count - RRIntervals.capacity))
+            #expect(value.trailingByteCount == odd.count)
+        }
+    }
+
     @Test func reservedFlagBitsDoNotChangeTheLayout() throws {
         let plain = try HeartRateMeasurement(decoding: [0x16, 0x4D, 0x16, 0x03])
         let withRFU = try HeartRateMeasurement(decoding: [0xF6, 0x4D, 0x16, 0x03])

@@ -22,6 +22,19 @@ struct OtherCharacteristicTests {
         #expect(try CurrentTime(decoding: saturday.encoded()) == saturday)
     }
 
+    @Test func dateTimeFieldsChangeOneAtATime() throws {
+        var stamp = try DateTime(decoding: [0xE8, 0x07, 0x06, 0x0F, 0x11, 0x11, 0x1B])
+        #expect(stamp == DateTime(year: 2024, month: 6, day: 15, hours: 17, minutes: 17, seconds: 27))
+        stamp.year = 0xFFFF
+        stamp.month = 0xFE
+        stamp.seconds = 0
+        #expect(stamp == DateTime(year: 0xFFFF, month: 0xFE, day: 15, hours: 17, minutes: 17, seconds: 0))
+        stamp.day = 1
+        stamp.hours = 0xFF
+        stamp.minutes = 2
+        #expect(stamp.encoded() == [0xFF, 0xFF, 0xFE, 0x01, 0xFF, 0x02, 0x00])
+    }
+
     @Test func epochStartsConvertToCalendarTime() {
         #expect(EpochStart.year2000.dateTime(secondsSinceEpoch: 0).isoString == "2000-01-01T00:00:00")
         #expect(EpochStart.year1900.dateTime(secondsSinceEpoch: 3_786_825_600).isoString == "2020-01-01T00:00:00")
