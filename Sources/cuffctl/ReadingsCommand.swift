@@ -40,17 +40,20 @@ struct ReadingsCommand: AsyncParsableCommand {
         }
     }
 
-    /// Prints what is stored, then each reading `ReadingStored` names, read back with the caller's rights.
+    /// Prints what is stored, then, whenever `ReadingStored` says a cuff has a new reading, the newest readings
+    /// not printed yet, read with the caller's own rights (the signal carries no values).
     private func follow(_ cuffd: CuffdConnection, filter: [String: DBusVariant], printing readings: [ReadingOutput]) async throws {
         let stored = try await cuffd.signals(MatchRule(sender: CuffdConnection.name, interface: CuffdConnection.interface, member: "ReadingStored"))
+        var printed = Set(readings.compactMap { $0.string("syncIdentifier") })
         for reading in readings { emit(reading) }
-        for await signal in stored {
-            guard let identifier = try? signal.argument(1, as: String.self) else { continue }
-            var one = filter
-            one["limit"] = nil
-            one["syncIdentifier"] = DBusVariant(identifier)
-            let reply = try await cuffd.call("Readings", [one.dbusValue])
-            for reading in try (reply.first?.decode([DBusProperties].self) ?? []).map(ReadingOutput.init) { emit(reading) }
+        for await _ in stored {
+            var newest = filter
+            newest["limit"] = DBusVariant(UInt32(50))
+            let reply = try await cuffd.call("Readings", [newest.dbusValue])
+            for reading in try (reply.first?.decode([DBusProperties].self) ?? []).map(ReadingOutput.init) {
+                guard let identifier = reading.string("syncIdentifier"), printed.insert(identifier).inserted else { continue }
+                emit(reading)
+            }
         }
     }
 

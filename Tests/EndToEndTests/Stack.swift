@@ -130,6 +130,15 @@ final class Stack: @unchecked Sendable {
         return Outcome(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), error: String(decoding: err, as: UTF8.self))
     }
 
+    /// Starts a long-running `cuffctl ARGUMENTS --bus …` whose output goes to `log` in the stack's folder.
+    func startCuffctl(_ arguments: [String], log: String) throws -> ChildProcess {
+        let descriptor = try Self.logFile(directory.appendingPathComponent(log))
+        defer { close(descriptor) }
+        return try ChildProcess(
+            Self.binaries.appendingPathComponent("cuffctl").path, arguments + ["--bus", bus.address],
+            standardOutput: .descriptor(descriptor), standardError: .descriptor(descriptor))
+    }
+
     /// `readings --json` as objects.
     func readings(as user: Account? = nil) async throws -> [[String: Any]] {
         let outcome = try await cuffctl(["readings", "--json"], as: user)

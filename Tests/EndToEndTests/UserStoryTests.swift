@@ -41,7 +41,12 @@ struct UserStoryTests {
         let stack = try await Stack.make(scenario: "passkey.json")
         try await stack.startDaemon()
         #expect(try await stack.cuffctl(["pair", "D0:5F:B8:4A:21:07", "--passkey", "123456"]).status == 0)
+        let follow = try stack.startCuffctl(["readings", "--follow", "--json"], log: "follow.log")
         #expect(try await stack.cuffctl(["start", "D0:5F:B8:4A:21:07", "--timeout", "30"]).status == 0)
+        // readings --follow printed the new reading as it was stored, once, read with its own rights.
+        try await offCooperativePool { try stack.wait(for: "\"systolic\":118", in: "follow.log") }
+        follow.terminate()
+        #expect(stack.text("follow.log").components(separatedBy: "\"systolic\":118").count == 2)
         let entries = stack.journalEntries().filter { $0["MESSAGE_ID"] == "4f1c2a9e7b3d4c61a8e05d2b9c7f3e10" }
         let entry = try #require(entries.first)
         #expect(entry["BP_SYSTOLIC"] == "118")

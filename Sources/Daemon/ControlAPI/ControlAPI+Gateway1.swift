@@ -90,7 +90,7 @@ extension ControlAPI {
             .init("Version", version),
             .init("Status", "starting"),
         ], signals: [
-            .init("ReadingStored", [.init("cuff", .objectPath), .init("syncIdentifier", .string)]),
+            .init("ReadingStored", [.init("cuff", .objectPath)]),
             .init("PasskeyRequested", [address]),
         ])
     }

@@ -7,8 +7,8 @@ import HealthStore
 /// cuffd's control API on D-Bus (docs/dbus-api.md): `org.cuffd.Gateway1` at `/org/cuffd/Gateway1` with an
 /// ObjectManager, and one `org.cuffd.Cuff1` object per cuff beneath it. Every method checks the caller's
 /// credentials (``AccessPolicy``); readings and statistics go through HealthStore's per-client
-/// authorization. Signals carry no health values — any local user may receive signals on the system bus —
-/// only what names a reading, which a client then reads with its own rights.
+/// authorization. Signals carry nothing of a reading (its sync identifier embeds the cuff's bytes); a client
+/// reads what a signal announces with its own rights.
 public final class ControlAPI: Sendable {
     public static let busName = "org.cuffd.Gateway1"
     public static let path: DBusObjectPath = "/org/cuffd/Gateway1"
@@ -50,7 +50,9 @@ public final class ControlAPI: Sendable {
             case let .session(address, .readingStored(reading, .stored)):
                 try? await connection.setProperties(["LastReading": .double(reading.receivedAt.timeIntervalSince1970)],
                                                     interface: Self.cuffInterfaceName, at: Self.cuffPath(address))
-                try? connection.emitSignal(Self.path, Self.interfaceName, "ReadingStored", [.objectPath(Self.cuffPath(address)), .string(reading.syncIdentifier)])
+                // Only the cuff: a sync identifier embeds the reading's bytes, and signals reach readers without
+                // a read grant too.
+                try? connection.emitSignal(Self.path, Self.interfaceName, "ReadingStored", [.objectPath(Self.cuffPath(address))])
             case .passkeyRequested(let address):
                 try? connection.emitSignal(Self.path, Self.interfaceName, "PasskeyRequested", [.string(address.description)])
             default:
