@@ -29,7 +29,7 @@ struct CuffSimExecutableTests {
         while (try? await watcher.nameOwner(of: "org.bluez")) == nil {
             guard ContinuousClock.now < deadline, child.isRunning else {
                 let printed = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-                throw HarnessError("cuff-sim did not take org.bluez (running: \(child.isRunning)); it printed: \(printed)")
+                throw TestFailure("cuff-sim did not take org.bluez (running: \(child.isRunning)); it printed: \(printed)")
             }
             try await Task.sleep(for: .milliseconds(20))
         }

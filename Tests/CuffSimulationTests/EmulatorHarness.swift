@@ -10,7 +10,7 @@ final class EmulatorHarness: Sendable {
     let bus: PrivateBus
     let emulator: BluezEmulator
     let client: DBusConnection
-    let events = EventLog()
+    let events = LineLog()
 
     static let adapter: DBusObjectPath = "/org/bluez/hci0"
     static let device: DBusObjectPath = "/org/bluez/hci0/dev_C4_F3_12_53_F2_C9"
@@ -39,7 +39,7 @@ final class EmulatorHarness: Sendable {
 
     func property(_ path: DBusObjectPath, _ interface: String, _ name: String) async throws -> DBusValue {
         let reply = try await call(path, StandardInterface.properties, "Get", [.string(interface), .string(name)])
-        guard case .variant(let value)? = reply.first else { throw HarnessError("Get \(name) answered \(reply)") }
+        guard case .variant(let value)? = reply.first else { throw TestFailure("Get \(name) answered \(reply)") }
         return value
     }
 
@@ -48,8 +48,8 @@ final class EmulatorHarness: Sendable {
     }
 
     /// Records every signal org.bluez sends from now on, in arrival order.
-    func recordSignals() async throws -> SignalRecorder {
-        SignalRecorder(try await client.signals(matching: MatchRule(sender: "org.bluez")))
+    func recordSignals() async throws -> StreamRecorder<DBusMessage> {
+        StreamRecorder(try await client.signals(matching: MatchRule(sender: "org.bluez")))
     }
 
     /// The characteristic object of `uuid` (16-bit like "2a35", or a full 128-bit UUID) under the device,
@@ -67,7 +67,7 @@ final class EmulatorHarness: Sendable {
             }
             try await Task.sleep(for: .milliseconds(10))
         } while ContinuousClock.now < deadline
-        throw HarnessError("no characteristic \(uuid)")
+        throw TestFailure("no characteristic \(uuid)")
     }
 
     /// `ReadValue` on a characteristic.
@@ -108,19 +108,6 @@ final class EmulatorHarness: Sendable {
     }
 }
 
-struct HarnessError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// The emulator's log lines, for checks of what it did when.
-final class EventLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func append(_ line: String) { lock.withLock { lines.append(line) } }
-    var all: [String] { lock.withLock { lines } }
-}
-
 extension DBusMessage {
     /// The changed properties when this is PropertiesChanged on `path`.
     func changes(_ path: DBusObjectPath) -> [String: DBusValue]? {
@@ -128,45 +115,4 @@ extension DBusMessage {
               let changed = try? argument(1, as: DBusProperties.self) else { return nil }
         return changed.mapValues(\.value)
     }
-}
-
-/// Records every signal of a subscription in the background; tests wait for the next one that
-/// matches, in arrival order, without ending the subscription.
-final class SignalRecorder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var messages: [DBusMessage] = []
-    private var cursor = 0
-    private var task: Task<Void, Never>?
-
-    init(_ stream: AsyncStream<DBusMessage>) {
-        task = Task { [weak self] in
-            for await message in stream {
-                guard let self else { return }
-                self.lock.withLock { self.messages.append(message) }
-            }
-        }
-    }
-
-    deinit { task?.cancel() }
-
-    /// The next recorded signal after the last one returned that satisfies `predicate`.
-    func next(within timeout: Duration = .seconds(5), where predicate: (DBusMessage) -> Bool) async throws -> DBusMessage {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let found: DBusMessage? = lock.withLock {
-                while cursor < messages.count {
-                    let message = messages[cursor]
-                    cursor += 1
-                    if predicate(message) { return message }
-                }
-                return nil
-            }
-            if let found { return found }
-            guard ContinuousClock.now < deadline else { throw HarnessError("no matching signal within \(timeout)") }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-    }
-
-    /// Every signal recorded so far.
-    var all: [DBusMessage] { lock.withLock { messages } }
 }

@@ -1,3 +1,4 @@
+import DBusTestSupport
 import DBus
 import Testing
 
@@ -46,7 +47,7 @@ struct LinkTests {
     }
 
     /// The link events of a recording: Device1 changes, GATT objects coming and going, values.
-    static func linkOrder(_ signals: SignalRecorder) -> [String] {
+    static func linkOrder(_ signals: StreamRecorder<DBusMessage>) -> [String] {
         signals.all.compactMap { message -> String? in
             if let changes = message.changes(EmulatorHarness.device) {
                 if changes["Connected"] == .boolean(false) { return changes["ServicesResolved"] == .boolean(false) ? "Disconnected" : "Connected=false alone" }

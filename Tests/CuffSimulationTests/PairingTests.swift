@@ -1,3 +1,4 @@
+import DBusTestSupport
 import DBus
 import Foundation
 import Testing
@@ -8,8 +9,8 @@ struct PairingTests {
 
     /// An Agent1 on the client's connection that answers with `passkey` (or refuses) and notes
     /// each request, so a test can tell the agent was asked before Pair replied.
-    static func exportAgent(on harness: EmulatorHarness, passkey: UInt32?, capability: String) async throws -> EventLog {
-        let requests = EventLog()
+    static func exportAgent(on harness: EmulatorHarness, passkey: UInt32?, capability: String) async throws -> LineLog {
+        let requests = LineLog()
         await harness.client.export([DBusInterface("org.bluez.Agent1", methods: [
             .init("RequestPasskey", inputs: [.init("device", .objectPath)], outputs: [.init("passkey", .uint32)]) { call in
                 requests.append("RequestPasskey \(try call.argument(0, as: DBusObjectPath.self))")
@@ -29,8 +30,8 @@ struct PairingTests {
     }
 
     /// A KeyboardOnly Agent1 that types 123456 after `typing`, and notes each request and Cancel.
-    static func exportSlowAgent(on harness: EmulatorHarness, typing: Duration) async throws -> EventLog {
-        let requests = EventLog()
+    static func exportSlowAgent(on harness: EmulatorHarness, typing: Duration) async throws -> LineLog {
+        let requests = LineLog()
         await harness.client.export([DBusInterface("org.bluez.Agent1", methods: [
             .init("RequestPasskey", inputs: [.init("device", .objectPath)], outputs: [.init("passkey", .uint32)]) { _ in
                 requests.append("RequestPasskey")

@@ -1,3 +1,4 @@
+import DBusTestSupport
 import DBus
 import Testing
 
@@ -6,7 +7,7 @@ struct RegistrationTests {
     static let application: DBusObjectPath = "/org/cuffd/test/app"
 
     /// A GattProfile1 application for the Blood Pressure service, as cuffd registers it.
-    static func exportApplication(on harness: EmulatorHarness, asked: EventLog) async {
+    static func exportApplication(on harness: EmulatorHarness, asked: LineLog) async {
         await harness.client.addObjectManager(at: application)
         await harness.client.export([DBusInterface("org.bluez.GattProfile1", methods: [
             .init("Release") { _ in asked.append("Release"); return [] },
@@ -20,7 +21,7 @@ struct RegistrationTests {
         let harness = try await EmulatorHarness(ScenarioText.oneCuff(bonded: true))
         defer { Task { await harness.stop() } }
         #expect(try await harness.property(EmulatorHarness.device, "org.bluez.Device1", "Connected") == .boolean(false))
-        await Self.exportApplication(on: harness, asked: EventLog())
+        await Self.exportApplication(on: harness, asked: LineLog())
         let signals = try await harness.recordSignals()
         _ = try await harness.call(EmulatorHarness.adapter, "org.bluez.GattManager1", "RegisterApplication", [
             .objectPath(Self.application), .dictionary(key: .string, value: .variant, []),

@@ -1,3 +1,4 @@
+import DBusTestSupport
 import DBus
 import GATTHealth
 import Testing
@@ -20,7 +21,7 @@ struct StoredRecordTests {
     }
 
     /// A connected BPS 1.1 cuff with indications on 0x2B36 and 0x2A52, and the signals from then on.
-    static func subscribed(_ scenario: String) async throws -> (EmulatorHarness, record: DBusObjectPath, control: DBusObjectPath, SignalRecorder) {
+    static func subscribed(_ scenario: String) async throws -> (EmulatorHarness, record: DBusObjectPath, control: DBusObjectPath, StreamRecorder<DBusMessage>) {
         let (harness, record, control) = try await connected(scenario)
         try await harness.startNotify(record)
         try await harness.startNotify(control)
@@ -28,7 +29,7 @@ struct StoredRecordTests {
     }
 
     /// The values indicated on `path` among the recorded signals.
-    static func values(_ signals: SignalRecorder, _ path: DBusObjectPath) -> [[UInt8]] {
+    static func values(_ signals: StreamRecorder<DBusMessage>, _ path: DBusObjectPath) -> [[UInt8]] {
         signals.all.compactMap { message -> [UInt8]? in
             guard case .bytes(let value)? = message.changes(path)?["Value"] else { return nil }
             return value
@@ -47,7 +48,7 @@ struct StoredRecordTests {
         defer { Task { await plain.stop() } }
         try await plain.discover()
         try await plain.connectAndResolve()
-        await #expect(throws: HarnessError.self) { try await plain.characteristicPath("2a52") }
+        await #expect(throws: TestFailure.self) { try await plain.characteristicPath("2a52") }
     }
 
     @Test("A RACP write before indications are on fails as bluetoothd reports ATT error 0xFD")
