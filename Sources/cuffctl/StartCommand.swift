@@ -46,7 +46,9 @@ struct StartCommand: AsyncParsableCommand {
             let state = (try? changed.property("State", as: String.self)) ?? nil
             let pressure = ((try? changed.property("CuffPressure", as: Double.self)) ?? nil) ?? 0
             guard let state else { continue }
-            let line = state == "measuring" ? "measuring \(bar(pressure)) \(Int(pressure.rounded())) mmHg" : state
+            let line = state == "measuring"
+                ? "measuring \(bar(pressure)) \(Int(pressure.rounded())) mmHg"
+                : describe(state, after: shown)
             // cuffd announces every change, some of them unchanged values: show each line once.
             guard line != shown else { continue }
             shown = line
@@ -55,6 +57,20 @@ struct StartCommand: AsyncParsableCommand {
             } else {
                 printImmediately(line)
             }
+        }
+    }
+
+    /// A session state (docs/dbus-api.md, `Cuff1.State`) in the user's words; `subscribed` right after
+    /// `measuring` means the cuff has finished and its reading is on its way.
+    static func describe(_ state: String, after previous: String) -> String {
+        switch state {
+        case "disconnected": "waiting for the cuff to wake up"
+        case "discovered": "the cuff is advertising"
+        case "connecting": "connecting"
+        case "resolving": "connected, reading its services"
+        case "subscribed" where previous.hasPrefix("measuring"): "measured, storing the reading"
+        case "subscribed": "connected, waiting for the measurement"
+        default: state
         }
     }
 

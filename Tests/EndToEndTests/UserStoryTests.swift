@@ -16,6 +16,7 @@ struct UserStoryTests {
         #expect(pair.status == 0, "\(pair.error)")
         let start = try await stack.cuffctl(["start", "C4:F3:12:53:F2:C9", "--timeout", "30"])
         #expect(start.status == 0, "\(start.error)\n\(stack.text("cuffd.log"))")
+        #expect(start.output.contains("connected, waiting for the measurement"))
         #expect(start.output.contains("measuring"))
         #expect(start.output.contains("120 mmHg"))
         #expect(start.output.contains("Stored: "))
