@@ -49,11 +49,11 @@ public final class HealthStore: HealthStoring {
 
     public func save(_ samples: [QuantitySample], as client: HealthClient) throws(HealthStoreError) -> [SaveOutcome<QuantitySample>] {
         guard !samples.isEmpty else { return [] }
-        for type in Set(samples.map(\.type.identifier)) {
+        for type in Self.distinct(samples, \.type.identifier) {
             try requireShare(try configuration.quantityTypes.type(type), client)
         }
         let revision = SharedValue(configuration.revision(for: client))
-        var seen = Set<UUID>()
+        var seen = Set<UUID>(minimumCapacity: samples.count)
         var normalized: [QuantitySample] = []
         normalized.reserveCapacity(samples.count)
         for sample in samples {
@@ -61,7 +61,7 @@ public final class HealthStore: HealthStoring {
             normalized.append(try validated(sample, revision: revision))
         }
         let outcomes = try engine.saveSamples(normalized, at: configuration.clock())
-        observers.notify(Set(outcomes.filter(\.didCommit).map(\.object.type.identifier)))
+        observers.notify(Self.distinct(outcomes.lazy.filter(\.didCommit), \.object.type.identifier))
         return outcomes
     }
 
@@ -94,6 +94,21 @@ public final class HealthStore: HealthStoring {
         }
         observers.notify(changed)
         return outcomes
+    }
+
+    /// The distinct `key`s of `elements`, hashed only where neighbours differ: a batch is mostly of
+    /// one type, and hashing every sample's identifier showed in profiles of batched ingest.
+    static func distinct<S: Sequence>(_ elements: S, _ key: (S.Element) -> String) -> Set<String> {
+        var keys = Set<String>()
+        var last: String?
+        for element in elements {
+            let next = key(element)
+            if next != last {
+                keys.insert(next)
+                last = next
+            }
+        }
+        return keys
     }
 
     // MARK: Deleting
