@@ -24,7 +24,7 @@ final class SQLiteWriteContext {
     init(_ db: Database, now: Date) throws {
         self.db = db
         self.now = SQLiteCoding.micros(now)
-        seq = try Int64.fetchOne(db, sql: "SELECT change_seq FROM store_state WHERE id = 1") ?? 0
+        seq = try Int64.fetchOne(db.cachedStatement(sql: "SELECT change_seq FROM store_state WHERE id = 1")) ?? 0
     }
 
     func nextSeq() -> Int64 {
@@ -35,7 +35,7 @@ final class SQLiteWriteContext {
     /// The next `sample` row id: one above the largest at the transaction's first insert, as
     /// SQLite itself allocates rowids of a table without AUTOINCREMENT.
     func nextRowID() throws -> Int64 {
-        let next = try rowID ?? (Int64.fetchOne(db, sql: "SELECT max(id) FROM sample") ?? 0)
+        let next = try rowID ?? (Int64.fetchOne(db.cachedStatement(sql: "SELECT max(id) FROM sample")) ?? 0)
         rowID = next + 1
         return next + 1
     }
@@ -43,7 +43,7 @@ final class SQLiteWriteContext {
     /// Flushes pending rows and the rollup and stores the counter; call last in the transaction.
     func finish() throws {
         try flushPending()
-        try db.execute(sql: "UPDATE store_state SET change_seq = ? WHERE id = 1", arguments: [seq])
+        try db.cachedStatement(sql: "UPDATE store_state SET change_seq = ? WHERE id = 1").execute(arguments: [seq])
     }
 
     // MARK: Batched inserts
@@ -183,8 +183,9 @@ final class SQLiteWriteContext {
             lastType = (identifier, id)
             return id
         }
-        try db.execute(sql: "INSERT OR IGNORE INTO sample_type (identifier) VALUES (?)", arguments: [identifier])
-        let id = try Int64.fetchOne(db, sql: "SELECT id FROM sample_type WHERE identifier = ?", arguments: [identifier])!
+        let id = try dictionaryID(
+            select: "SELECT id FROM sample_type WHERE identifier = ?", [identifier],
+            insert: "INSERT INTO sample_type (identifier) VALUES (?)", [identifier])
         typeIDs[identifier] = id
         lastType = (identifier, id)
         return id
@@ -192,8 +193,9 @@ final class SQLiteWriteContext {
 
     func sourceID(_ source: HealthSource) throws -> Int64 {
         if let id = sourceIDs[source.bundleIdentifier] { return id }
-        try db.execute(sql: "INSERT OR IGNORE INTO source (bundle_identifier, name) VALUES (?, ?)", arguments: [source.bundleIdentifier, source.name])
-        let id = try Int64.fetchOne(db, sql: "SELECT id FROM source WHERE bundle_identifier = ?", arguments: [source.bundleIdentifier])!
+        let id = try dictionaryID(
+            select: "SELECT id FROM source WHERE bundle_identifier = ?", [source.bundleIdentifier],
+            insert: "INSERT INTO source (bundle_identifier, name) VALUES (?, ?)", [source.bundleIdentifier, source.name])
         sourceIDs[source.bundleIdentifier] = id
         return id
     }
@@ -212,10 +214,10 @@ final class SQLiteWriteContext {
             id = cached
         } else {
             let fingerprint = [revision.source.bundleIdentifier, revision.version ?? "", revision.operatingSystemVersion ?? "", revision.productType ?? ""].joined(separator: "\u{1F}")
-            try db.execute(
-                sql: "INSERT OR IGNORE INTO source_revision (source_id, version, os_version, product_type, fingerprint) VALUES (?, ?, ?, ?, ?)",
-                arguments: [sourceID, revision.version, revision.operatingSystemVersion, revision.productType, fingerprint])
-            id = try Int64.fetchOne(db, sql: "SELECT id FROM source_revision WHERE fingerprint = ?", arguments: [fingerprint])!
+            id = try dictionaryID(
+                select: "SELECT id FROM source_revision WHERE fingerprint = ?", [fingerprint],
+                insert: "INSERT INTO source_revision (source_id, version, os_version, product_type, fingerprint) VALUES (?, ?, ?, ?, ?)",
+                [sourceID, revision.version, revision.operatingSystemVersion, revision.productType, fingerprint])
             revisionIDs[revision] = id
         }
         lastRevision = (shared, id, sourceID)
@@ -235,11 +237,21 @@ final class SQLiteWriteContext {
             id = cached
         } else {
             let payload = SQLiteCoding.json(device)
-            try db.execute(sql: "INSERT OR IGNORE INTO device (identity, payload) VALUES (?, ?)", arguments: [device.identity, payload])
-            id = try Int64.fetchOne(db, sql: "SELECT id FROM device WHERE payload = ?", arguments: [payload])!
+            id = try dictionaryID(
+                select: "SELECT id FROM device WHERE payload = ?", [payload],
+                insert: "INSERT INTO device (identity, payload) VALUES (?, ?)", [device.identity, payload])
             deviceIDs[device] = id
         }
         lastDevice = (shared, id)
         return id
+    }
+
+    /// The id of a row of a dictionary table (`sample_type`, `source`, `source_revision`, `device`),
+    /// found by its unique key or inserted. Cached statements: each runs once per transaction and
+    /// value, and preparing them anew made up most of a single reading's commit (callgrind).
+    private func dictionaryID(select: String, _ key: StatementArguments, insert: String, _ row: StatementArguments) throws -> Int64 {
+        if let id = try Int64.fetchOne(db.cachedStatement(sql: select), arguments: key) { return id }
+        try db.cachedStatement(sql: insert).execute(arguments: row)
+        return db.lastInsertedRowID
     }
 }
