@@ -63,4 +63,66 @@ import Testing
         #expect(statistics.all.sampleCount == 107)
         #expect(statistics.all.minimum?.value == 52)
     }
+
+    /// 400 samples are 256 + 4 × 64 + 16 (statement sizes) rows whose devices, metadata (none, one
+    /// of two texts bound in place, a sync identifier) and time zones change from row to row: every
+    /// stored sample reads back exactly as given.
+    @Test func mixedSamplesAcrossStatementsRoundTripExactly() throws {
+        let store = try Fixture.store()
+        let other = HealthDevice(identity: "AA0000000000BEEF", deviceType: "heartRateMonitor", manufacturer: "Acme", model: "HR-1")
+        var morning = HealthMetadata()
+        morning.deviceUserID = 2
+        var evening = HealthMetadata()
+        evening.personIdentifier = "patient-0002"
+        evening.wasUserEntered = true
+        let batch = (0..<400).map { i -> QuantitySample in
+            let at = Fixture.t0.addingTimeInterval(Double(i) * 60)
+            let metadata = [HealthMetadata(), morning, morning, evening][i % 4]
+            let sample = Fixture.heartRate(Double(40 + i % 150), at: at, sync: i % 7 == 0 ? "hr-\(i)" : nil, version: Int64(i % 3),
+                                           device: [nil, Fixture.cuff, other][i % 3], metadata: metadata)
+            return i % 5 == 0
+                ? QuantitySample(uuid: sample.uuid, type: .heartRate, quantity: sample.quantity, start: at, end: at.addingTimeInterval(30),
+                                 timeZoneIdentifier: "Europe/Berlin", device: sample.device, metadata: sample.metadata)
+                : sample
+        }
+        _ = try store.save(batch, as: Fixture.daemon)
+        let stored = try store.samples(SampleQuery(type: .heartRate, sort: .startDateAscending), as: Fixture.daemon)
+        #expect(stored.count == batch.count)
+        for (saved, given) in zip(stored, batch) {
+            #expect(saved.uuid == given.uuid)
+            #expect(saved.quantity == given.quantity)
+            #expect(saved.startDate == given.startDate && saved.endDate == given.endDate)
+            #expect(saved.timeZoneIdentifier == given.timeZoneIdentifier)
+            #expect(saved.device == given.device)
+            #expect(saved.metadata == given.metadata)
+        }
+    }
+
+    /// An invalid sample late in a large batch, or a UUID repeated out of order (the hash-set
+    /// path of ``DistinctUUIDs``), fails the save before anything is written.
+    @Test func aFailingLargeBatchWritesNothing() throws {
+        let store = try Fixture.store()
+        var batch = (0..<300).map { Fixture.heartRate(60, at: Fixture.t0.addingTimeInterval(Double($0) * 60)) }
+        var nonFinite = batch
+        nonFinite[290] = QuantitySample(type: .heartRate, quantity: HealthQuantity(unit: .countPerMinute, doubleValue: .infinity), start: Fixture.t0, end: Fixture.t0)
+        #expect(throws: HealthStoreError.nonFiniteValue(uuid: nonFinite[290].uuid)) { try store.save(nonFinite, as: Fixture.daemon) }
+        batch.swapAt(10, 20)
+        batch[250] = batch[15]
+        #expect(throws: HealthStoreError.duplicateUUID(batch[15].uuid)) { try store.save(batch, as: Fixture.daemon) }
+        #expect(try Fixture.count(store, .heartRate) == 0)
+        #expect(try store.statistics(of: .heartRate, predicate: .all, options: .discrete, as: Fixture.daemon).all.sampleCount == 0)
+    }
+
+    /// The last readings come with their own members whatever the number asked for (the member
+    /// query pads its id list to a power of two and keeps its statement).
+    @Test(arguments: [1, 3, 4, 5, 9])
+    func theLastReadingsKeepTheirMembers(limit: Int) throws {
+        let store = try Fixture.store()
+        _ = try store.saveBloodPressure((0..<9).map { Fixture.reading($0, systolic: Double(100 + $0)) }, as: Fixture.daemon)
+        for _ in 0..<2 {
+            let last = try store.correlations(CorrelationQuery(type: .bloodPressure, sort: .startDateDescending, limit: limit), as: Fixture.daemon)
+            #expect(last.map { $0.member(.bloodPressureSystolic)?.quantity.value } == (0..<limit).map { Double(108 - $0) })
+            #expect(last.allSatisfy { $0.objects.count == 3 && $0.linkedSamples.count == 1 })
+        }
+    }
 }

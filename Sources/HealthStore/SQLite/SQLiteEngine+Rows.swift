@@ -44,7 +44,7 @@ extension SQLiteEngine {
                 """, arguments: [
                     SQLiteCoding.blob(fields.uuid), value, SQLiteCoding.micros(fields.start), SQLiteCoding.micros(fields.end),
                     fields.timeZone, try ctx.revisionID(fields.revision).revision, try ctx.deviceID(fields.device),
-                    ctx.metadataJSON(fields.metadata), fields.metadata.syncVersion, ctx.now, ctx.nextSeq(), rowID,
+                    ctx.metadataJSON(fields.metadata)?.string, fields.metadata.syncVersion, ctx.now, ctx.nextSeq(), rowID,
                 ])
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT && error.message?.contains("sample.uuid") == true {
             throw HealthStoreError.duplicateUUID(fields.uuid)

@@ -48,11 +48,20 @@ struct SQLiteRawStatement {
         sqlite3_bind_text(handle, index, value, -1, Self.transient)
     }
 
-    /// A UUID as the schema stores it: its 16 bytes as a blob (``SQLiteCoding/blob(_:)``).
-    func bind(_ uuid: UUID, at index: Int32) {
-        withUnsafeBytes(of: uuid.uuid) { bytes in
-            _ = sqlite3_bind_blob(handle, index, bytes.baseAddress, 16, Self.transient)
+    /// Text SQLite reads in place (`SQLITE_STATIC`, no copy); `text` must stay alive until the
+    /// statement has run.
+    func bind(_ text: SQLiteText?, at index: Int32) {
+        guard let text else {
+            sqlite3_bind_null(handle, index)
+            return
         }
+        sqlite3_bind_text(handle, index, text.utf8.baseAddress, Int32(text.utf8.count), nil)
+    }
+
+    /// A blob SQLite reads in place (`SQLITE_STATIC`, no copy); the bytes must stay unchanged
+    /// until the statement has run.
+    func bindInPlace(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
+        sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), nil)
     }
 
     // MARK: Stepping

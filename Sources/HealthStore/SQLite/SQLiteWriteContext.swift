@@ -97,13 +97,13 @@ final class SQLiteWriteContext {
 
     // MARK: Metadata text
 
-    private var lastMetadata: (entries: [String: MetadataValue], json: String?)?
+    private var lastMetadata: (entries: [String: MetadataValue], json: SQLiteText?)?
 
     /// ``SQLiteCoding/json(_:)-(HealthMetadata)`` of `metadata`, encoded once while consecutive objects
     /// carry equal entries (a batch from one device, a reading's members).
-    func metadataJSON(_ metadata: HealthMetadata) -> String? {
+    func metadataJSON(_ metadata: HealthMetadata) -> SQLiteText? {
         if let last = lastMetadata, last.entries == metadata.entries { return last.json }
-        let json = SQLiteCoding.json(metadata)
+        let json = SQLiteCoding.json(metadata).map(SQLiteText.init)
         lastMetadata = (metadata.entries, json)
         return json
     }
