@@ -49,19 +49,23 @@ public final class HealthStore: HealthStoring {
 
     public func save(_ samples: [QuantitySample], as client: HealthClient) throws(HealthStoreError) -> [SaveOutcome<QuantitySample>] {
         guard !samples.isEmpty else { return [] }
-        for type in Self.distinct(samples, \.type.identifier) {
+        let types = Self.distinct(samples, \.type.identifier)
+        for type in types {
             try requireShare(try configuration.quantityTypes.type(type), client)
         }
         let revision = SharedValue(configuration.revision(for: client))
-        var seen = Set<UUID>(minimumCapacity: samples.count)
+        var seen = DistinctUUIDs(capacity: samples.count)
         var normalized: [QuantitySample] = []
         normalized.reserveCapacity(samples.count)
+        var registered: QuantityType?  // the first sample's, once valid: a batch is mostly of one type
         for sample in samples {
-            guard seen.insert(sample.uuid).inserted else { throw .duplicateUUID(sample.uuid) }
-            normalized.append(try validated(sample, revision: revision))
+            guard seen.insert(sample.uuid) else { throw .duplicateUUID(sample.uuid) }
+            normalized.append(try validated(sample, revision: revision, registered: registered))
+            if registered == nil { registered = sample.type }
         }
         let outcomes = try engine.saveSamples(normalized, at: configuration.clock())
-        observers.notify(Self.distinct(outcomes.lazy.filter(\.didCommit), \.object.type.identifier))
+        // Usually every object committed, and the changed types are the batch's.
+        observers.notify(outcomes.allSatisfy(\.didCommit) ? types : Self.distinct(outcomes.lazy.filter(\.didCommit), \.object.type.identifier))
         return outcomes
     }
 
