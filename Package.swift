@@ -102,10 +102,11 @@ let package = Package(
         .testTarget(name: "InstallationTests"),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),
         // HealthKit-like typed health store (issue 5) on SQLite through GRDB.
-        // SQL lives only in Sources/HealthStore/SQLite/.
+        // SQL lives only in Sources/HealthStore/SQLite/; GRDBSQLite is SQLite's C API, used there for
+        // the per-row statements of a write (SQLiteRawStatement.swift).
         .target(
             name: "HealthStore",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]
         ),
         // Child process for the crash-safety test: writes readings, reports each commit on
         // stdout, and is SIGKILLed by HealthStoreTests at random points.

@@ -121,7 +121,8 @@ extension HealthMetadata {
                 throw .invalidMetadata(key: name, reason: "non-finite value")
             }
         }
-        if (self[.syncIdentifier] == nil) != (self[.syncVersion] == nil) {
+        // The loop above rejected sync keys of the wrong kind, the only ones kept in `entries`.
+        if (syncIdentifier == nil) != (syncVersion == nil) {
             throw .invalidMetadata(key: MetadataKey.syncIdentifier.name, reason: "SyncIdentifier and SyncVersion must be given together")
         }
     }

@@ -39,7 +39,7 @@ extension SQLiteEngine {
         let db = ctx.db
         let sourceID = try ctx.revisionID(correlation.sharedRevision!).source
         let typeID = try ctx.typeID(correlation.type.identifier)
-        if let syncID = correlation.metadata.syncIdentifier, let stored = try storedKey(db, sourceID, syncID) {
+        if let syncID = correlation.metadata.syncIdentifier, let stored = try ctx.storedKey(sourceID, syncID) {
             guard stored.isCorrelation, stored.typeID == typeID else {
                 throw HealthStoreError.invalidMetadata(key: MetadataKey.syncIdentifier.name, reason: "'\(syncID)' is already used by an object of another type")
             }
@@ -64,7 +64,7 @@ extension SQLiteEngine {
         let typeID = try ctx.typeID(sample.type.identifier)
         if let syncID = sample.metadata.syncIdentifier {
             let sourceID = try ctx.revisionID(sample.sharedRevision!).source
-            if let stored = try storedKey(ctx.db, sourceID, syncID) {
+            if let stored = try ctx.storedKey(sourceID, syncID) {
                 guard !stored.isCorrelation, stored.typeID == typeID else {
                     throw HealthStoreError.invalidMetadata(key: MetadataKey.syncIdentifier.name, reason: "'\(syncID)' is already used by an object of another type")
                 }

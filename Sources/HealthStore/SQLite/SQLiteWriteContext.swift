@@ -1,22 +1,30 @@
 import Foundation
 import GRDB
 
-/// State of one write transaction: id caches for types, sources, revisions and devices, and the
-/// change counter, read once and written back before commit (one writer, so gap-free and
-/// commit-ordered: HEALTH-STORE.md §14 trap 1).
+/// State of one write transaction: id caches for types, sources, revisions and devices, the change
+/// counter (read once and written back before commit; one writer, so gap-free and commit-ordered:
+/// HEALTH-STORE.md §14 trap 1), the row ids, the batched `sample` inserts and the rollup deltas.
+///
+/// Inserted rows wait in ``SQLiteSampleInserter`` and their rollup deltas here; ``flushPending()``
+/// writes both and must run before any statement that reads or changes `sample` rows the
+/// transaction may have inserted (updates and deletes, whose triggers recompute rollup slots from
+/// `sample`); a sync-key look-up flushes only when its key is pending (``storedKey(_:_:)``).
 final class SQLiteWriteContext {
     let db: Database
     let now: Int64
     private var seq: Int64
+    private var rowID: Int64?
     private var typeIDs: [String: Int64] = [:]
+    private var lastType: (identifier: String, id: Int64)?
     private var sourceIDs: [String: Int64] = [:]
     private var revisionIDs: [SourceRevision: Int64] = [:]
     private var deviceIDs: [HealthDevice: Int64] = [:]
+    private lazy var inserter = SQLiteSampleInserter(db)
 
     init(_ db: Database, now: Date) throws {
         self.db = db
         self.now = SQLiteCoding.micros(now)
-        seq = try Int64.fetchOne(db, sql: "SELECT change_seq FROM store_state WHERE id = 1") ?? 0
+        seq = try Int64.fetchOne(db.cachedStatement(sql: "SELECT change_seq FROM store_state WHERE id = 1")) ?? 0
     }
 
     func nextSeq() -> Int64 {
@@ -24,10 +32,80 @@ final class SQLiteWriteContext {
         return seq
     }
 
-    /// Flushes the rollup and stores the counter; call last in the transaction.
+    /// The next `sample` row id: one above the largest at the transaction's first insert, as
+    /// SQLite itself allocates rowids of a table without AUTOINCREMENT.
+    func nextRowID() throws -> Int64 {
+        let next = try rowID ?? (Int64.fetchOne(db.cachedStatement(sql: "SELECT max(id) FROM sample")) ?? 0)
+        rowID = next + 1
+        return next + 1
+    }
+
+    /// Flushes pending rows and the rollup and stores the counter; call last in the transaction.
     func finish() throws {
+        try flushPending()
+        try db.cachedStatement(sql: "UPDATE store_state SET change_seq = ? WHERE id = 1").execute(arguments: [seq])
+    }
+
+    // MARK: Batched inserts
+
+    private struct SyncKey: Hashable {
+        let sourceID: Int64
+        let syncIdentifier: String
+    }
+
+    /// Sync keys of the rows waiting in the inserter.
+    private var pendingSyncKeys = Set<SyncKey>()
+
+    /// Queues a `sample` row and adds a quantity sample to its rollup slot.
+    func insert(_ row: SQLiteSampleRow) throws {
+        if let syncIdentifier = row.syncIdentifier { pendingSyncKeys.insert(SyncKey(sourceID: row.sourceID, syncIdentifier: syncIdentifier)) }
+        if let value = row.value { addToRollup(typeID: row.typeID, sourceID: row.sourceID, startMicros: row.start, value: value) }
+        try inserter.append(row)
+        if inserter.pending.isEmpty { pendingSyncKeys.removeAll(keepingCapacity: true) }
+    }
+
+    /// Writes the pending rows, then the pending rollup deltas.
+    func flushPending() throws {
+        try flushRows()
         try flushRollup()
-        try db.execute(sql: "UPDATE store_state SET change_seq = ? WHERE id = 1", arguments: [seq])
+    }
+
+    private func flushRows() throws {
+        try inserter.flush()
+        pendingSyncKeys.removeAll(keepingCapacity: true)
+    }
+
+    private lazy var syncKeyLookup = Result { try SQLiteRawStatement(db, sql: """
+        SELECT id, uuid, type_id, source_id, is_correlation, sync_identifier, sync_version
+        FROM sample WHERE source_id = ? AND sync_identifier = ?
+        """) }
+
+    /// The stored row holding (source, sync identifier), the upsert rule's look-up (HEALTH-STORE.md
+    /// §3); pending rows are written first when one of them holds the key.
+    func storedKey(_ sourceID: Int64, _ syncIdentifier: String) throws -> SQLiteEngine.StoredKey? {
+        if pendingSyncKeys.contains(SyncKey(sourceID: sourceID, syncIdentifier: syncIdentifier)) { try flushRows() }
+        let statement = try syncKeyLookup.get()
+        defer { statement.reset() }
+        statement.bind(sourceID, at: 1)
+        statement.bind(syncIdentifier, at: 2)
+        guard try statement.step() else { return nil }
+        return SQLiteEngine.StoredKey(
+            id: statement.int64(0), uuid: statement.uuid(1), typeID: statement.int64(2), sourceID: statement.int64(3),
+            isCorrelation: statement.int64(4) != 0, syncIdentifier: statement.optionalText(5),
+            syncVersion: statement.optionalInt64(6) ?? 0)
+    }
+
+    // MARK: Metadata text
+
+    private var lastMetadata: (entries: [String: MetadataValue], json: SQLiteText?)?
+
+    /// ``SQLiteCoding/json(_:)-(HealthMetadata)`` of `metadata`, encoded once while consecutive objects
+    /// carry equal entries (a batch from one device, a reading's members).
+    func metadataJSON(_ metadata: HealthMetadata) -> SQLiteText? {
+        if let last = lastMetadata, last.entries == metadata.entries { return last.json }
+        let json = SQLiteCoding.json(metadata).map(SQLiteText.init)
+        lastMetadata = (metadata.entries, json)
+        return json
     }
 
     // MARK: Rollup of inserted samples (migration v2)
@@ -48,14 +126,22 @@ final class SQLiteWriteContext {
     }
 
     private var pendingRollup: [SlotKey: SlotDelta] = [:]
+    /// The slot of the latest insert, kept out of ``pendingRollup``: consecutive samples mostly
+    /// share a slot, so most inserts touch no dictionary.
+    private var currentSlot: (key: SlotKey, delta: SlotDelta)?
 
     /// Records an inserted quantity sample; a later start (or an equal one, inserted later) becomes
     /// the slot's latest value, as in the slot recomputation (`ORDER BY start_at DESC, id DESC`).
-    func addToRollup(typeID: Int64, sourceID: Int64, startMicros: Int64, value: Double) {
+    private func addToRollup(typeID: Int64, sourceID: Int64, startMicros: Int64, value: Double) {
         let slotLength = SQLiteSchema.rollupSlotMicros
         let slot = startMicros >= 0 ? startMicros / slotLength : -((-startMicros - 1) / slotLength) - 1
         let key = SlotKey(typeID: typeID, slot: slot, sourceID: sourceID)
-        var delta = pendingRollup[key] ?? SlotDelta()
+        var (currentKey, delta) = currentSlot ?? (key, SlotDelta())
+        if currentKey != key {
+            pendingRollup[currentKey] = delta
+            currentKey = key
+            delta = pendingRollup.removeValue(forKey: key) ?? SlotDelta()
+        }
         delta.n += 1
         delta.total += value
         delta.lo = min(delta.lo, value)
@@ -64,32 +150,52 @@ final class SQLiteWriteContext {
             delta.lastAt = startMicros
             delta.lastValue = value
         }
-        pendingRollup[key] = delta
+        currentSlot = (currentKey, delta)
     }
 
-    /// Writes pending slot deltas; must run before any statement that makes a trigger recompute a
-    /// slot from `sample` (updates, deletes), or those rows would be counted twice.
-    func flushRollup() throws {
+    private lazy var rollupUpsert = Result { try SQLiteRawStatement(db, sql: SQLiteSchema.rollupUpsert) }
+
+    /// Writes pending slot deltas; runs (through ``flushPending()``) before any statement that makes
+    /// a trigger recompute a slot from `sample` (updates, deletes), or those rows would count twice.
+    private func flushRollup() throws {
+        if let (key, delta) = currentSlot { pendingRollup[key] = delta }
+        currentSlot = nil
         guard !pendingRollup.isEmpty else { return }
-        let statement = try db.cachedStatement(sql: SQLiteSchema.rollupUpsert)
+        let statement = try rollupUpsert.get()
         for (key, d) in pendingRollup {
-            try statement.execute(arguments: [key.typeID, key.slot, key.sourceID, d.n, d.total, d.lo, d.hi, d.lastAt, d.lastValue])
+            statement.bind(key.typeID, at: 1)
+            statement.bind(key.slot, at: 2)
+            statement.bind(key.sourceID, at: 3)
+            statement.bind(d.n, at: 4)
+            statement.bind(d.total, at: 5)
+            statement.bind(d.lo, at: 6)
+            statement.bind(d.hi, at: 7)
+            statement.bind(d.lastAt, at: 8)
+            statement.bind(d.lastValue, at: 9)
+            try statement.execute()
         }
         pendingRollup.removeAll(keepingCapacity: true)
     }
 
     func typeID(_ identifier: String) throws -> Int64 {
-        if let id = typeIDs[identifier] { return id }
-        try db.execute(sql: "INSERT OR IGNORE INTO sample_type (identifier) VALUES (?)", arguments: [identifier])
-        let id = try Int64.fetchOne(db, sql: "SELECT id FROM sample_type WHERE identifier = ?", arguments: [identifier])!
+        if let (last, id) = lastType, last == identifier { return id }
+        if let id = typeIDs[identifier] {
+            lastType = (identifier, id)
+            return id
+        }
+        let id = try dictionaryID(
+            select: "SELECT id FROM sample_type WHERE identifier = ?", [identifier],
+            insert: "INSERT INTO sample_type (identifier) VALUES (?)", [identifier])
         typeIDs[identifier] = id
+        lastType = (identifier, id)
         return id
     }
 
     func sourceID(_ source: HealthSource) throws -> Int64 {
         if let id = sourceIDs[source.bundleIdentifier] { return id }
-        try db.execute(sql: "INSERT OR IGNORE INTO source (bundle_identifier, name) VALUES (?, ?)", arguments: [source.bundleIdentifier, source.name])
-        let id = try Int64.fetchOne(db, sql: "SELECT id FROM source WHERE bundle_identifier = ?", arguments: [source.bundleIdentifier])!
+        let id = try dictionaryID(
+            select: "SELECT id FROM source WHERE bundle_identifier = ?", [source.bundleIdentifier],
+            insert: "INSERT INTO source (bundle_identifier, name) VALUES (?, ?)", [source.bundleIdentifier, source.name])
         sourceIDs[source.bundleIdentifier] = id
         return id
     }
@@ -108,10 +214,10 @@ final class SQLiteWriteContext {
             id = cached
         } else {
             let fingerprint = [revision.source.bundleIdentifier, revision.version ?? "", revision.operatingSystemVersion ?? "", revision.productType ?? ""].joined(separator: "\u{1F}")
-            try db.execute(
-                sql: "INSERT OR IGNORE INTO source_revision (source_id, version, os_version, product_type, fingerprint) VALUES (?, ?, ?, ?, ?)",
-                arguments: [sourceID, revision.version, revision.operatingSystemVersion, revision.productType, fingerprint])
-            id = try Int64.fetchOne(db, sql: "SELECT id FROM source_revision WHERE fingerprint = ?", arguments: [fingerprint])!
+            id = try dictionaryID(
+                select: "SELECT id FROM source_revision WHERE fingerprint = ?", [fingerprint],
+                insert: "INSERT INTO source_revision (source_id, version, os_version, product_type, fingerprint) VALUES (?, ?, ?, ?, ?)",
+                [sourceID, revision.version, revision.operatingSystemVersion, revision.productType, fingerprint])
             revisionIDs[revision] = id
         }
         lastRevision = (shared, id, sourceID)
@@ -131,11 +237,21 @@ final class SQLiteWriteContext {
             id = cached
         } else {
             let payload = SQLiteCoding.json(device)
-            try db.execute(sql: "INSERT OR IGNORE INTO device (identity, payload) VALUES (?, ?)", arguments: [device.identity, payload])
-            id = try Int64.fetchOne(db, sql: "SELECT id FROM device WHERE payload = ?", arguments: [payload])!
+            id = try dictionaryID(
+                select: "SELECT id FROM device WHERE payload = ?", [payload],
+                insert: "INSERT INTO device (identity, payload) VALUES (?, ?)", [device.identity, payload])
             deviceIDs[device] = id
         }
         lastDevice = (shared, id)
         return id
+    }
+
+    /// The id of a row of a dictionary table (`sample_type`, `source`, `source_revision`, `device`),
+    /// found by its unique key or inserted. Cached statements: each runs once per transaction and
+    /// value, and preparing them anew made up most of a single reading's commit (callgrind).
+    private func dictionaryID(select: String, _ key: StatementArguments, insert: String, _ row: StatementArguments) throws -> Int64 {
+        if let id = try Int64.fetchOne(db.cachedStatement(sql: select), arguments: key) { return id }
+        try db.cachedStatement(sql: insert).execute(arguments: row)
+        return db.lastInsertedRowID
     }
 }

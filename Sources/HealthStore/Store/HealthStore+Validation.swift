@@ -4,8 +4,10 @@ extension HealthStore {
     /// Checks one sample and returns it in canonical unit with its source revision: registered
     /// type, compatible unit, finite value, start ≤ end (`healthkit-hksample.md`), valid metadata.
     /// Implausible but finite values are kept: "flag, do not reject" (HEALTH-STORE.md §1).
-    func validated(_ sample: QuantitySample, revision: SharedValue<SourceRevision>) throws(HealthStoreError) -> QuantitySample {
-        let type = try configuration.quantityTypes.type(sample.type.identifier)
+    /// `registered`, a type already found in the registry (the previous sample's), spares the
+    /// look-up for runs of one type.
+    func validated(_ sample: QuantitySample, revision: SharedValue<SourceRevision>, registered: QuantityType? = nil) throws(HealthStoreError) -> QuantitySample {
+        let type = sample.type == registered ? sample.type : try configuration.quantityTypes.type(sample.type.identifier)
         guard type == sample.type else { throw .unknownType(sample.type.identifier) }
         let value = try sample.quantity.doubleValue(for: type.canonicalUnit)
         guard value.isFinite, sample.quantity.value.isFinite else { throw .nonFiniteValue(uuid: sample.uuid) }

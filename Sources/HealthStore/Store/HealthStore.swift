@@ -49,19 +49,23 @@ public final class HealthStore: HealthStoring {
 
     public func save(_ samples: [QuantitySample], as client: HealthClient) throws(HealthStoreError) -> [SaveOutcome<QuantitySample>] {
         guard !samples.isEmpty else { return [] }
-        for type in Set(samples.map(\.type.identifier)) {
+        let types = Self.distinct(samples, \.type.identifier)
+        for type in types {
             try requireShare(try configuration.quantityTypes.type(type), client)
         }
         let revision = SharedValue(configuration.revision(for: client))
-        var seen = Set<UUID>()
+        var seen = DistinctUUIDs(capacity: samples.count)
         var normalized: [QuantitySample] = []
         normalized.reserveCapacity(samples.count)
+        var registered: QuantityType?  // the first sample's, once valid: a batch is mostly of one type
         for sample in samples {
-            guard seen.insert(sample.uuid).inserted else { throw .duplicateUUID(sample.uuid) }
-            normalized.append(try validated(sample, revision: revision))
+            guard seen.insert(sample.uuid) else { throw .duplicateUUID(sample.uuid) }
+            normalized.append(try validated(sample, revision: revision, registered: registered))
+            if registered == nil { registered = sample.type }
         }
         let outcomes = try engine.saveSamples(normalized, at: configuration.clock())
-        observers.notify(Set(outcomes.filter(\.didCommit).map(\.object.type.identifier)))
+        // Usually every object committed, and the changed types are the batch's.
+        observers.notify(outcomes.allSatisfy(\.didCommit) ? types : Self.distinct(outcomes.lazy.filter(\.didCommit), \.object.type.identifier))
         return outcomes
     }
 
@@ -94,6 +98,21 @@ public final class HealthStore: HealthStoring {
         }
         observers.notify(changed)
         return outcomes
+    }
+
+    /// The distinct `key`s of `elements`, hashed only where neighbours differ: a batch is mostly of
+    /// one type, and hashing every sample's identifier showed in profiles of batched ingest.
+    static func distinct<S: Sequence>(_ elements: S, _ key: (S.Element) -> String) -> Set<String> {
+        var keys = Set<String>()
+        var last: String?
+        for element in elements {
+            let next = key(element)
+            if next != last {
+                keys.insert(next)
+                last = next
+            }
+        }
+        return keys
     }
 
     // MARK: Deleting
