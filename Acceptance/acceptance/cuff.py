@@ -7,11 +7,14 @@ its stored records, and the first time it starts its timeline. A packet the cuff
 is connected or subscribed goes nowhere, as on air — except a measurement, which waits for a link
 (`_hold`). After a link loss it did not cause itself the cuff
 advertises again (a real cuff stays awake a while); after its own `disconnect` step it is quiet until
-an `advertise` step.
+an `advertise` step. A cuff with `records` answers RACP (record_access.py), one with the Current Time
+service keeps its clock (cuff_clock.py), a QardioArm measures on its start command (qardio_arm.py).
 """
 from __future__ import annotations
 
 import asyncio
+import datetime
+import time
 from typing import Callable
 
 from bumble import hci
@@ -21,8 +24,12 @@ from bumble.host import Host
 from bumble.pairing import PairingConfig, PairingDelegate
 from bumble.transport.common import AsyncPipeSink
 
+from .cuff_clock import CuffClock
 from .events import emit
 from .gatt_layout import GattLayout
+from . import qardio_arm
+from .qardio_arm import VendorControl
+from .record_access import RecordAccess
 from .scenario import Cuff, Step
 
 APPEARANCE_BLOOD_PRESSURE_ARM = 0x0381   # Assigned Numbers §2.6.3
@@ -58,7 +65,13 @@ class EmulatedCuff:
         self.restart_bluez = restart_bluez
         controller = Controller(spec.name, link=link, public_address=spec.address)
         self.device = Device(name=spec.name, host=Host(controller, AsyncPipeSink(controller)))
-        self.layout = GattLayout(spec, self.device.gatt_server)
+        self.clock = CuffClock(spec.clock.start if spec.clock else None) if '1805' in spec.services else None
+        self.record_access = RecordAccess(spec, lambda uuid, value: self.send(uuid, value, indicate=True, kind='racp'),
+                                          lambda uuid: uuid in self.subscribed)
+        self.vendor_control = VendorControl(
+            spec.address, lambda: self._play(spec.on_start, 'on-start'),
+            lambda value: self.send(qardio_arm.UUID, value, indicate=False, kind='phase'))
+        self.layout = GattLayout(spec, self.device.gatt_server, self)
         self.device.add_services(self.layout.services)
         self.connection = None
         self.subscribed: set[str] = set()
@@ -102,6 +115,7 @@ class EmulatedCuff:
             return
         self.connection = None
         self.subscribed.clear()
+        self.record_access.link_lost()
         emit('disconnected', self.spec.address, by='cuff' if self.leaving else 'host', reason=str(reason))
         if not self.leaving:
             asyncio.ensure_future(self.advertise())
@@ -118,18 +132,37 @@ class EmulatedCuff:
             for record in self.spec.stored_records:
                 await self.send('2A35', record, indicate=True, kind='stored')
         if self.timeline_task is None:
-            self.timeline_task = asyncio.ensure_future(self._play())
+            self.timeline_task = asyncio.ensure_future(self._play(self.spec.timeline, 'timeline'))
 
-    async def _play(self):
+    async def _play(self, steps: tuple[Step, ...], script: str):
+        """Runs a script — the timeline, or `onStart` after a vendor start — each step at its time."""
         loop = asyncio.get_running_loop()
-        emit('timeline-started', self.spec.address)
+        emit(f'{script}-started', self.spec.address)
         start = loop.time()
-        for step in self.spec.timeline:
+        for step in steps:
             await asyncio.sleep(max(0.0, start + step.after - loop.time()))
             if step.action == 'indicate':
                 start += await self._hold(step)
-            await self._do(step)
-        emit('timeline-done', self.spec.address)
+            await self._do(step, script)
+        emit(f'{script}-done', self.spec.address)
+
+    # What the host's reads and writes do (gatt_layout.Behaviour).
+
+    def read_clock(self, connection) -> bytes:
+        value = self.clock.current_time()
+        emit('clock-read', self.spec.address, shows=self.clock.now().isoformat())
+        return value
+
+    def write_clock(self, connection, value: bytes):
+        shows = self.clock.set(value)
+        emit('clock-set', self.spec.address, value=value.hex(), shows=shows.isoformat(),
+             local=datetime.datetime.now().isoformat())
+
+    def write_record_access(self, connection, value: bytes):
+        self.record_access.write(value)
+
+    def write_vendor_control(self, connection, value: bytes):
+        self.vendor_control.write(value)
 
     async def _hold(self, step: Step) -> float:
         """A measurement waits for a link that has indications on, up to HOLD seconds, as a real cuff
@@ -145,11 +178,11 @@ class EmulatedCuff:
             emit('held', self.spec.address, characteristic=step.characteristic, seconds=round(waited, 3))
         return waited
 
-    async def _do(self, step: Step):
+    async def _do(self, step: Step, script: str):
         if step.action in ('notify', 'indicate'):
             # An indication waits for its confirmation; the script goes on meanwhile.
             asyncio.ensure_future(self.send(step.characteristic, step.value, indicate=step.action == 'indicate',
-                                            kind='timeline'))
+                                            kind=script))
         elif step.action == 'disconnect':
             if self.connection is not None:
                 self.leaving = True
@@ -165,7 +198,10 @@ class EmulatedCuff:
         if connection is None or uuid not in self.subscribed:
             emit('dropped', self.spec.address, characteristic=uuid, value=value.hex(), kind=kind)
             return
-        emit('sent', self.spec.address, characteristic=uuid, value=value.hex(), kind=kind, indicate=indicate)
+        # A measurement from a cuff with a clock carries what the clock showed, so the driver can check the
+        # time cuffd gives the reading (the cuff's time stamp corrected by the clock's offset).
+        clock = {'clock': self.clock.now().isoformat(), 'wall': time.time()} if self.clock and uuid == '2A35' else {}
+        emit('sent', self.spec.address, characteristic=uuid, value=value.hex(), kind=kind, indicate=indicate, **clock)
         try:
             if indicate:
                 await self.device.indicate_subscriber(connection, characteristic, value)

@@ -1,10 +1,12 @@
 """The real client: cuffd, driven with cuffctl as a user would (the contract in docs/cuffctl.md).
 
 For each cuff: `cuffctl pair ADDRESS [--passkey N]`; for a cuff whose timeline measures after it
-first dropped the link, `cuffctl start ADDRESS --timeout 60` at once, in the background (it shows the
-cuff pressure as it comes, then the reading, and exits 0 once a new reading is committed). Then
-`cuffctl readings --json` must come to equal the scenario's `expect`, and the journal must hold one
-structured entry per reading (MESSAGE_ID of docs/journal.md).
+first dropped the link, or that measures on the vendor start command (QardioArm), `cuffctl start
+ADDRESS --timeout 60` at once, in the background (it shows the cuff pressure as it comes, then the
+reading, and exits 0 once a new reading is committed). Then `cuffctl readings --json` must come to
+equal the scenario's `expect`, the journal must hold one structured entry per reading and one per
+failed measurement (MESSAGE_IDs of docs/journal.md), and a cuff with a clock must have been set
+(where it may be) and its readings timed by its clock's offset (clock_check.py).
 """
 from __future__ import annotations
 
@@ -14,11 +16,11 @@ import subprocess
 import time
 from collections import Counter
 
+from . import clock_check, journal
 from .outcome import Outcome
 from .scenario import Scenario
 
 CUFFCTL = '/usr/bin/cuffctl'
-READING_MESSAGE_ID = '4f1c2a9e7b3d4c61a8e05d2b9c7f3e10'
 STOP_LIMIT = 20.0     # seconds; generous for emulation
 COMPARED = ('address', 'systolic', 'diastolic', 'pulseRate', 'userID', 'deviceTime')
 
@@ -36,11 +38,10 @@ def comparable(reading: dict) -> tuple:
                  for k, v in ((k, reading.get(k)) for k in COMPARED))
 
 
-def cuff_pressures(hex_value: str) -> int:
-    """The cuff pressure of an Intermediate Cuff Pressure packet in mmHg, for finding it in
-    `cuffctl start`'s output: the first SFLOAT after the flags (scenarios use exponent 0)."""
-    mantissa = int.from_bytes(bytes.fromhex(hex_value)[1:3], 'little') & 0x0FFF
-    return mantissa
+def pressures(value: bytes) -> list[int]:
+    """The three SFLOATs after the flags of a 0x2A35 or 0x2A36 value in mmHg, for finding them in
+    `cuffctl start`'s output (scenarios use exponent 0)."""
+    return [int.from_bytes(value[i:i + 2], 'little') & 0x0FFF for i in (1, 3, 5)]
 
 
 class CuffctlClient:
@@ -62,15 +63,25 @@ class CuffctlClient:
             outcome.time('cuffctl pair', time.monotonic() - sent)
             outcome.check(f'cuffctl {" ".join(arguments)} exits 0', paired.returncode == 0,
                           f'exit {paired.returncode}: {paired.stderr.strip()[-300:]}')
-            if cuff.measures_later:
+            if cuff.measured_after_pairing:
                 starts[cuff.address] = (time.monotonic(), subprocess.Popen(
                     [CUFFCTL, 'start', cuff.address, '--timeout', '60'],
                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
         for cuff in scenario.cuffs:
             if cuff.address in starts:
                 self._check_start(cuff, *starts[cuff.address], outcome)
-        self._check_store(scenario, outcome, deadline=began + scenario.length + 60)
+        readings = self._check_store(scenario, outcome, deadline=began + scenario.length + 60)
         self._check_journal(scenario, radio, began, outcome)
+        self._check_failures(scenario, began, outcome)
+        events = radio.events()
+        for cuff in scenario.cuffs:
+            if '1805' in cuff.services:
+                clock_check.check_clock_set(cuff, events, outcome)
+                clock_check.check_reading_times(cuff, events, readings, outcome)
+            if cuff.vendor:
+                commands = [e['command'] for e in events if e['event'] == 'vendor-command' and e['cuff'] == cuff.address]
+                outcome.check(f'{cuff.address}: cuffctl start sent the vendor start command', commands[:1] == ['start'],
+                              f'commands {commands}')
         self._check_stop(outcome)
         return outcome
 
@@ -93,34 +104,43 @@ class CuffctlClient:
         outcome.time('cuffctl start', time.monotonic() - started)
         outcome.check(f'cuffctl start {cuff.address} exits 0 with a new reading', process.returncode == 0,
                       f'exit {process.returncode}: {output.strip()[-300:]}')
+        systolic, diastolic, _ = pressures(cuff.measured_after_pairing[0])
+        outcome.check(f'cuffctl start {cuff.address} shows the measurement made after it started',
+                      f'{systolic}/{diastolic} mmHg' in output, f'{systolic}/{diastolic} not in: {output.strip()[-300:]}')
         numbers = set(re.findall(r'\d+', output))
-        pressures = [cuff_pressures(s.value.hex()) for s in cuff.timeline
-                     if s.action == 'notify' and s.characteristic == '2A36']
-        missing = [p for p in pressures if str(p) not in numbers]
+        notified = [pressures(s.value)[0] for s in cuff.timeline + cuff.on_start
+                    if s.action == 'notify' and s.characteristic == '2A36']
+        missing = [p for p in notified if str(p) not in numbers]
         outcome.check(f'cuffctl start {cuff.address} shows the cuff pressure as it comes', not missing,
                       f'{missing} mmHg not shown in: {output.strip()[-300:]}')
 
-    def _check_store(self, scenario: Scenario, outcome: Outcome, deadline: float):
+    def _check_store(self, scenario: Scenario, outcome: Outcome, deadline: float) -> list[dict]:
+        """Waits for `cuffctl readings --json` to equal `expect`; returns what it listed last."""
         expected = Counter(comparable(r) for r in scenario.expected_readings)
-        stored = Counter()
+        readings: list[dict] = []
         while True:
             listed = cuffctl('readings', '--json')
             if listed.returncode == 0:
-                stored = Counter(comparable(r) for r in json.loads(listed.stdout or '[]'))
-                if stored == expected or time.monotonic() > deadline:
+                readings = json.loads(listed.stdout or '[]')
+                if Counter(comparable(r) for r in readings) == expected or time.monotonic() > deadline:
                     break
             elif time.monotonic() > deadline:
                 break
             time.sleep(1)
+        stored = Counter(comparable(r) for r in readings)
         outcome.check('cuffctl readings --json equals expect', stored == expected,
                       f'missing {list((expected - stored).elements())}, unexpected {list((stored - expected).elements())}')
+        return readings
+
+    def _check_failures(self, scenario: Scenario, began: float, outcome: Outcome):
+        """A measurement the cuff reports as failed is an event, never a reading: one journal entry each."""
+        logged = Counter(e.get('BP_DEVICE') for e in journal.entries(journal.MEASUREMENT_FAILED, began))
+        outcome.check(f'journalctl -u cuffd holds {scenario.failed_measurements} "failed measurement" entries',
+                      sum(logged.values()) == scenario.failed_measurements, f'journal {dict(logged)}')
 
     def _check_journal(self, scenario: Scenario, radio, began: float, outcome: Outcome):
-        listed = subprocess.run(['journalctl', '-b', '-u', 'cuffd.service', f'MESSAGE_ID={READING_MESSAGE_ID}',
-                                 '-o', 'json', '--no-pager'], capture_output=True, text=True)
-        entries = [json.loads(line) for line in listed.stdout.splitlines() if line.startswith('{')]
-        entries = [e for e in entries if int(e['__MONOTONIC_TIMESTAMP']) / 1e6 >= began
-                   and e.get('BP_OUTCOME') == 'stored']      # a re-sent record is logged as already-stored
+        entries = [e for e in journal.entries(journal.READING, began)
+                   if e.get('BP_OUTCOME') == 'stored']      # a re-sent record is logged as already-stored
         logged = Counter((e.get('BP_DEVICE'), float(e.get('BP_SYSTOLIC', 'nan')), float(e.get('BP_DIASTOLIC', 'nan')),
                           float(e.get('BP_PULSE_BPM', 'nan'))) for e in entries)
         expected = Counter((r['address'], float(r['systolic']), float(r['diastolic']), float(r['pulseRate']))
@@ -130,7 +150,7 @@ class CuffctlClient:
         sent = [e for e in radio.events() if e['event'] == 'sent' and e['characteristic'] == '2A35']
         delays = []
         for entry in entries:
-            committed = int(entry['__MONOTONIC_TIMESTAMP']) / 1e6
+            committed = journal.monotonic(entry)
             before = [e['t'] for e in sent if e['cuff'] == entry.get('BP_DEVICE') and e['t'] <= committed]
             if before:
                 delays.append(committed - before[-1])

@@ -1,13 +1,15 @@
 """The GATT database of an emulated cuff: the services a scenario names, as docs/cuff-sim.md lists
-them (GATT-HEALTH.md §2), so cuff-sim and the real stack expose the same characteristics."""
+them (GATT-HEALTH.md §2; BPS 1.1's records §7–§8; Current Time §10; QardioArm §12), so cuff-sim and
+the real stack expose the same characteristics."""
 from __future__ import annotations
 
-import datetime
+from typing import Protocol
 
 from bumble.att import Attribute
 from bumble.gatt import (GATT_CLIENT_CHARACTERISTIC_CONFIGURATION_DESCRIPTOR, Characteristic,
-                         Descriptor, Service)
+                         CharacteristicValue, Descriptor, Service)
 
+from . import qardio_arm
 from .scenario import Cuff
 
 P = Characteristic.Properties
@@ -15,37 +17,53 @@ WRIST = 0x02           # Body Sensor Location 0x2A38 (Heart Rate Service 1.0 §3
 DEVICE_INFORMATION = (('2A29', 'manufacturer'), ('2A24', 'model'), ('2A25', 'serial'), ('2A26', 'firmware'))
 
 
-def current_time(now: datetime.datetime) -> bytes:
-    """Current Time 0x2A2B: Exact Time 256 and an adjust reason (Current Time Service 1.1 §3.1)."""
-    return (now.year.to_bytes(2, 'little')
-            + bytes([now.month, now.day, now.hour, now.minute, now.second, now.isoweekday(), 0, 0]))
+# The services whose characteristics a cuff that pairs protects (cuff-sim's `GattLayout.protectedServices`):
+# measurements, records, control points and the clock; Device Information and Battery stay open.
+PROTECTED = {'1810', '180D', '1805'}
+
+
+class Behaviour(Protocol):
+    """What the cuff does when the host reads its clock or writes one of its control points."""
+    def read_clock(self, connection) -> bytes: ...
+    def write_clock(self, connection, value: bytes) -> None: ...
+    def write_record_access(self, connection, value: bytes) -> None: ...
+    def write_vendor_control(self, connection, value: bytes) -> None: ...
 
 
 class GattLayout:
-    """Builds the services; `characteristic(uuid)` finds one by its 16-bit UUID.
+    """Builds the services; `characteristic(uuid)` finds one by its UUID (16-bit ones as four hex digits).
 
-    A cuff that pairs takes configuration writes (CCCD) only over an encrypted link, and only over an
-    authenticated one when it pairs with a passkey: bluetoothd must pair before it can subscribe,
-    as with real cuffs.
+    A cuff that pairs takes configuration writes (CCCD), and reads and writes of the protected services,
+    only over an encrypted link, and only over an authenticated one when it pairs with a passkey:
+    bluetoothd must pair before it can subscribe, as with real cuffs.
     """
 
-    def __init__(self, cuff: Cuff, server):
+    def __init__(self, cuff: Cuff, server, behaviour: Behaviour):
         self.by_uuid: dict[str, Characteristic] = {}
         self.cccd_permissions = Attribute.READABLE | Attribute.WRITEABLE
+        self.security = Attribute.Permissions(0)
         if cuff.pairing != 'none':
-            self.cccd_permissions |= Attribute.WRITE_REQUIRES_ENCRYPTION
+            self.security |= Attribute.READ_REQUIRES_ENCRYPTION | Attribute.WRITE_REQUIRES_ENCRYPTION
         if cuff.pairing == 'passkey':
-            self.cccd_permissions |= Attribute.WRITE_REQUIRES_AUTHENTICATION
+            self.security |= Attribute.READ_REQUIRES_AUTHENTICATION | Attribute.WRITE_REQUIRES_AUTHENTICATION
+        self.cccd_permissions |= self.security & (Attribute.WRITE_REQUIRES_ENCRYPTION | Attribute.WRITE_REQUIRES_AUTHENTICATION)
         self.server = server
+        self.behaviour = behaviour
+        self.service = ''
         builders = {'1810': self._blood_pressure, '180D': self._heart_rate, '180A': self._device_information,
                     '1805': self._current_time, '180F': self._battery}
-        self.services = [Service(uuid, builders[uuid](cuff)) for uuid in sorted(cuff.services)]
+        self.services = []
+        for uuid in sorted(cuff.services):
+            self.service = uuid
+            self.services.append(Service(uuid, builders[uuid](cuff)))
 
     def characteristic(self, uuid: str) -> Characteristic | None:
         return self.by_uuid.get(uuid)
 
-    def _make(self, uuid: str, properties, value: bytes = b'') -> Characteristic:
+    def _make(self, uuid: str, properties, value: bytes | CharacteristicValue = b'') -> Characteristic:
         permissions = Characteristic.READABLE | (Characteristic.WRITEABLE if properties & P.WRITE else 0)
+        if self.service in PROTECTED:
+            permissions |= self.security
         characteristic = Characteristic(uuid, properties, permissions, value)
         if properties & (P.NOTIFY | P.INDICATE):
             # The server adds a CCCD only when there is none; this one carries the cuff's security.
@@ -56,7 +74,18 @@ class GattLayout:
         return characteristic
 
     def _blood_pressure(self, cuff: Cuff):
-        return [self._make('2A35', P.INDICATE), self._make('2A36', P.NOTIFY), self._make('2A49', P.READ, cuff.feature)]
+        """With `records` a BPS 1.1 cuff: Enhanced BPM 0x2B34, Blood Pressure Record 0x2B36, RACP 0x2A52;
+        with `vendor` the QardioArm control point."""
+        characteristics = [self._make('2A35', P.INDICATE), self._make('2A36', P.NOTIFY),
+                           self._make('2A49', P.READ, cuff.feature)]
+        if cuff.records is not None:
+            characteristics += [self._make('2B34', P.INDICATE), self._make('2B36', P.INDICATE),
+                                self._make('2A52', P.WRITE | P.INDICATE,
+                                           CharacteristicValue(write=self.behaviour.write_record_access))]
+        if cuff.vendor == 'qardioArm':
+            characteristics.append(self._make(qardio_arm.UUID, P.WRITE | P.NOTIFY,
+                                              CharacteristicValue(write=self.behaviour.write_vendor_control)))
+        return characteristics
 
     def _heart_rate(self, cuff: Cuff):
         return [self._make('2A37', P.NOTIFY), self._make('2A38', P.READ, bytes([WRIST])), self._make('2A39', P.WRITE)]
@@ -66,7 +95,10 @@ class GattLayout:
                 for uuid, key in DEVICE_INFORMATION if key in cuff.device_information]
 
     def _current_time(self, cuff: Cuff):
-        return [self._make('2A2B', P.READ | P.WRITE | P.NOTIFY, current_time(datetime.datetime.now()))]
+        """The cuff's running clock; `write` unless the scenario's clock says `"writable": false`."""
+        properties = P.READ | P.NOTIFY | (P.WRITE if cuff.clock_writable else 0)
+        return [self._make('2A2B', properties,
+                           CharacteristicValue(read=self.behaviour.read_clock, write=self.behaviour.write_clock))]
 
     def _battery(self, cuff: Cuff):
         return [self._make('2A19', P.READ | P.NOTIFY, bytes([100]))]

@@ -6,6 +6,7 @@ hex is hex, the actions are known. A file that breaks one of these is refused wi
 """
 from __future__ import annotations
 
+import datetime
 import json
 from dataclasses import dataclass, field
 
@@ -35,6 +36,20 @@ class Step:
 
 
 @dataclass(frozen=True)
+class Record:
+    """A BPS 1.1 record in the cuff's memory: its sequence number and 0x2B34 value."""
+    sequence: int
+    value: bytes
+
+
+@dataclass(frozen=True)
+class Clock:
+    """The cuff's clock on 0x2A2B: its wall-clock time when the radio starts, and whether it may be set."""
+    start: datetime.datetime
+    writable: bool
+
+
+@dataclass(frozen=True)
 class Cuff:
     address: str
     name: str
@@ -45,6 +60,15 @@ class Cuff:
     feature: bytes
     stored_records: tuple[bytes, ...]
     timeline: tuple[Step, ...]
+    records: tuple[Record, ...] | None = None      # None: no RACP (a BPS 1.0 cuff)
+    record_segment_size: int | None = None
+    clock: Clock | None = None                     # None: a writable clock at the machine's local time
+    vendor: str | None = None                      # qardioArm
+    on_start: tuple[Step, ...] = ()
+
+    @property
+    def clock_writable(self) -> bool:
+        return self.clock is None or self.clock.writable
 
     @property
     def indicated(self) -> list[bytes]:
@@ -52,14 +76,16 @@ class Cuff:
         return [s.value for s in self.timeline if s.action == 'indicate' and s.characteristic == '2A35']
 
     @property
-    def measures_later(self) -> bool:
-        """Whether a measurement comes after the cuff first dropped the link: `cuffctl start` waits for it."""
+    def measured_after_pairing(self) -> list[bytes]:
+        """The 0x2A35 values measured after the cuff first dropped the link, or on the vendor start command:
+        `cuffctl start` waits for the first of them."""
+        values = [s.value for s in self.on_start if s.action == 'indicate' and s.characteristic == '2A35']
         dropped = False
         for step in self.timeline:
             dropped = dropped or step.action == 'disconnect'
-            if dropped and step.action == 'indicate':
-                return True
-        return False
+            if dropped and step.action == 'indicate' and step.characteristic == '2A35':
+                values.append(step.value)
+        return values
 
 
 @dataclass(frozen=True)
@@ -105,16 +131,9 @@ def _field(container: dict, key: str, kind: type, path: str):
     return value
 
 
-# cuff-sim features the radio does not play yet (docs/acceptance.md, "What the suite does not cover").
-NOT_PLAYED = ('records', 'clock', 'vendor', 'onStart')
-
-
 def _cuff(document: dict, path: str) -> Cuff:
     if document.get('bonded'):
         raise ScenarioError(f'{path}.bonded', 'a bond made before the run cannot be staged on the real stack')
-    for key in NOT_PLAYED:
-        if key in document:
-            raise ScenarioError(f'{path}.{key}', 'not played by the VM radio yet')
     services = tuple(s.upper() for s in _field(document, 'services', list, path))
     for index, service in enumerate(services):
         if service not in SERVICES:
@@ -135,7 +154,37 @@ def _cuff(document: dict, path: str) -> Cuff:
         feature=hex_bytes(document.get('feature', '0000'), f'{path}.feature'),
         stored_records=tuple(hex_bytes(r, f'{path}.storedRecords[{i}]')
                              for i, r in enumerate(document.get('storedRecords', []))),
-        timeline=tuple(_step(s, f'{path}.timeline[{i}]') for i, s in enumerate(document.get('timeline', []))))
+        timeline=tuple(_step(s, f'{path}.timeline[{i}]') for i, s in enumerate(document.get('timeline', []))),
+        records=_records(document, path),
+        record_segment_size=document.get('recordSegmentSize'),
+        clock=_clock(document.get('clock'), f'{path}.clock'),
+        vendor=_vendor(document, path),
+        on_start=tuple(_step(s, f'{path}.onStart[{i}]') for i, s in enumerate(document.get('onStart', []))))
+
+
+def _records(document: dict, path: str) -> tuple[Record, ...] | None:
+    if 'records' not in document:
+        return None
+    records = _field(document, 'records', list, path)
+    return tuple(Record(int(r['sequence']), hex_bytes(r.get('hex', ''), f'{path}.records[{i}].hex'))
+                 for i, r in enumerate(records))
+
+
+def _clock(document: dict | None, path: str) -> Clock | None:
+    if document is None:
+        return None
+    try:
+        start = datetime.datetime.fromisoformat(_field(document, 'start', str, path))
+    except ValueError:
+        raise ScenarioError(f'{path}.start', 'not a time like 2021-01-01T00:00:00') from None
+    return Clock(start, bool(document.get('writable', True)))
+
+
+def _vendor(document: dict, path: str) -> str | None:
+    vendor = document.get('vendor')
+    if vendor not in (None, 'qardioArm'):
+        raise ScenarioError(f'{path}.vendor', f'{vendor!r} is not qardioArm')
+    return vendor
 
 
 def _step(document: dict, path: str) -> Step:

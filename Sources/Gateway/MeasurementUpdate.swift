@@ -20,7 +20,10 @@ public enum MeasurementUpdate: Sendable {
 ///
 /// The measurement is the first reading that arrived after the session was armed and was new to the
 /// store: a cuff re-sending its history is recognized by the store, and history held back from an
-/// earlier link (its Device Information not read yet) arrived before.
+/// earlier link (its Device Information not read yet) arrived before. A BPS 1.1 record downloaded from
+/// the cuff's memory (it has a sequence number, GATT-HEALTH.md §7–§8) whose UTC time stamp lies before
+/// the session was armed is history too, however new to the store: the VM acceptance suite saw a
+/// download cut off by the cuff's first link loss end `cuffctl start` with a record three days old.
 final class MeasurementWatcher: Sendable {
     let address: BluetoothAddress?
     let armedAt: Date
@@ -39,7 +42,7 @@ final class MeasurementWatcher: Sendable {
         switch event {
         case .stateChanged(let state):
             continuation.yield(.state(cuff, state))
-        case .readingStored(let reading, .stored) where reading.receivedAt >= armedAt:
+        case .readingStored(let reading, .stored) where reading.receivedAt >= armedAt && !isEarlierRecord(reading):
             continuation.yield(.reading(cuff, reading))
             continuation.finish()
         case .measurementFailed(let failure) where failure.receivedAt >= armedAt:
@@ -48,6 +51,13 @@ final class MeasurementWatcher: Sendable {
         default:
             break
         }
+    }
+
+    /// A stored record measured before the session was armed; records carry UTC (BPS 1.1), so no clock
+    /// offset applies.
+    private func isEarlierRecord(_ reading: Reading) -> Bool {
+        guard reading.sequenceNumber != nil, let measured = reading.deviceTime?.dateReadAsUTC else { return false }
+        return measured < armedAt
     }
 
     func end(_ update: MeasurementUpdate) {
