@@ -162,7 +162,7 @@ public final class Daemon: Service, Sendable {
         let connected = cuffs.filter(\.connected).count
         var line = "\(bluetooth); \(cuffs.count) cuff\(cuffs.count == 1 ? "" : "s"), \(connected) connected"
         if let last = cuffs.compactMap({ cuff in cuff.lastReadingAt.map { ($0, cuff.address) } }).max(by: { $0.0 < $1.0 }) {
-            line += "; last reading \(last.0.formatted(.iso8601)) from \(last.1)"
+            line += "; last reading \(UTCTimestamp.text(last.0))Z from \(last.1)"
         }
         return line
     }

@@ -27,7 +27,7 @@ public struct HealthStoreReadingStore: ReadingStore {
             systolic: reading.systolic.doubleValue, diastolic: reading.diastolic.doubleValue,
             mean: reading.meanArterialPressure?.doubleValue,
             pressureUnit: reading.unit == .kilopascals ? .kilopascal : .millimeterOfMercury,
-            pulse: reading.pulseRate?.doubleValue, deviceTimestamp: reading.deviceTime.flatMap(Self.date),
+            pulse: reading.pulseRate?.doubleValue, deviceTimestamp: reading.deviceTime?.dateReadAsUTC,
             clockOffsetMs: reading.clockOffset.map { Int64($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) },
             receivedAt: reading.receivedAt,
             device: HealthDevice(
@@ -39,15 +39,5 @@ public struct HealthStoreReadingStore: ReadingStore {
             deviceValue: "0x2A35:" + reading.payload.map { String($0, radix: 16, uppercase: true) }
                 .map { $0.count == 1 ? "0" + $0 : $0 }.joined(),
             syncIdentifier: reading.syncIdentifier)
-    }
-
-    /// A cuff's wall-clock time stamp as a `Date`, read in UTC: the cuff sends no zone (GATT-HEALTH.md §10).
-    static func date(_ stamp: DateTime) -> Date? {
-        guard stamp.isKnown else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = .gmt
-        return calendar.date(from: DateComponents(
-            year: Int(stamp.year), month: Int(stamp.month), day: Int(stamp.day),
-            hour: Int(stamp.hours), minute: Int(stamp.minutes), second: Int(stamp.seconds)))
     }
 }

@@ -59,8 +59,8 @@ public struct StoredReading: Sendable, Hashable {
     }
 
     /// A cuff's wall-clock time stamp, which the store keeps as a date read in UTC
-    /// (`HealthStoreReadingStore.date`), written back as the cuff showed it.
+    /// (`DateTime.dateReadAsUTC`), written back as the cuff showed it.
     static func wallClock(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(timeZone: .gmt).year().month().day().dateTimeSeparator(.standard).time(includingFractionalSeconds: false))
+        UTCTimestamp.text(date)
     }
 }

@@ -16,9 +16,9 @@ enum ClockOffset {
 
     /// The Current Time to write so the cuff shows `now` on the gateway's local wall clock (ISO weekday,
     /// Fractions256 from the sub-second part, Adjust Reason "manual time update", as hass-omron writes it).
-    static func currentTime(at now: Date, in timeZone: TimeZone = .current) -> CurrentTime {
+    static func currentTime(at now: Date, in zone: LocalTimeZone = LocalTimeZone()) -> CurrentTime {
         let fraction = now.timeIntervalSince1970 - now.timeIntervalSince1970.rounded(.down)
-        var value = CurrentTime(dateTime: DateTime(now, in: timeZone), adjustReason: .manualTimeUpdate)
+        var value = CurrentTime(dateTime: DateTime(now, in: zone), adjustReason: .manualTimeUpdate)
         value.fractions256 = UInt8(min(255, (fraction * 256).rounded(.down)))
         return value
     }

@@ -21,7 +21,7 @@ public actor CuffSession {
     /// Add to the cuff's clock to get the true time, when a clock sync measured it.
     public private(set) var clockOffset: Duration?
     /// The zone the cuff's clock is assumed to show when no sync measured it: the gateway's.
-    private let timeZone: TimeZone
+    private let timeZone: LocalTimeZone
 
     private let users: UserDirectory
     private let store: any ReadingStore
@@ -33,7 +33,7 @@ public actor CuffSession {
     /// A session; `identified: false` holds values back until ``identify(_:)``.
     public init(
         device: DeviceIdentity, users: UserDirectory, store: any ReadingStore, quirk: BloodPressureQuirk?? = nil, identified: Bool = true,
-        timeZone: TimeZone = .current
+        timeZone: LocalTimeZone = LocalTimeZone()
     ) {
         self.device = device
         self.timeZone = timeZone

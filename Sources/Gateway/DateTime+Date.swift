@@ -1,25 +1,31 @@
 import FoundationEssentials
 import GATTHealth
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension DateTime {
-    /// `date` as a wall clock in `timeZone` shows it: what a cuff's clock holds (GATT-HEALTH.md §10: no
-    /// zone on the wire).
-    public init(_ date: Date, in timeZone: TimeZone = .current) {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+    /// `date` as a wall clock in `zone` shows it: what a cuff's clock holds (GATT-HEALTH.md §10: no zone
+    /// on the wire).
+    public init(_ date: Date, in zone: LocalTimeZone = LocalTimeZone()) {
+        let fields = zone.wallClock(at: date)
         self.init(
-            year: UInt16(parts.year ?? 0), month: UInt8(parts.month ?? 0), day: UInt8(parts.day ?? 0),
-            hours: UInt8(parts.hour ?? 0), minutes: UInt8(parts.minute ?? 0), seconds: UInt8(parts.second ?? 0))
+            year: UInt16(fields.tm_year + 1900), month: UInt8(fields.tm_mon + 1), day: UInt8(fields.tm_mday),
+            hours: UInt8(fields.tm_hour), minutes: UInt8(fields.tm_min), seconds: UInt8(fields.tm_sec))
     }
 
     /// This wall-clock time read as UTC; nil when it is not a known calendar time. Readings keep a cuff's
     /// time this way, and a measured clock offset turns it into the true instant.
+    /// (timegm(3), not a Foundation `Calendar`: making one looks up the current `TimeZone`, which opens ICU.)
     public var dateReadAsUTC: Date? {
         guard isKnown else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = .gmt
-        return calendar.date(from: DateComponents(
-            year: Int(year), month: Int(month), day: Int(day), hour: Int(hours), minute: Int(minutes), second: Int(seconds)))
+        var fields = tm()
+        fields.tm_year = Int32(year) - 1900
+        fields.tm_mon = Int32(month) - 1
+        fields.tm_mday = Int32(day)
+        fields.tm_hour = Int32(hours)
+        fields.tm_min = Int32(minutes)
+        fields.tm_sec = Int32(seconds)
+        return Date(timeIntervalSince1970: TimeInterval(timegm(&fields)))
     }
 }

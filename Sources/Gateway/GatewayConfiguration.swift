@@ -16,7 +16,7 @@ public struct GatewayConfiguration: Sendable {
     /// Cuffs the configuration names; they are collected from even before cuffd paired them.
     public var knownCuffs: Set<BluetoothAddress> = []
     /// The zone cuffs' clocks are assumed to show until a sync measures them: the gateway's own.
-    public var timeZone: TimeZone = .current
+    public var timeZone = LocalTimeZone()
     /// How long `pair` waits for a person to type a passkey relayed through the control API.
     public var passkeyTimeout: Duration = .seconds(60)
 
