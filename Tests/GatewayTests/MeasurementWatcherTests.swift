@@ -8,8 +8,10 @@ import Testing
 @Suite("MeasurementWatcher: what counts as the measurement")
 struct MeasurementWatcherTests {
     static let armedAt = Fixtures.receivedAt
-    static let threeDaysBefore = DateTime(Date(timeIntervalSince1970: 1_790_000_000 - 3 * 86_400), in: .gmt)
-    static let aMinuteAfter = DateTime(Date(timeIntervalSince1970: 1_790_000_060), in: .gmt)
+    // UTC wall clocks (BPS 1.1 records carry UTC) three days before and a minute after `armedAt`,
+    // 2026-09-21 14:13:20 UTC.
+    static let threeDaysBefore = DateTime(year: 2026, month: 9, day: 18, hours: 14, minutes: 13, seconds: 20)
+    static let aMinuteAfter = DateTime(year: 2026, month: 9, day: 21, hours: 14, minutes: 14, seconds: 20)
 
     static func reading(systolic: Int32, deviceTime: DateTime, sequenceNumber: UInt16?) -> Reading {
         Reading(
