@@ -1,6 +1,7 @@
 import BlueZ
 import DBus
 import Foundation
+import GATTHealth
 import Gateway
 import HealthStore
 import Logging
@@ -162,7 +163,7 @@ public final class Daemon: Service, Sendable {
         let connected = cuffs.filter(\.connected).count
         var line = "\(bluetooth); \(cuffs.count) cuff\(cuffs.count == 1 ? "" : "s"), \(connected) connected"
         if let last = cuffs.compactMap({ cuff in cuff.lastReadingAt.map { ($0, cuff.address) } }).max(by: { $0.0 < $1.0 }) {
-            line += "; last reading \(UTCTimestamp.text(last.0))Z from \(last.1)"
+            line += "; last reading \(DateTime(utc: last.0).isoString ?? "?")Z from \(last.1)"
         }
         return line
     }

@@ -1,4 +1,6 @@
 import Foundation
+import GATTHealth
+import Gateway
 import HealthStore
 
 /// A blood-pressure reading as cuffd reports it to its clients (`cuffctl readings --json`, the D-Bus
@@ -47,7 +49,8 @@ public struct StoredReading: Sendable, Hashable {
         pulseRate = try? correlation.linkedSamples.first { $0.type == .heartRate }?.quantity.doubleValue(for: .countPerMinute)
         time = correlation.startDate
         let metadata = correlation.metadata
-        deviceTime = metadata.deviceTimestamp.map(Self.wallClock)
+        // The store keeps a cuff's wall clock as a date read in UTC (`DateTime.dateReadAsUTC`).
+        deviceTime = metadata.deviceTimestamp.flatMap { DateTime(utc: $0).isoString }
         let stored = correlation.device
         device = Device(
             address: stored?.localIdentifier, name: stored?.name, manufacturer: stored?.manufacturer, model: stored?.model,
@@ -58,9 +61,4 @@ public struct StoredReading: Sendable, Hashable {
         syncIdentifier = metadata.syncIdentifier ?? correlation.uuid.uuidString
     }
 
-    /// A cuff's wall-clock time stamp, which the store keeps as a date read in UTC
-    /// (`DateTime.dateReadAsUTC`), written back as the cuff showed it.
-    static func wallClock(_ date: Date) -> String {
-        UTCTimestamp.text(date)
-    }
 }

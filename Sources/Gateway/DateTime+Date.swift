@@ -8,7 +8,19 @@ extension DateTime {
     /// `date` as a wall clock in `zone` shows it: what a cuff's clock holds (GATT-HEALTH.md §10: no zone
     /// on the wire).
     public init(_ date: Date, in zone: LocalTimeZone = LocalTimeZone()) {
-        let fields = zone.wallClock(at: date)
+        self.init(zone.wallClock(at: date))
+    }
+
+    /// `date` as a UTC wall clock shows it: the inverse of ``dateReadAsUTC`` (gmtime(3)).
+    public init(utc date: Date) {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var fields = tm()
+        gmtime_r(&seconds, &fields)
+        self.init(fields)
+    }
+
+    /// The fields of a broken-down time (tm(3)).
+    init(_ fields: tm) {
         self.init(
             year: UInt16(fields.tm_year + 1900), month: UInt8(fields.tm_mon + 1), day: UInt8(fields.tm_mday),
             hours: UInt8(fields.tm_hour), minutes: UInt8(fields.tm_min), seconds: UInt8(fields.tm_sec))
