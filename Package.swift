@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
     ],
     targets: [
         // Pure codecs for the Blood Pressure, Heart Rate, time and Device Information GATT
@@ -63,6 +64,15 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // One thread's event loop as the main actor's and the default executor, so that an idle daemon is
+        // woken by nothing (libdispatch's global queues tick a 1 s monitor once they have a worker).
+        .target(
+            name: "MainLoop",
+            dependencies: [
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "HeapModule", package: "swift-collections"),
+            ]
+        ),
         // `cuffd`: the daemon — BlueZ → Gateway → HealthStore, its D-Bus control API, under systemd.
         // Linked for a small resident footprint (Benchmarks/RESULTS.md, the daemon): lld with packed relative
         // relocations (DT_RELR, glibc ≥ 2.36: ld.so reads 17 KiB of them instead of 2.1 MiB), no dynamic
@@ -71,11 +81,14 @@ let package = Package(
         .executableTarget(
             name: "cuffd",
             dependencies: [
-                "Daemon", "SystemdSupport",
+                "Daemon", "MainLoop", "SystemdSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             exclude: ["cuffd.order"],
+            // The compiler's `async main` installs a `DefaultExecutorFactory` (MainLoop) only when it may assume
+            // the Swift 6.2 runtime, which on Linux it does not without this (Swift 6.3; the runtime it links is 6.3).
+            swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-availability-checking"])],
             linkerSettings: [.unsafeFlags([
                 "-use-ld=lld",
                 "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
@@ -113,6 +126,7 @@ let package = Package(
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Gateway", "HealthStore", "CuffSimulation"]),
         .testTarget(name: "InstallationTests"),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),
+        .testTarget(name: "MainLoopTests", dependencies: ["MainLoop"]),
         // HealthKit-like typed health store (issue 5) on SQLite through GRDB.
         // SQL lives only in Sources/HealthStore/SQLite/; GRDBSQLite is SQLite's C API, used there for
         // the per-row statements of a write (SQLiteRawStatement.swift).
@@ -145,7 +159,7 @@ let package = Package(
         // Run: make && swift run -c release daemon-benchmark [CUFFD_BINARY] [READINGS]
         .executableTarget(
             name: "daemon-benchmark",
-            dependencies: ["BlueZ", "CuffSimulation", "DBus", "DBusTestSupport", "Gateway", "HealthStore", "Daemon"],
+            dependencies: ["BlueZ", "CuffSimulation", "DBus", "DBusTestSupport", "Gateway", "HealthStore", "Daemon", "MainLoop"],
             path: "Benchmarks/daemon-benchmark"
         ),
         .testTarget(

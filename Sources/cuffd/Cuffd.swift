@@ -3,8 +3,14 @@ import Foundation
 import Daemon
 import DBus
 import Logging
+import MainLoop
 import ServiceLifecycle
 import SystemdSupport
+
+/// Swift concurrency on one thread, the main one, instead of libdispatch's pool, so that nothing wakes an
+/// idle cuffd (MainLoop; docs/architecture.md, "One thread for Swift concurrency"). The compiler's `async
+/// main` installs the executors of the factory this name denotes at the top level of the main module.
+typealias DefaultExecutorFactory = MainLoopExecutorFactory
 
 /// `cuffd`: the Bluetooth LE blood-pressure gateway daemon (docs/cuffd.md).
 @main

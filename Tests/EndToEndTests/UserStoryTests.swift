@@ -76,6 +76,21 @@ struct UserStoryTests {
         #expect(stack.notify.texts.contains { $0.contains("STOPPING=1") })
     }
 
+    @Test("Idle, nothing wakes cuffd: no thread of it runs for three seconds (issue 6 §6, wakeups 0/s)")
+    func idleDaemonSleeps() async throws {
+        let stack = try await Stack.make(scenario: "one-cuff.json")
+        try await stack.startDaemon()
+        #expect(try await stack.cuffctl(["status"]).status == 0)
+        let pid = try #require(stack.daemon?.pid)
+        // libdispatch's idle worker threads (the D-Bus connection's queue) end after 5 s; that is not polling.
+        try await Task.sleep(for: .seconds(6))
+        let before = try ThreadSwitches(of: pid)
+        try await Task.sleep(for: .seconds(3))
+        let after = try ThreadSwitches(of: pid)
+        #expect(after.woken(since: before) == [:], "\(after.names)")
+        #expect(try await stack.stopDaemon() == 0)
+    }
+
     @Test("Under a systemd watchdog cuffd pings WATCHDOG=1 and still stops at once on SIGTERM")
     func watchdogAndPromptStop() async throws {
         let stack = try await Stack.make(scenario: "passkey.json")

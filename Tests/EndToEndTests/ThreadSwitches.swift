@@ -1,0 +1,33 @@
+import Foundation
+
+/// How often each thread of a process has been switched to (`/proc/PID/task/TID/status`, voluntary plus
+/// involuntary context switches): a thread that was woken in between has a larger count.
+struct ThreadSwitches {
+    let counts: [Int: Int]
+    /// Each thread's `Name:` line, to say which one ran.
+    let names: [Int: String]
+
+    init(of pid: Int32) throws {
+        let tasks = "/proc/\(pid)/task"
+        var counts: [Int: Int] = [:], names: [Int: String] = [:]
+        for entry in try FileManager.default.contentsOfDirectory(atPath: tasks) {
+            guard let tid = Int(entry),
+                  let status = try? String(contentsOfFile: "\(tasks)/\(entry)/status", encoding: .utf8) else { continue }
+            let lines = status.split(separator: "\n")
+            counts[tid] = lines.filter { $0.contains("ctxt_switches:") }
+                .compactMap { $0.split(separator: "\t").last.flatMap { Int($0) } }
+                .reduce(0, +)
+            names[tid] = lines.first.map(String.init)
+        }
+        self.counts = counts
+        self.names = names
+    }
+
+    /// The threads that ran since `earlier`, with how many times; a thread that appeared counts from zero.
+    func woken(since earlier: ThreadSwitches) -> [Int: Int] {
+        counts.reduce(into: [:]) { woken, thread in
+            let runs = thread.value - (earlier.counts[thread.key] ?? 0)
+            if runs != 0 { woken[thread.key] = runs }
+        }
+    }
+}
