@@ -12,6 +12,7 @@ import Foundation
 import Gateway
 import HealthStore
 import Daemon
+import MainLoop
 import Synchronization
 
 let arguments = CommandLine.arguments
@@ -122,5 +123,15 @@ func measureProcess(_ binary: String) throws -> (ready: Duration, rssKiB: Int, w
 
 let process = try measureProcess(cuffd)
 print("cuffd \(cuffd): start → READY \(milliseconds(process.ready)); idle RSS \(process.rssKiB / 1024).\(process.rssKiB % 1024 * 10 / 1024) MiB; \(String(format: "%.2f", process.wakeupsPerSecond)) context switches/s while idle (30 s)")
-let latencies = try await measureLatency(count: readingCount)
-print("indication → committed over cuff-sim, \(latencies.count) readings: p50 \(milliseconds(percentile(latencies, 0.5))), p99 \(milliseconds(percentile(latencies, 0.99))), max \(milliseconds(latencies.max()!))")
+// The chain as cuffd runs it, every job on one MainLoop thread (docs/architecture.md), and on Swift's default
+// libdispatch executors for comparison, alternately in the same run.
+for round in 1...2 {
+    let onDispatch = try await measureLatency(count: readingCount)
+    let loop = MainLoop()
+    Thread { loop.run() }.start()
+    let onMainLoop = try await withTaskExecutorPreference(loop.taskExecutor) { try await measureLatency(count: readingCount) }
+    loop.stop()
+    for (executor, latencies) in [("libdispatch", onDispatch), ("MainLoop", onMainLoop)] {
+        print("round \(round), \(executor): indication → committed over cuff-sim, \(latencies.count) readings: p50 \(milliseconds(percentile(latencies, 0.5))), p99 \(milliseconds(percentile(latencies, 0.99))), max \(milliseconds(latencies.max()!))")
+    }
+}
