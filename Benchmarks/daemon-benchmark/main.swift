@@ -124,13 +124,13 @@ func measureProcess(_ binary: String) throws -> (ready: Duration, rssKiB: Int, w
 let process = try measureProcess(cuffd)
 print("cuffd \(cuffd): start → READY \(milliseconds(process.ready)); idle RSS \(process.rssKiB / 1024).\(process.rssKiB % 1024 * 10 / 1024) MiB; \(String(format: "%.2f", process.wakeupsPerSecond)) context switches/s while idle (30 s)")
 // The chain as cuffd runs it, every job on one MainLoop thread (docs/architecture.md), and on Swift's default
-// libdispatch executors for comparison, alternately in the same run.
+// libdispatch executors for comparison, alternately in the same run. The loop runs for the rest of the process, as
+// in cuffd: stopped between rounds, it once left a later round waiting for ever (jobs still bound to it never ran).
+let loop = MainLoop()
+Thread { loop.run() }.start()
 for round in 1...2 {
     let onDispatch = try await measureLatency(count: readingCount)
-    let loop = MainLoop()
-    Thread { loop.run() }.start()
     let onMainLoop = try await withTaskExecutorPreference(loop.taskExecutor) { try await measureLatency(count: readingCount) }
-    loop.stop()
     for (executor, latencies) in [("libdispatch", onDispatch), ("MainLoop", onMainLoop)] {
         print("round \(round), \(executor): indication → committed over cuff-sim, \(latencies.count) readings: p50 \(milliseconds(percentile(latencies, 0.5))), p99 \(milliseconds(percentile(latencies, 0.99))), max \(milliseconds(latencies.max()!))")
     }
