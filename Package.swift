@@ -131,8 +131,14 @@ let package = Package(
         .target(name: "DBusTestSupport", dependencies: ["DBus"], path: "Tests/DBusTestSupport"),
         .testTarget(name: "SystemdSupportTests", dependencies: ["SystemdSupport", "DBusTestSupport"]),
         // cuff-sim, cuffd and cuffctl as processes on a private bus: the user story end to end (issue 6 §5).
-        .testTarget(name: "EndToEndTests", dependencies: ["DBusTestSupport", "CuffSimulation"]),
-        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Gateway", "HealthStore", "CuffSimulation"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["DBus", "DBusTestSupport", "CuffSimulation", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(
+            name: "DaemonTests",
+            dependencies: ["Daemon", "DBus", "Gateway", "HealthStore", "CuffSimulation", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(name: "InstallationTests"),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),
         .testTarget(name: "MainLoopTests", dependencies: ["MainLoop"]),

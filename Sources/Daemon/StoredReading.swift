@@ -32,6 +32,8 @@ public struct StoredReading: Sendable, Hashable {
     /// The cuff's Measurement Status bits as sent (0x2A35).
     public var status: UInt16?
     public var syncIdentifier: String
+    /// Where the reading stands in the store's start-date order, for paging (``SamplePosition``).
+    public var position: SamplePosition
 
     /// The unit of every pressure above.
     public static let unit = "mmHg"
@@ -59,6 +61,6 @@ public struct StoredReading: Sendable, Hashable {
         person = metadata.personIdentifier
         status = metadata.measurementStatus.flatMap(UInt16.init(exactly:))
         syncIdentifier = metadata.syncIdentifier ?? correlation.uuid.uuidString
+        position = SamplePosition(correlation)
     }
-
 }

@@ -27,33 +27,45 @@ struct ReadingsCommand: AsyncParsableCommand {
             if let until { filter["until"] = DBusVariant(try Self.time(until).timeIntervalSince1970) }
             if let device { filter["device"] = DBusVariant(device) }
             if let user { filter["user"] = DBusVariant(user) }
-            if let limit { filter["limit"] = DBusVariant(limit) }
-            let stored = try await cuffd.call("Readings", [filter.dbusValue])
-            let readings = try (stored.first?.decode([DBusProperties].self) ?? []).map(ReadingOutput.init)
+            let pages = ReadingPages(cuffd: cuffd, filter: filter)
             if follow {
-                try await self.follow(cuffd, filter: filter, printing: readings)
-            } else if json {
-                print(JSONValue.array(readings.map(\.json)).rendered)
+                try await self.follow(cuffd, filter: filter, printing: limit == nil ? nil : try await pages.newest(Int(limit!)))
+            } else if let limit {
+                let readings = try await pages.newest(Int(limit))
+                if json { print(JSONValue.array(readings.map(\.json)).rendered) } else { readings.forEach { print($0.line) } }
             } else {
-                readings.forEach { print($0.line) }
+                // Everything, a page at a time; JSON as one array written as the pages come.
+                var first = true
+                if json { print("[", terminator: "") }
+                try await pages.forEach { page in
+                    for reading in page {
+                        if json { print((first ? "" : ",") + reading.json.rendered, terminator: "") } else { print(reading.line) }
+                        first = false
+                    }
+                }
+                if json { print("]") }
             }
         }
     }
 
-    /// Prints what is stored, then, whenever `ReadingStored` says a cuff has a new reading, the newest readings
-    /// not printed yet, read with the caller's own rights (the signal carries no values).
-    private func follow(_ cuffd: CuffdConnection, filter: [String: DBusVariant], printing readings: [ReadingOutput]) async throws {
+    /// Prints what is stored (the newest `limit`, or everything), then, whenever `ReadingStored` says a cuff has a
+    /// new reading, the newest readings not printed yet, read with the caller's own rights (the signal carries no
+    /// values).
+    private func follow(_ cuffd: CuffdConnection, filter: [String: DBusVariant], printing newest: [ReadingOutput]?) async throws {
         let stored = try await cuffd.signals(MatchRule(sender: CuffdConnection.name, interface: CuffdConnection.interface, member: "ReadingStored"))
-        var printed = Set(readings.compactMap { $0.string("syncIdentifier") })
-        for reading in readings { emit(reading) }
+        var printed = Set<String>()
+        func show(_ readings: [ReadingOutput]) {
+            for reading in readings {
+                guard let identifier = reading.string("syncIdentifier"), printed.insert(identifier).inserted else { continue }
+                emit(reading)
+            }
+        }
+        if let newest { show(newest) } else { try await ReadingPages(cuffd: cuffd, filter: filter).forEach(show) }
         for await _ in stored {
             var newest = filter
             newest["limit"] = DBusVariant(UInt32(50))
             let reply = try await cuffd.call("Readings", [newest.dbusValue])
-            for reading in try (reply.first?.decode([DBusProperties].self) ?? []).map(ReadingOutput.init) {
-                guard let identifier = reading.string("syncIdentifier"), printed.insert(identifier).inserted else { continue }
-                emit(reading)
-            }
+            show(try (reply.first?.decode([DBusProperties].self) ?? []).map(ReadingOutput.init))
         }
     }
 

@@ -27,13 +27,22 @@ struct StartCommand: AsyncParsableCommand {
                 reply = try await cuffd.call("Start", [.string(address?.uppercased() ?? ""), .double(timeout)], timeout: .seconds(timeout + 15))
             } catch let failure as CuffctlFailure {
                 progress.cancel()
+                await progress.value
                 if standardOutputIsTerminal { printImmediately("") }
                 throw failure.status == .failure && failure.message.contains("MeasurementFailed")
                     ? CuffctlFailure(message: failure.message, status: ExitStatus.malformedPayload) : failure
             }
+            // The result is the last line: the progress task has ended before it is printed.
             progress.cancel()
-            let reading = ReadingOutput(fields: try reply.first?.decode(DBusProperties.self) ?? [:])
+            await progress.value
+            let fields = try reply.first?.decode(DBusProperties.self) ?? [:]
             if standardOutputIsTerminal { printImmediately("") }
+            guard !fields.isEmpty else {
+                // cuffd names nothing of a reading this uid may not read (docs/dbus-api.md, `Start`).
+                printImmediately(json ? "{}" : "Stored: a new reading, which uid \(getuid()) may not read (an administrator grants with cuffctl grant)")
+                return
+            }
+            let reading = ReadingOutput(fields: fields)
             printImmediately(json ? reading.json.rendered : "Stored: " + reading.line)
         }
     }

@@ -91,7 +91,11 @@ struct PolicyTests {
             daemonArguments: ["--admin-group", accounts.adminGroup, "--reader-group", accounts.readerGroup])
         try await stack.startDaemon()
         #expect(try await stack.cuffctl(["pair", "D0:5F:B8:4A:21:07", "--passkey", "123456"]).status == 0)
-        #expect(try await stack.cuffctl(["start", "D0:5F:B8:4A:21:07", "--timeout", "30"]).status == 0)
+        // A reader without a grant learns from Start that a reading was stored, and nothing of it.
+        let blind = try await stack.cuffctl(["start", "D0:5F:B8:4A:21:07", "--timeout", "30", "--json"], as: accounts.reader)
+        #expect(blind.status == 0, "\(blind.error)")
+        #expect(blind.output.hasSuffix("\n{}\n"), "\(blind.output)")
+        #expect(!blind.output.contains("syncIdentifier") && !blind.output.contains("systolic"), "\(blind.output)")
 
         let outsider = try await stack.cuffctl(["readings", "--json"], as: accounts.outsider)
         #expect(outsider.status == 77, "\(outsider.error)")

@@ -47,7 +47,7 @@ public struct AccessPolicy: Sendable {
     /// The caller's credentials, refused unless its role reaches `required`.
     func authorize(_ call: DBusMethodCall, _ required: Role) async throws -> ConnectionCredentials {
         let caller = try await call.callerCredentials()
-        guard role(of: caller) >= required else { throw ControlError.notAuthorized(uid: caller.uid, needs: required) }
+        guard role(of: caller) >= required else { throw ControlError.lacksRole(uid: caller.uid, needs: required) }
         return caller
     }
 }

@@ -63,7 +63,7 @@ extension ControlAPI {
             .init("Statistics", inputs: [filter], outputs: [.init("statistics", .dictionary(key: .string, value: .variant))]) { call in
                 let caller = try await self.policy.authorize(call, .reader)
                 let query = try ReadingFilter(call.argument(0))
-                return [try await self.statistics(query, as: self.policy.storeClient(for: caller)).dbusValue]
+                return [try self.statistics(query, as: self.policy.storeClient(for: caller)).dbusValue]
             },
             .init("Grant", inputs: [.init("uid", .uint32), .init("type", .string), .init("access", .string)]) { call in
                 let caller = try await self.policy.authorize(call, .administrator)
@@ -79,7 +79,7 @@ extension ControlAPI {
                 let caller = try await self.policy.authorize(call, .reader)
                 let uid: UInt32 = try call.argument(0)
                 guard uid == caller.uid || self.policy.role(of: caller) == .administrator else {
-                    throw ControlError.notAuthorized(uid: caller.uid, needs: .administrator)
+                    throw ControlError.lacksRole(uid: caller.uid, needs: .administrator)
                 }
                 let grants = try self.storeCall { try self.store.grants(of: uid) }
                 return [.array(.structure([.string, .string]), grants.map { grant in
@@ -108,11 +108,7 @@ extension ControlAPI {
         do {
             return try body()
         } catch let error as HealthStoreError {
-            switch error {
-            case .notAdministrator, .authorizationDenied, .authorizationNotDetermined: throw ControlError.invalidArguments(error.description)
-            case .unknownType: throw ControlError.invalidArguments("\(error.description); types: \(Self.typeNames)")
-            default: throw ControlError.failed("the store failed: \(error)")
-            }
+            throw ControlError.from(error)
         }
     }
 
@@ -126,8 +122,10 @@ extension ControlAPI {
             case .reading(_, let reading):
                 var filter = try ReadingFilter([:])
                 filter.syncIdentifier = reading.syncIdentifier
+                // A caller who may not read it learns that a reading was stored, and nothing of it: its sync
+                // identifier embeds the cuff's serial and the reading's bytes (docs/dbus-api.md).
                 let visible = try storeCall { try filter.readings(in: store, as: policy.storeClient(for: caller)) }
-                return visible.first.map(ReadingDictionary.make) ?? ["syncIdentifier": DBusVariant(reading.syncIdentifier)]
+                return visible.first.map(ReadingDictionary.make) ?? [:]
             case .failed(let address, _):
                 throw ControlError.measurementFailed("the cuff \(address) reported a failed measurement (all values NaN): measure again")
             case .timedOut:

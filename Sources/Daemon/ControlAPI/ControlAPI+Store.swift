@@ -16,12 +16,8 @@ extension ControlAPI {
     static let typeNames = typeGroups.keys.sorted().joined(separator: ", ")
 
     /// Minimum, maximum, average and most recent of each type over the filter, by type identifier.
-    func statistics(_ filter: ReadingFilter, as client: HealthClient) async throws -> [String: DBusVariant] {
-        var predicate = filter.predicate
-        if let device = filter.device {
-            guard let identity = await gateway.status(device)?.identity else { throw ControlError.unknownDevice("no cuff \(device) with a known identity") }
-            predicate.deviceIdentity = identity.stableKey
-        }
+    func statistics(_ filter: ReadingFilter, as client: HealthClient) throws -> [String: DBusVariant] {
+        let predicate = filter.predicate
         var result: [String: DBusVariant] = [:]
         for type in Self.typeGroups["bloodPressure"]! {
             let statistics = try storeCall { try store.statistics(of: type, predicate: predicate, options: .discrete, as: client) }
@@ -39,13 +35,23 @@ extension ControlAPI {
     /// `Grant`/`Revoke`: `access` is `read`, `share`, `read,share`, or empty to revoke.
     func setGrants(uid: UInt32, type: String, access: String, by caller: ConnectionCredentials) throws {
         guard let types = Self.typeGroups[type] else { throw ControlError.invalidArguments("unknown type \"\(type)\"; types: \(Self.typeNames)") }
-        let words = Set(access.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-        guard words.isSubset(of: ["read", "share"]) else { throw ControlError.invalidArguments("access is read, share or read,share, not \"\(access)\"") }
+        guard uid != UInt32.max else { throw ControlError.invalidArguments("uid \(uid) is (uid_t) -1, which names nobody") }
+        let (read, share) = try Self.access(parsing: access)
         let client = HealthClient.user(uid: caller.uid, groups: caller.groups)
         for type in types {
-            let grant = AuthorizationGrant(uid: uid, type: type, canShare: words.contains("share"), canRead: words.contains("read"))
+            let grant = AuthorizationGrant(uid: uid, type: type, canShare: share, canRead: read)
             try storeCall { try store.setAuthorization(grant, by: client) }
         }
+    }
+
+    /// `read`, `share`, `read,share` (either order, each word once), or empty for neither.
+    static func access(parsing text: String) throws -> (read: Bool, share: Bool) {
+        guard !text.isEmpty else { return (false, false) }
+        let words = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard Set(words).count == words.count, words.allSatisfy({ $0 == "read" || $0 == "share" }) else {
+            throw ControlError.invalidArguments("access is read, share or read,share, not \"\(text.prefix(80))\"")
+        }
+        return (words.contains("read"), words.contains("share"))
     }
 
     static func access(_ grant: AuthorizationGrant) -> String {

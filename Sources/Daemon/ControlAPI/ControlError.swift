@@ -1,9 +1,11 @@
 import DBus
 import Gateway
+import HealthStore
 
 /// The control API's errors (`org.cuffd.Error.*`, docs/dbus-api.md); `cuffctl` maps each to an exit code.
 enum ControlError: Error, DBusErrorConvertible {
-    case notAuthorized(uid: UInt32, needs: AccessPolicy.Role)
+    /// The caller's role or HealthStore's grants do not allow it.
+    case notAuthorized(String)
     case unknownDevice(String)
     case notReady(String)
     case timedOut(String)
@@ -14,8 +16,7 @@ enum ControlError: Error, DBusErrorConvertible {
 
     var dbusError: DBusError {
         switch self {
-        case let .notAuthorized(uid, needs):
-            DBusError("org.cuffd.Error.NotAuthorized", "uid \(uid) may not do this; it needs the \(needs == .administrator ? "cuffd-admin" : "cuffd") group")
+        case .notAuthorized(let why): DBusError("org.cuffd.Error.NotAuthorized", why)
         case .unknownDevice(let what): DBusError("org.cuffd.Error.UnknownDevice", what)
         case .notReady(let why): DBusError("org.cuffd.Error.NotReady", why)
         case .timedOut(let what): DBusError("org.cuffd.Error.Timeout", what)
@@ -26,6 +27,11 @@ enum ControlError: Error, DBusErrorConvertible {
         }
     }
 
+    /// A caller whose role is below what the call needs (``AccessPolicy``).
+    static func lacksRole(uid: UInt32, needs: AccessPolicy.Role) -> ControlError {
+        .notAuthorized("uid \(uid) may not do this; it needs the \(needs == .administrator ? "cuffd-admin" : "cuffd") group")
+    }
+
     /// A Gateway error as the API reports it; BlueZ's own errors pass through by name.
     static func from(_ error: GatewayError) -> any DBusErrorConvertible {
         switch error {
@@ -34,6 +40,17 @@ enum ControlError: Error, DBusErrorConvertible {
         case .timedOut: ControlError.timedOut(error.description)
         case .busy: ControlError.failed(error.description)
         case .bluez(let bluez): bluez
+        }
+    }
+
+    /// A store error as the API reports it: what the caller may not do is `NotAuthorized`, what it asked
+    /// wrongly is `InvalidArguments`, anything else the store's own failure.
+    static func from(_ error: HealthStoreError) -> ControlError {
+        switch error {
+        case .notAdministrator, .authorizationDenied, .authorizationNotDetermined, .notOwner: .notAuthorized(error.description)
+        case .unknownType: .invalidArguments("\(error.description); types: \(ControlAPI.typeNames)")
+        case .unsupportedDate: .invalidArguments(error.description)
+        default: .failed("the store failed: \(error)")
         }
     }
 }

@@ -2,13 +2,14 @@ import DBus
 import Foundation
 
 /// A reading as the control API sends it (`a{sv}`, docs/dbus-api.md): the keys of `cuffctl readings --json`,
-/// pressures in mmHg and pulse in beats per minute, `time` as unix seconds, absent keys for absent values.
+/// pressures in mmHg and pulse in beats per minute, `time` as unix seconds, absent keys for absent values,
+/// and `cursor`, the reading's place for paging (``ReadingCursor``).
 enum ReadingDictionary {
     static func make(_ reading: StoredReading) -> [String: DBusVariant] {
         var entries: [String: DBusVariant] = [
             "systolic": DBusVariant(reading.systolic), "diastolic": DBusVariant(reading.diastolic),
             "unit": DBusVariant(StoredReading.unit), "time": DBusVariant(reading.time.timeIntervalSince1970),
-            "syncIdentifier": DBusVariant(reading.syncIdentifier),
+            "syncIdentifier": DBusVariant(reading.syncIdentifier), "cursor": DBusVariant(ReadingCursor.text(reading.position)),
         ]
         var device: [String: String] = [:]
         device["address"] = reading.device.address

@@ -4,53 +4,109 @@ import Foundation
 import HealthStore
 
 /// The filter of `Readings` and `Statistics` (docs/dbus-api.md): `since`, `until` (unix seconds, `d`),
-/// `device` (address, `s`), `user` (User ID, `y`), `limit` (`u`, the newest that many), `syncIdentifier`
-/// (`s`, one reading).
+/// `device` (address, `s`), `user` (User ID, `y`), `limit` (`u`), `syncIdentifier` (`s`, one reading), and
+/// the page: `before` or `after` a reading's `cursor` (`s`; `after` `""` starts at the oldest).
+///
+/// Every value is checked here, where it crosses the bus: a time must be a finite date of the years 1–9999
+/// (``SamplePredicate/supportedDates``) and a limit at most ``maximumLimit``, so that no reply outgrows the bus's
+/// message size and no request makes cuffd hold more than one page of readings.
 struct ReadingFilter: Sendable {
+    /// Which end of the matching readings a page is taken from.
+    enum Page: Sendable, Equatable {
+        /// The newest `limit` (before a cursor, if given).
+        case newest(before: SamplePosition?)
+        /// The oldest `limit` after a cursor, or from the very oldest.
+        case oldest(after: SamplePosition?, before: SamplePosition?)
+    }
+
+    /// Readings per reply when the caller names no `limit`.
+    static let defaultLimit = 100
+    /// The most readings one reply carries: at about 700 bytes each on the wire, well under dbus-daemon's
+    /// message limit, and a bounded amount of memory in cuffd whatever the store holds.
+    static let maximumLimit = 1000
+
     var since: Date?
     var until: Date?
     var device: BluetoothAddress?
     var user: UInt8?
-    var limit: Int?
+    var limit = Self.defaultLimit
     var syncIdentifier: String?
+    var page = Page.newest(before: nil)
 
     init(_ dictionary: DBusProperties) throws {
         for key in dictionary.keys where !Self.keys.contains(key) {
             throw ControlError.invalidArguments("unknown filter key \"\(key)\"; expected \(Self.keys.sorted().joined(separator: ", "))")
         }
         do {
-            since = try dictionary.property("since", as: Double.self).map(Date.init(timeIntervalSince1970:))
-            until = try dictionary.property("until", as: Double.self).map(Date.init(timeIntervalSince1970:))
+            since = try Self.date(dictionary, "since")
+            until = try Self.date(dictionary, "until")
             user = try dictionary.property("user", as: UInt8.self)
-            limit = try dictionary.property("limit", as: UInt32.self).map(Int.init)
+            if let limit = try dictionary.property("limit", as: UInt32.self) {
+                guard (1...UInt32(Self.maximumLimit)).contains(limit) else {
+                    throw ControlError.invalidArguments("limit is 1 to \(Self.maximumLimit), not \(limit); page with before or after for more")
+                }
+                self.limit = Int(limit)
+            }
             syncIdentifier = try dictionary.property("syncIdentifier", as: String.self)
             if let text = try dictionary.property("device", as: String.self) {
                 guard let address = BluetoothAddress(text) else { throw ControlError.invalidArguments("\"\(text)\" is not an address like C4:F3:12:53:F2:C9") }
                 device = address
+            }
+            let before = try Self.cursor(dictionary, "before")
+            if let after = try dictionary.property("after", as: String.self) {
+                page = .oldest(after: after.isEmpty ? nil : try Self.position(after, "after"), before: before)
+            } else {
+                page = .newest(before: before)
             }
         } catch let mismatch as DBusTypeMismatch {
             throw ControlError.invalidArguments(mismatch.description)
         }
     }
 
-    static let keys: Set<String> = ["since", "until", "device", "user", "limit", "syncIdentifier"]
+    static let keys: Set<String> = ["since", "until", "device", "user", "limit", "syncIdentifier", "before", "after"]
 
-    /// The store predicate for what the store can filter itself: dates, User ID, sync identifier.
+    private static func date(_ dictionary: DBusProperties, _ key: String) throws -> Date? {
+        guard let seconds = try dictionary.property(key, as: Double.self) else { return nil }
+        let date = Date(timeIntervalSince1970: seconds)
+        guard SamplePredicate.supportedDates.contains(date) else {
+            throw ControlError.invalidArguments("\(key) is unix seconds of a date in the years 1 to 9999, not \(seconds)")
+        }
+        return date
+    }
+
+    private static func cursor(_ dictionary: DBusProperties, _ key: String) throws -> SamplePosition? {
+        try dictionary.property(key, as: String.self).map { try position($0, key) }
+    }
+
+    private static func position(_ text: String, _ key: String) throws -> SamplePosition {
+        guard let position = ReadingCursor.position(text) else {
+            throw ControlError.invalidArguments("\(key) takes the cursor of a reading, not \"\(text.prefix(80))\"")
+        }
+        return position
+    }
+
+    /// The store predicate: dates, User ID, sync identifier, the cuff's address and the page's bounds.
     var predicate: SamplePredicate {
         var predicate = SamplePredicate()
         if since != nil || until != nil { predicate.dateRange = DateRange(start: since, end: until) }
         if let user { predicate.metadata[MetadataKey.deviceUserID.name] = [.integer(Int64(user))] }
         if let syncIdentifier { predicate.metadata[MetadataKey.syncIdentifier.name] = [.string(syncIdentifier)] }
+        predicate.deviceLocalIdentifier = device?.description
+        switch page {
+        case .newest(let before):
+            predicate.before = before
+        case let .oldest(after, before):
+            predicate.after = after
+            predicate.before = before
+        }
         return predicate
     }
 
-    /// The readings the store holds for `client`, oldest first: the newest `limit` of them.
+    /// One page of the readings the store holds for `client`, oldest first.
     func readings(in store: any HealthStoring, as client: HealthClient) throws -> [StoredReading] {
-        // The device is matched on the stored address after the query, so the limit applies after it.
-        let query = CorrelationQuery(type: .bloodPressure, predicate: predicate, sort: .startDateDescending, limit: device == nil ? limit : nil)
-        var readings = try store.correlations(query, as: client).compactMap(StoredReading.init)
-        if let device { readings = readings.filter { $0.device.address == device.description } }
-        if let limit { readings = Array(readings.prefix(limit)) }
-        return readings.reversed()
+        let newestFirst = if case .newest = page { true } else { false }
+        let query = CorrelationQuery(type: .bloodPressure, predicate: predicate, sort: newestFirst ? .startDateDescending : .startDateAscending, limit: limit)
+        let readings = try store.correlations(query, as: client).compactMap(StoredReading.init)
+        return newestFirst ? readings.reversed() : readings
     }
 }

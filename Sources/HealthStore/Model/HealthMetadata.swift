@@ -120,6 +120,9 @@ extension HealthMetadata {
             if case .double(let v) = value, !v.isFinite {
                 throw .invalidMetadata(key: name, reason: "non-finite value")
             }
+            if case .date(let v) = value, !SamplePredicate.supportedDates.contains(v) {
+                throw .invalidMetadata(key: name, reason: "\(v.timeIntervalSince1970) s since 1970 is not a date between the years 1 and 9999")
+            }
         }
         // The loop above rejected sync keys of the wrong kind, the only ones kept in `entries`.
         if (syncIdentifier == nil) != (syncVersion == nil) {

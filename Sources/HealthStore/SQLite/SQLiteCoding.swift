@@ -3,7 +3,13 @@ import Foundation
 /// Value encodings of the SQLite engine: microsecond timestamps, UUID blobs, flat JSON objects for
 /// metadata and devices (sorted keys, so equal devices encode equally and dedupe by `payload`).
 enum SQLiteCoding {
-    static func micros(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1_000_000).rounded()) }
+    /// Microseconds since 1970, saturating at the ends of `Int64` (NaN as 0), so that no date traps here.
+    /// The store refuses dates outside ``SamplePredicate/supportedDates`` before they reach SQL.
+    static func micros(_ date: Date) -> Int64 {
+        let micros = (date.timeIntervalSince1970 * 1_000_000).rounded()
+        if let exact = Int64(exactly: micros) { return exact }
+        return micros.isNaN ? 0 : micros < 0 ? .min : .max
+    }
     static func date(_ micros: Int64) -> Date { Date(timeIntervalSince1970: Double(micros) / 1_000_000) }
 
     static func blob(_ uuid: UUID) -> Data { withUnsafeBytes(of: uuid.uuid) { Data($0) } }

@@ -18,8 +18,7 @@ extension SQLiteEngine {
             }
             let slot = SQLiteSchema.rollupSlotMicros
             let micros = boundaries.map(SQLiteCoding.micros)
-            let rollup = predicate.dateRange == nil && predicate.deviceIdentity == nil && predicate.metadata.isEmpty
-                && predicate.uuids == nil && !predicate.excludeCorrelated && micros.allSatisfy { $0 % slot == 0 }
+            let rollup = predicate.filtersOnlySources && micros.allSatisfy { $0 % slot == 0 }
             let json = "[" + micros.map { String(rollup ? $0 / slot : $0) }.joined(separator: ",") + "]"
             let filter = SQLitePredicate(predicate, alias: rollup ? "r" : "s")
             let arguments: StatementArguments = [json, typeID] + filter.arguments

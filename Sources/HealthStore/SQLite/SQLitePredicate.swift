@@ -25,6 +25,22 @@ struct SQLitePredicate {
             clauses.append("\(s).device_id IN (SELECT id FROM device WHERE identity = ?)")
             arguments += [identity]
         }
+        if let localIdentifier = predicate.deviceLocalIdentifier {
+            clauses.append("\(s).device_id IN (SELECT id FROM device WHERE json_extract(payload, '$.localIdentifier') = ?)")
+            arguments += [localIdentifier]
+        }
+        // Keyset bounds (SamplePosition): start date first, then the row id of the named sample; a
+        // position whose sample is gone compares as the first row (before) or the last (after) of its date.
+        if let before = predicate.before {
+            let start = SQLiteCoding.micros(before.startDate)
+            clauses.append("(\(s).start_at < ? OR (\(s).start_at = ? AND \(s).id < IFNULL((SELECT id FROM sample WHERE uuid = ?), 0)))")
+            arguments += [start, start, SQLiteCoding.blob(before.uuid)]
+        }
+        if let after = predicate.after {
+            let start = SQLiteCoding.micros(after.startDate)
+            clauses.append("(\(s).start_at > ? OR (\(s).start_at = ? AND \(s).id > IFNULL((SELECT id FROM sample WHERE uuid = ?), 0)))")
+            arguments += [start, start, SQLiteCoding.blob(after.uuid)]
+        }
         for (key, values) in predicate.metadata.sorted(by: { $0.key < $1.key }) {
             if SQLiteCoding.columnKeys.contains(key) {
                 // Sync identifier and version live in columns (see SQLiteCoding.columnKeys).

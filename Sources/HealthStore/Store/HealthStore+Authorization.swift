@@ -44,7 +44,9 @@ extension HealthStore {
     }
 
     /// `predicate`, restricted to the client's own source when it may not read `type`.
+    /// Every query passes here, so its dates are checked here too.
     func visible(_ predicate: SamplePredicate, _ type: HealthObjectType, _ client: HealthClient) throws(HealthStoreError) -> SamplePredicate {
-        try canRead(type, client) ? predicate : predicate.restricted(toSource: configuration.source(for: client).bundleIdentifier)
+        for date in predicate.dates { try Self.checkSupported(date) }
+        return try canRead(type, client) ? predicate : predicate.restricted(toSource: configuration.source(for: client).bundleIdentifier)
     }
 }

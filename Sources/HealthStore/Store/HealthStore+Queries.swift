@@ -28,15 +28,15 @@ extension HealthStore {
         _ = try configuration.quantityTypes.type(type.identifier)
         let restricted = try visible(predicate, .quantity(type), client)
         // One bucket over all time; the predicate's own date range still applies.
-        let lower = Date(timeIntervalSince1970: -62_135_596_800)  // 0001-01-01
-        let upper = Date(timeIntervalSince1970: 253_402_300_800)  // 10000-01-01
-        let buckets = try engine.statistics(of: type, predicate: restricted, options: options, boundaries: [lower, upper])
+        let all = SamplePredicate.supportedDates
+        let buckets = try engine.statistics(of: type, predicate: restricted, options: options, boundaries: [all.lowerBound, all.upperBound])
         return buckets[0]
     }
 
     public func statisticsCollection(_ query: StatisticsCollectionQuery, as client: HealthClient) throws(HealthStoreError) -> [HealthStatistics] {
         _ = try configuration.quantityTypes.type(query.type.identifier)
         let restricted = try visible(query.predicate, .quantity(query.type), client)
+        for date in [query.anchorDate, query.start, query.end] { try Self.checkSupported(date) }
         return try engine.statistics(of: query.type, predicate: restricted, options: query.options, boundaries: query.boundaries())
     }
 

@@ -11,6 +11,8 @@ extension HealthStore {
         guard type == sample.type else { throw .unknownType(sample.type.identifier) }
         let value = try sample.quantity.doubleValue(for: type.canonicalUnit)
         guard value.isFinite, sample.quantity.value.isFinite else { throw .nonFiniteValue(uuid: sample.uuid) }
+        try Self.checkSupported(sample.startDate)
+        try Self.checkSupported(sample.endDate)
         guard sample.startDate <= sample.endDate else { throw .endBeforeStart(uuid: sample.uuid) }
         try sample.metadata.validate(against: metadataRegistry)
         return sample.normalized(quantity: HealthQuantity(unit: type.canonicalUnit, doubleValue: value), sourceRevision: revision)
@@ -23,6 +25,8 @@ extension HealthStore {
         guard let type = configuration.correlationTypes.first(where: { $0.identifier == correlation.type.identifier }),
               type == correlation.type
         else { throw .unknownType(correlation.type.identifier) }
+        try Self.checkSupported(correlation.startDate)
+        try Self.checkSupported(correlation.endDate)
         guard correlation.startDate <= correlation.endDate else { throw .endBeforeStart(uuid: correlation.uuid) }
         try correlation.metadata.validate(against: metadataRegistry)
         for required in type.requiredMembers where !correlation.objects.contains(where: { $0.type == required }) {
@@ -49,5 +53,10 @@ extension HealthStore {
         var linked: [QuantitySample] = []
         for sample in correlation.linkedSamples { linked.append(try validated(sample, revision: revision)) }
         return correlation.with(objects: members, linked: linked, sourceRevision: revision)
+    }
+
+    /// Refuses a date the store cannot hold exactly (``SamplePredicate/supportedDates``).
+    static func checkSupported(_ date: Date) throws(HealthStoreError) {
+        guard SamplePredicate.supportedDates.contains(date) else { throw .unsupportedDate(date.timeIntervalSince1970) }
     }
 }

@@ -21,6 +21,9 @@ public enum HealthStoreError: Error, Sendable, Hashable, CustomStringConvertible
     case invalidMetadata(key: String, reason: String)
     /// "Saving an object whose UUID exists fails" (`HKHealthStore.h`).
     case duplicateUUID(UUID)
+    /// A date outside ``SamplePredicate/supportedDates`` (NaN, infinite, or beyond the years 1–9999), in a
+    /// query or an object.
+    case unsupportedDate(Double)
 
     // Authorization (`errorAuthorizationNotDetermined` / `errorAuthorizationDenied`)
     /// The client never got a share decision for the type.
@@ -67,6 +70,7 @@ public enum HealthStoreError: Error, Sendable, Hashable, CustomStringConvertible
         case .invalidCorrelation(let c, let r): "correlation \(c): \(r)"
         case .invalidMetadata(let k, let r): "metadata '\(k)': \(r)"
         case .duplicateUUID(let id): "an object with UUID \(id) already exists"
+        case .unsupportedDate(let seconds): "\(seconds) s since 1970 is not a date between the years 1 and 9999"
         case .authorizationNotDetermined(let t): "authorization to share \(t) not determined"
         case .authorizationDenied(let t): "authorization to share \(t) denied"
         case .notAdministrator(let uid): "uid \(uid) may not change authorization"

@@ -1,0 +1,47 @@
+import DBus
+
+/// Reads through cuffd's `Readings` a page at a time (docs/dbus-api.md, "Paging"), so that neither cuffd nor
+/// cuffctl holds more than one page of a store of any size.
+struct ReadingPages {
+    /// Readings asked for per call: cuffd's largest page.
+    static let pageSize = 1000
+
+    let cuffd: CuffdConnection
+    /// The caller's filter, without `limit`, `before` or `after`.
+    let filter: [String: DBusVariant]
+
+    /// Every matching reading, oldest first, handed over a page at a time.
+    func forEach(_ body: ([ReadingOutput]) throws -> Void) async throws {
+        var request = filter
+        request["after"] = DBusVariant("")
+        while true {
+            let page = try await self.page(request, size: Self.pageSize)
+            try body(page)
+            guard page.count == Self.pageSize, let cursor = page.last?.string("cursor") else { return }
+            request["after"] = DBusVariant(cursor)
+        }
+    }
+
+    /// The newest `count` matching readings, oldest first.
+    func newest(_ count: Int) async throws -> [ReadingOutput] {
+        var request = filter
+        var pages: [[ReadingOutput]] = []
+        var remaining = count
+        while remaining > 0 {
+            let size = min(remaining, Self.pageSize)
+            let page = try await self.page(request, size: size)
+            pages.append(page)
+            remaining -= page.count
+            guard page.count == size, let cursor = page.first?.string("cursor") else { break }
+            request["before"] = DBusVariant(cursor)
+        }
+        return pages.reversed().flatMap { $0 }
+    }
+
+    private func page(_ request: [String: DBusVariant], size: Int) async throws -> [ReadingOutput] {
+        var request = request
+        request["limit"] = DBusVariant(UInt32(size))
+        let reply = try await cuffd.call("Readings", [request.dbusValue])
+        return try (reply.first?.decode([DBusProperties].self) ?? []).map(ReadingOutput.init)
+    }
+}
