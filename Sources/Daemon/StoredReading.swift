@@ -32,6 +32,9 @@ public struct StoredReading: Sendable, Hashable {
     /// The cuff's Measurement Status bits as sent (0x2A35).
     public var status: UInt16?
     public var syncIdentifier: String
+    /// The reading's revision: a re-sent reading with new bytes for the same identifier has a greater one
+    /// (HealthKit's sync version).
+    public var syncVersion: Int64
     /// Where the reading stands in the store's start-date order, for paging (``SamplePosition``).
     public var position: SamplePosition
 
@@ -61,6 +64,7 @@ public struct StoredReading: Sendable, Hashable {
         person = metadata.personIdentifier
         status = metadata.measurementStatus.flatMap(UInt16.init(exactly:))
         syncIdentifier = metadata.syncIdentifier ?? correlation.uuid.uuidString
+        syncVersion = metadata.syncVersion ?? 0
         position = SamplePosition(correlation)
     }
 }

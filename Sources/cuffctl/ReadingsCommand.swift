@@ -29,7 +29,7 @@ struct ReadingsCommand: AsyncParsableCommand {
             if let user { filter["user"] = DBusVariant(user) }
             let pages = ReadingPages(cuffd: cuffd, filter: filter)
             if follow {
-                try await self.follow(cuffd, filter: filter, printing: limit == nil ? nil : try await pages.newest(Int(limit!)))
+                try await self.follow(cuffd, pages: pages)
             } else if let limit {
                 let readings = try await pages.newest(Int(limit))
                 if json { print(JSONValue.array(readings.map(\.json)).rendered) } else { readings.forEach { print($0.line) } }
@@ -48,25 +48,27 @@ struct ReadingsCommand: AsyncParsableCommand {
         }
     }
 
-    /// Prints what is stored (the newest `limit`, or everything), then, whenever `ReadingStored` says a cuff has a
-    /// new reading, the newest readings not printed yet, read with the caller's own rights (the signal carries no
-    /// values).
-    private func follow(_ cuffd: CuffdConnection, filter: [String: DBusVariant], printing newest: [ReadingOutput]?) async throws {
+    /// With `--limit N`, prints the newest N, else every stored reading in the order it was stored; then each
+    /// reading as cuffd stores or revises it, read from the change feed with the caller's own rights whenever
+    /// `ReadingStored` announces one (the signal carries no values).
+    private func follow(_ cuffd: CuffdConnection, pages: ReadingPages) async throws {
         let stored = try await cuffd.signals(MatchRule(sender: CuffdConnection.name, interface: CuffdConnection.interface, member: "ReadingStored"))
-        var printed = Set<String>()
-        func show(_ readings: [ReadingOutput]) {
-            for reading in readings {
-                guard let identifier = reading.string("syncIdentifier"), printed.insert(identifier).inserted else { continue }
-                emit(reading)
-            }
+        var feed = ChangeFeed(cuffd: cuffd)
+        // The newest N were read after the feed's anchor: the first pass may bring some of them again.
+        var shown = Set<String>()
+        if let limit {
+            feed = try await ChangeFeed.fromNow(cuffd)
+            let newest = try await pages.newest(Int(limit))
+            newest.forEach(emit)
+            shown = Set(newest.compactMap { $0.string("syncIdentifier") })
         }
-        if let newest { show(newest) } else { try await ReadingPages(cuffd: cuffd, filter: filter).forEach(show) }
-        for await _ in stored {
-            var newest = filter
-            newest["limit"] = DBusVariant(UInt32(50))
-            let reply = try await cuffd.call("Readings", [newest.dbusValue])
-            show(try (reply.first?.decode([DBusProperties].self) ?? []).map(ReadingOutput.init))
+        let filter = try ReadingMatch(since: since.map(Self.time), until: until.map(Self.time), device: device, user: user)
+        func show(_ page: [ReadingOutput]) {
+            for reading in page where filter.matches(reading) && !shown.contains(reading.string("syncIdentifier") ?? "") { emit(reading) }
         }
+        try await feed.drain(show)
+        shown = []
+        for await _ in stored { try await feed.drain(show) }
     }
 
     private func emit(_ reading: ReadingOutput) {

@@ -9,12 +9,12 @@ import Testing
 /// never take cuffd down.
 @Suite("cuffd under hostile and large requests", .serialized)
 struct HostileArgumentTests {
-    /// A scenario whose cuff holds `count` stored records, one a minute from 2026-11-01 07:00 (0x2A35 with
+    /// A scenario whose cuff holds `count` stored records, one a minute from 2026-12-01 07:00 (0x2A35 with
     /// time stamp, pulse and status; GATT Specification Supplement §3.31).
     static func manyRecords(_ count: Int, in directory: URL) throws -> URL {
         let records = (0..<count).map { n -> String in
             let (day, minute) = (1 + n / 600, n % 600)
-            let bytes: [UInt8] = [0x16, UInt8(100 + n % 60), 0x00, UInt8(60 + n % 30), 0x00, 0x5A, 0x00, 0xEA, 0x07, 0x0B,
+            let bytes: [UInt8] = [0x16, UInt8(100 + n % 60), 0x00, UInt8(60 + n % 30), 0x00, 0x5A, 0x00, 0xEA, 0x07, 0x0C,
                                   UInt8(day), UInt8(7 + minute / 60), UInt8(minute % 60), 0x00, 0x46, 0x00, 0x00, 0x00]
             return "\"" + bytes.map { String(format: "%02X", $0) }.joined(separator: " ") + "\""
         }
@@ -62,6 +62,31 @@ struct HostileArgumentTests {
         }
         #expect(try await stack.cuffctl(["status"]).status == 0)
         #expect(try await stack.stopDaemon() == 0)
+    }
+
+    @Test("readings --follow prints a reading measured before everything shown, as soon as it is stored")
+    func followPrintsLateRecords() async throws {
+        let stack = try await Stack.make(scenario: "passkey.json")
+        let scenario = try Self.manyRecords(120, in: stack.directory)
+        let replay = Process()
+        replay.executableURL = Stack.binaries.appendingPathComponent("cuffctl")
+        replay.arguments = ["replay", scenario.path, "--store", stack.storePath]
+        replay.standardOutput = FileHandle.nullDevice
+        _ = try await offCooperativePool {
+            try replay.run()
+            replay.waitUntilExit()
+        }
+        try await stack.startDaemon()
+        let follow = try stack.startCuffctl(["readings", "--follow", "--json", "--limit", "2"], log: "follow.log")
+        defer { follow.terminate() }
+        try await offCooperativePool { try stack.wait(for: "\n", in: "follow.log") }
+        #expect(try await stack.cuffctl(["pair", "D0:5F:B8:4A:21:07", "--passkey", "123456"]).status == 0)
+        // passkey.json's cuff measures on 2026-11-23, a week before the 120 readings already stored.
+        #expect(try await stack.cuffctl(["start", "D0:5F:B8:4A:21:07", "--timeout", "30"]).status == 0)
+        try await offCooperativePool { try stack.wait(for: "\"systolic\":118", in: "follow.log") }
+        let lines = stack.text("follow.log").split(separator: "\n")
+        #expect(lines.count == 3, "\(lines)")
+        #expect(lines.last?.contains("\"deviceTime\":\"2026-11-23T07:15:00\"") == true)
     }
 
     static let name = "org.cuffd.Gateway1"

@@ -68,3 +68,25 @@ import Testing
         #expect(try store.authorizationStatus(for: .bloodPressureSystolic, as: Fixture.daemon) == .sharingAuthorized)
     }
 }
+
+@Suite("Authorization in the change feed")
+struct ChangeFeedAuthorizationTests {
+    @Test("The feed drops a correlation's parts a reader may not read, as queries do: no pulse without heartRate")
+    func feedTrimsUnreadableMembers() throws {
+        let store = try Fixture.store()
+        _ = try store.saveBloodPressure(Fixture.reading(1), as: Fixture.daemon)
+        for type in [QuantityType.bloodPressureSystolic, .bloodPressureDiastolic] {
+            try store.setAuthorization(AuthorizationGrant(uid: 1000, type: type, canShare: false, canRead: true), by: Fixture.root)
+        }
+        let batch = try store.changes(of: [.correlation(.bloodPressure)], since: nil, limit: 10, as: Fixture.alice)
+        guard case .correlation(let correlation)? = batch.added.first else {
+            Issue.record("no correlation in \(batch.added)")
+            return
+        }
+        #expect(correlation.linkedSamples.isEmpty)
+        #expect(correlation.member(.bloodPressureMean) == nil)
+        #expect(correlation.member(.bloodPressureSystolic) != nil)
+        let queried = try store.correlations(CorrelationQuery(type: .bloodPressure), as: Fixture.alice)
+        #expect(queried == [correlation])
+    }
+}

@@ -60,6 +60,11 @@ extension ControlAPI {
                 let readings = try self.storeCall { try query.readings(in: self.store, as: self.policy.storeClient(for: caller)) }
                 return [readings.map(ReadingDictionary.make).dbusValue]
             },
+            .init("Changes", inputs: [.init("request", .dictionary(key: .string, value: .variant))], outputs: [.init("changes", .dictionary(key: .string, value: .variant))]) { call in
+                let caller = try await self.policy.authorize(call, .reader)
+                let request = try ChangeRequest(call.argument(0))
+                return [try self.storeCall { try request.changes(in: self.store, as: self.policy.storeClient(for: caller)) }.dbusValue]
+            },
             .init("Statistics", inputs: [filter], outputs: [.init("statistics", .dictionary(key: .string, value: .variant))]) { call in
                 let caller = try await self.policy.authorize(call, .reader)
                 let query = try ReadingFilter(call.argument(0))

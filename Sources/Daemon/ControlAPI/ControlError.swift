@@ -12,6 +12,8 @@ enum ControlError: Error, DBusErrorConvertible {
     case stopped
     case measurementFailed(String)
     case invalidArguments(String)
+    /// A change-feed anchor older than the deletions the store still remembers: read everything again.
+    case anchorExpired(String)
     case failed(String)
 
     var dbusError: DBusError {
@@ -23,6 +25,7 @@ enum ControlError: Error, DBusErrorConvertible {
         case .stopped: DBusError("org.cuffd.Error.Stopped", "the measurement session was stopped")
         case .measurementFailed(let why): DBusError("org.cuffd.Error.MeasurementFailed", why)
         case .invalidArguments(let why): DBusError("org.cuffd.Error.InvalidArguments", why)
+        case .anchorExpired(let why): DBusError("org.cuffd.Error.AnchorExpired", why)
         case .failed(let why): DBusError("org.cuffd.Error.Failed", why)
         }
     }
@@ -50,6 +53,7 @@ enum ControlError: Error, DBusErrorConvertible {
         case .notAdministrator, .authorizationDenied, .authorizationNotDetermined, .notOwner: .notAuthorized(error.description)
         case .unknownType: .invalidArguments("\(error.description); types: \(ControlAPI.typeNames)")
         case .unsupportedDate: .invalidArguments(error.description)
+        case .anchorExpired: .anchorExpired("\(error.description): start again from anchor 0")
         default: .failed("the store failed: \(error)")
         }
     }

@@ -9,7 +9,8 @@ enum ReadingDictionary {
         var entries: [String: DBusVariant] = [
             "systolic": DBusVariant(reading.systolic), "diastolic": DBusVariant(reading.diastolic),
             "unit": DBusVariant(StoredReading.unit), "time": DBusVariant(reading.time.timeIntervalSince1970),
-            "syncIdentifier": DBusVariant(reading.syncIdentifier), "cursor": DBusVariant(ReadingCursor.text(reading.position)),
+            "syncIdentifier": DBusVariant(reading.syncIdentifier), "syncVersion": DBusVariant(reading.syncVersion),
+            "cursor": DBusVariant(ReadingCursor.text(reading.position)),
         ]
         var device: [String: String] = [:]
         device["address"] = reading.device.address

@@ -15,10 +15,16 @@ extension HealthStore {
         guard configuration.correlationTypes.contains(query.type) else { throw .unknownType(query.type.identifier) }
         var restricted = query
         restricted.predicate = try visible(query.predicate, .correlation(query.type), client)
+        return try engine.correlations(restricted).map(readableParts(of: query.type, client))
+    }
+
+    /// Drops the members and linked samples of a `type` correlation that `client` may not read, unless it
+    /// wrote them (`healthkit-hkcorrelationquery.md`); queries and the change feed alike.
+    private func readableParts(of type: CorrelationType, _ client: HealthClient) throws(HealthStoreError) -> (Correlation) -> Correlation {
         let own = configuration.source(for: client).bundleIdentifier
         var readable: [String: Bool] = [:]
-        for type in query.type.memberTypes + [.heartRate] { readable[type.identifier] = try canRead(type, client) }
-        return try engine.correlations(restricted).map { correlation in
+        for member in type.memberTypes + [.heartRate] { readable[member.identifier] = try canRead(member, client) }
+        return { correlation in
             let keep = { (s: QuantitySample) in readable[s.type.identifier] ?? false || s.sourceRevision?.source.bundleIdentifier == own }
             return correlation.with(objects: correlation.objects.filter(keep), linked: correlation.linkedSamples.filter(keep), sourceRevision: correlation.sharedRevision)
         }
@@ -47,6 +53,13 @@ extension HealthStore {
             if case .quantity(let q) = type { _ = try configuration.quantityTypes.type(q.identifier) }
             filters[type.identifier] = try canRead(type, client) ? .some(nil) : .some(own)
         }
-        return try engine.changes(filters, since: anchor, limit: max(1, limit))
+        let batch = try engine.changes(filters, since: anchor, limit: max(1, limit))
+        var trim: [CorrelationType: (Correlation) -> Correlation] = [:]
+        for case .correlation(let type) in types { trim[type] = try readableParts(of: type, client) }
+        let added = batch.added.map { object -> HealthObject in
+            guard case .correlation(let correlation) = object, let readable = trim[correlation.type] else { return object }
+            return .correlation(readable(correlation))
+        }
+        return ChangeBatch(added: added, deleted: batch.deleted, newAnchor: batch.newAnchor, hasMore: batch.hasMore)
     }
 }

@@ -1,0 +1,53 @@
+import DBus
+import HealthStore
+
+/// The request of `Changes` (docs/dbus-api.md, "Change feed"): `anchor` (`t`, where the caller's last reply
+/// ended; 0 or absent for the beginning), `limit` (`u`, 1–1000, 100 when absent), and `latest` (`b`: no
+/// changes, only the anchor of the newest, to follow from now on).
+struct ChangeRequest: Sendable {
+    var anchor: QueryAnchor?
+    var limit = ReadingFilter.defaultLimit
+    var latest = false
+
+    static let keys: Set<String> = ["anchor", "limit", "latest"]
+
+    init(_ dictionary: DBusProperties) throws {
+        for key in dictionary.keys where !Self.keys.contains(key) {
+            throw ControlError.invalidArguments("unknown key \"\(key)\"; expected \(Self.keys.sorted().joined(separator: ", "))")
+        }
+        do {
+            if let anchor = try dictionary.property("anchor", as: UInt64.self), anchor > 0 {
+                guard let raw = Int64(exactly: anchor) else { throw ControlError.invalidArguments("anchor \(anchor) is beyond any anchor cuffd hands out") }
+                self.anchor = QueryAnchor(rawValue: raw)
+            }
+            latest = try dictionary.property("latest", as: Bool.self) ?? false
+            if let limit = try dictionary.property("limit", as: UInt32.self) {
+                guard (1...UInt32(ReadingFilter.maximumLimit)).contains(limit) else {
+                    throw ControlError.invalidArguments("limit is 1 to \(ReadingFilter.maximumLimit), not \(limit)")
+                }
+                self.limit = Int(limit)
+            }
+        } catch let mismatch as DBusTypeMismatch {
+            throw ControlError.invalidArguments(mismatch.description)
+        }
+    }
+
+    /// One page of the feed of blood-pressure readings as `client` may read them: readings stored or revised,
+    /// and readings deleted or replaced, in commit order, with the anchor to pass next.
+    func changes(in store: any HealthStoring, as client: HealthClient) throws -> [String: DBusVariant] {
+        // Past every change there is, the store answers nothing but its newest anchor.
+        let batch = try store.changes(of: [.correlation(.bloodPressure)], since: latest ? QueryAnchor(rawValue: .max) : anchor, limit: limit, as: client)
+        var readings: [[String: DBusVariant]] = []
+        for case .correlation(let correlation) in batch.added {
+            if let reading = StoredReading(correlation) { readings.append(ReadingDictionary.make(reading)) }
+        }
+        let deleted = batch.deleted.compactMap { object in
+            object.syncIdentifier.map { DBusValue.structure([.string($0), .int64(object.syncVersion ?? 0)]) }
+        }
+        return [
+            "readings": DBusVariant(readings), "anchor": DBusVariant(UInt64(batch.newAnchor.rawValue)),
+            "more": DBusVariant(batch.hasMore),
+            "deleted": DBusVariant(.array(.structure([.string, .int64]), deleted)),
+        ]
+    }
+}

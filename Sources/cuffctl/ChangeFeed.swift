@@ -1,0 +1,41 @@
+import DBus
+
+/// Follows cuffd's change feed (`Changes`, docs/dbus-api.md): every reading as it is stored or revised, in the
+/// order cuffd committed them — a record downloaded late from a cuff's memory too, whatever its measurement time.
+struct ChangeFeed {
+    let cuffd: CuffdConnection
+    /// Where the next page starts.
+    private(set) var anchor: UInt64
+
+    /// A feed from the beginning of the store.
+    init(cuffd: CuffdConnection) {
+        self.cuffd = cuffd
+        anchor = 0
+    }
+
+    /// A feed from what is stored now on.
+    static func fromNow(_ cuffd: CuffdConnection) async throws -> ChangeFeed {
+        var feed = ChangeFeed(cuffd: cuffd)
+        feed.anchor = try await feed.page(["latest": DBusVariant(true)]).anchor
+        return feed
+    }
+
+    /// Every reading stored since the last call, a page at a time.
+    mutating func drain(_ body: ([ReadingOutput]) -> Void) async throws {
+        while true {
+            let page = try await page(["anchor": DBusVariant(anchor), "limit": DBusVariant(UInt32(ReadingPages.pageSize))])
+            body(page.readings)
+            anchor = page.anchor
+            guard page.more else { return }
+        }
+    }
+
+    private func page(_ request: [String: DBusVariant]) async throws -> (readings: [ReadingOutput], anchor: UInt64, more: Bool) {
+        let reply = try await cuffd.call("Changes", [request.dbusValue])
+        guard let fields = try reply.first?.decode(DBusProperties.self),
+              let anchor = try fields.property("anchor", as: UInt64.self), let more = try fields.property("more", as: Bool.self)
+        else { throw CuffctlFailure.failed("cuffd's Changes answered \(reply)") }
+        let readings = try fields.property("readings", as: [DBusProperties].self) ?? []
+        return (readings.map(ReadingOutput.init), anchor, more)
+    }
+}
