@@ -29,20 +29,24 @@ struct HostileArgumentTests {
         return url
     }
 
-    @Test("A store larger than one reply: readings pages through all of it, --limit takes the newest; bad times exit 64")
-    func pagedReadings() async throws {
-        let stack = try await Stack.make(scenario: "passkey.json")
-        let scenario = try Self.manyRecords(1234, in: stack.directory)
+    /// `cuffctl replay SCENARIO --store` into the stack's store, before cuffd starts; its exit status.
+    static func replay(_ scenario: URL, into stack: Stack) async throws -> Int32 {
         let replay = Process()
         replay.executableURL = Stack.binaries.appendingPathComponent("cuffctl")
         replay.arguments = ["replay", scenario.path, "--store", stack.storePath]
         replay.standardOutput = FileHandle.nullDevice
-        let status = try await offCooperativePool {
+        return try await offCooperativePool {
             try replay.run()
             replay.waitUntilExit()
             return replay.terminationStatus
         }
-        #expect(status == 0)
+    }
+
+    @Test("A store larger than one reply: readings pages through all of it, --limit takes the newest; bad times exit 64")
+    func pagedReadings() async throws {
+        let stack = try await Stack.make(scenario: "passkey.json")
+        let scenario = try Self.manyRecords(1234, in: stack.directory)
+        #expect(try await Self.replay(scenario, into: stack) == 0)
         try await stack.startDaemon()
 
         let all = try await stack.readings()
@@ -68,14 +72,7 @@ struct HostileArgumentTests {
     func followPrintsLateRecords() async throws {
         let stack = try await Stack.make(scenario: "passkey.json")
         let scenario = try Self.manyRecords(120, in: stack.directory)
-        let replay = Process()
-        replay.executableURL = Stack.binaries.appendingPathComponent("cuffctl")
-        replay.arguments = ["replay", scenario.path, "--store", stack.storePath]
-        replay.standardOutput = FileHandle.nullDevice
-        _ = try await offCooperativePool {
-            try replay.run()
-            replay.waitUntilExit()
-        }
+        #expect(try await Self.replay(scenario, into: stack) == 0)
         try await stack.startDaemon()
         let follow = try stack.startCuffctl(["readings", "--follow", "--json", "--limit", "2"], log: "follow.log")
         defer { follow.terminate() }
