@@ -197,7 +197,8 @@ private let messageFilter: DBusHandleMessageFunction = { _, message, context in
 extension DBusError {
     /// A libdbus `DBusError` as a Swift error, with what was being attempted.
     init(libdbus error: CDBus.DBusError, context: String) {
-        if dbus_error_is_set(withUnsafePointer(to: error) { $0 }) != 0, let name = error.name {
+        // `dbus_error_is_set` only tests `name` (dbus-errors.c); reading the field needs no pointer to a copy.
+        if let name = error.name {
             let message = error.message.map { String(cString: $0) } ?? ""
             self.init(Name(rawValue: String(cString: name)), "\(context): \(message)")
         } else {

@@ -68,7 +68,7 @@ public struct Configuration: Equatable, Sendable {
                 if let path = try reader.path("Path") { storePath = path }
             case "Bluetooth":
                 try reader.allow(["Adapter"])
-                adapter = reader.string("Adapter")
+                adapter = try reader.adapter("Adapter")
             case "Clock":
                 try reader.allow(["Sync"])
                 if let sync = try reader.boolean("Sync") { clockSync = sync }

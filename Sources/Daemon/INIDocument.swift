@@ -18,7 +18,9 @@ struct INIDocument {
     private(set) var sections: [Section] = []
 
     init(parsing text: String, file: String) throws(ConfigurationError) {
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // `\.isNewline`, not "\n": a CRLF line end is one Character in Swift, so splitting on "\n" would not end
+        // a line written on Windows.
+        for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let number = index + 1
             let line = rawLine.trimmingWhitespace()
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }

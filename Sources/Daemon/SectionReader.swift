@@ -31,6 +31,16 @@ struct SectionReader {
         return entry.value
     }
 
+    /// An adapter as BlueZ names it (`hci0`, `/org/bluez/hci0`'s last part) or its address.
+    func adapter(_ key: String) throws(ConfigurationError) -> String? {
+        guard let entry = entry(key), !entry.value.isEmpty else { return nil }
+        let number = entry.value.hasPrefix("hci") ? entry.value.dropFirst(3) : ""
+        guard (!number.isEmpty && number.count <= 5 && number.allSatisfy { ("0"..."9").contains($0) }) || BluetoothAddress(entry.value) != nil else {
+            throw fail(entry.line, "\(key) must be an adapter like hci0 or an address like 00:1A:7D:DA:71:13, not \"\(entry.value.prefix(80))\"")
+        }
+        return entry.value
+    }
+
     /// systemd's booleans: 1/yes/true/on and 0/no/false/off.
     func boolean(_ key: String) throws(ConfigurationError) -> Bool? {
         guard let entry = entry(key) else { return nil }

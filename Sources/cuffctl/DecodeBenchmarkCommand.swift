@@ -17,7 +17,7 @@ struct DecodeBenchmarkCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The characteristic (2A35, a 128-bit UUID or a name).", valueName: "characteristic"))
     var characteristic: DecodeTarget
 
-    @Option(help: ArgumentHelp("The payload in hex.", valueName: "hex"))
+    @Option(help: ArgumentHelp("The payload in hex.", valueName: "hex"), transform: HexBytes.parse)
     var hex: HexBytes
 
     @Option(help: "How many times to decode it.")

@@ -17,7 +17,7 @@ struct DecodeCommand: ParsableCommand {
     var target: DecodeTarget
 
     @Argument(help: ArgumentHelp("The value as received, in hex.", valueName: "hex"))
-    var hex: HexBytes
+    var hex: String
 
     @Flag(help: "Print one JSON object (field names as in TEST-VECTORS.json) instead of text.")
     var json = false
@@ -27,8 +27,15 @@ struct DecodeCommand: ParsableCommand {
 
     func run() throws {
         let report: DecodeReport
+        let payload: HexBytes
         do {
-            report = try DecodeReport(target, hex.bytes, quirk: quirk)
+            payload = try HexBytes.parse(hex)
+        } catch {
+            printToStandardError("cuffctl decode: \(error)")
+            throw ExitStatus.usage
+        }
+        do {
+            report = try DecodeReport(target, payload.bytes, quirk: quirk)
         } catch {
             printToStandardError(error.description)
             throw ExitStatus.malformedPayload

@@ -50,6 +50,14 @@ struct ConfigurationTests {
         #expect(configuration.cuffs[1].quirkOverride == .quirk(.beurerByteSwapped))
     }
 
+    @Test("CRLF line ends read as LF; an adapter by name or address")
+    func windowsLineEndsAndAdapters() throws {
+        let configuration = try Configuration(parsing: "[Store]\r\nPath=/var/lib/x.sqlite\r\n[Bluetooth]\r\nAdapter=hci1\r\n", file: "cuffd.conf")
+        #expect(configuration.storePath == "/var/lib/x.sqlite")
+        #expect(configuration.adapter == "hci1")
+        #expect(try Configuration(parsing: "[Bluetooth]\nAdapter=00:1A:7D:DA:71:13", file: "c").adapter == "00:1A:7D:DA:71:13")
+    }
+
     @Test(arguments: [
         ("[Store]\nPath=relative.sqlite", "cuffd.conf:2: Path must be an absolute path, not \"relative.sqlite\""),
         ("[Store]\n\nColour=blue", "cuffd.conf:3: unknown key \"Colour\" in [Store]; expected Path"),
@@ -66,6 +74,9 @@ struct ConfigurationTests {
         ("[Cuff C4:F3:12:53:F2:C9]\nQuirk=wobbly", "cuffd.conf:2: Quirk must be one of beurerByteSwapped, none, not \"wobbly\""),
         ("[Cuff C4:F3:12:53:F2:C9]\n[Cuff C4:F3:12:53:F2:C9]", "cuffd.conf:2: [Cuff C4:F3:12:53:F2:C9] appears twice"),
         ("[Clock]\nSync=yes\nSync=no", "cuffd.conf:3: \"Sync\" is set twice in [Clock]"),
+        ("[Bluetooth]\nAdapter=wlan0", "cuffd.conf:2: Adapter must be an adapter like hci0 or an address like 00:1A:7D:DA:71:13, not \"wlan0\""),
+        ("[Bluetooth]\nAdapter=hci", "cuffd.conf:2: Adapter must be an adapter like hci0 or an address like 00:1A:7D:DA:71:13, not \"hci\""),
+        ("[Store]\r\nPath=/x\r\n[Clock]\r\nSync=maybe\r\n", "cuffd.conf:4: Sync must be yes or no, not \"maybe\""),
     ])
     func aBadFileNamesTheLine(_ text: String, _ expected: String) {
         do {

@@ -84,6 +84,18 @@ struct DecodeCommandTests {
         #expect(!outcome.standardError.isEmpty)
     }
 
+    @Test("A bad HEX says what is wrong and never echoes the argument whole")
+    func badHexMessages() async throws {
+        let odd = try await CuffctlProcess.run(["decode", "2A35", "1E 8A 0"])
+        #expect(odd.status == 64)
+        #expect(odd.standardError.contains("5 digits, an odd number"))
+        let notHex = try await CuffctlProcess.run(["decode", "2A35", "1E 8A zz"])
+        #expect(notHex.standardError.contains("byte 3, \"zz\""))
+        let huge = try await CuffctlProcess.run(["decode", "2A35", String(repeating: "Z", count: 130_001)])
+        #expect(huge.status == 64)
+        #expect(huge.standardError.utf8.count < 200, "\(huge.standardError.prefix(300))")
+    }
+
     @Test func humanOutputShowsAFailedMeasurementAsNaN() async throws {
         let outcome = try await CuffctlProcess.run(["decode", "2A35", "16FF07FF07FF07E80706170E230AFF070000"])
         #expect(outcome.status == 0)
