@@ -20,16 +20,24 @@ public final class Daemon: Service, Sendable {
     let notifier: ServiceNotifier
     let log: GatewayLog
     let logger: Logger
+    /// The Gateway's events for the control API and for the journal, subscribed to before the Gateway starts:
+    /// the cuffs it adopts at start-up (bonded before a restart) are announced then, and must reach both.
+    let apiEvents: AsyncStream<GatewayEvent>
+    let logEvents: AsyncStream<GatewayEvent>
     /// Graceful shutdown has begun: the connection closing then is cuffd's own doing.
     let isStopping = Mutex(false)
 
-    private init(connection: DBusConnection, gateway: CuffGateway, api: ControlAPI, notifier: ServiceNotifier, log: GatewayLog, logger: Logger) {
+    private init(
+        connection: DBusConnection, gateway: CuffGateway, api: ControlAPI, notifier: ServiceNotifier, log: GatewayLog, logger: Logger,
+        events: (api: AsyncStream<GatewayEvent>, log: AsyncStream<GatewayEvent>)
+    ) {
         self.connection = connection
         self.gateway = gateway
         self.api = api
         self.notifier = notifier
         self.log = log
         self.logger = logger
+        (apiEvents, logEvents) = events
     }
 
     /// Configuration → store → bus → control API → bus name → BlueZ. READY follows in ``run()``, once all
@@ -77,6 +85,7 @@ public final class Daemon: Service, Sendable {
             connection.close()
             throw .nameDenied("\(error)")
         }
+        let events = (api: await gateway.events(), log: await gateway.events())
         do {
             try await gateway.start()
         } catch {
@@ -85,12 +94,10 @@ public final class Daemon: Service, Sendable {
         }
         return Daemon(
             connection: connection, gateway: gateway, api: api, notifier: notifier,
-            log: GatewayLog(detail: configuration.journalDetail, logger: logger), logger: logger)
+            log: GatewayLog(detail: configuration.journalDetail, logger: logger), logger: logger, events: events)
     }
 
     public func run() async throws {
-        let events = await gateway.events()
-        let apiEvents = await gateway.events()
         let status = await statusLine()
         await api.setStatus(status)
         notifier.ready(status: status)
@@ -98,8 +105,8 @@ public final class Daemon: Service, Sendable {
         let busEvents = connection.events()
         try await withThrowingTaskGroup(of: Bool.self) { group in
             // Each task says whether its end is the daemon's end: the shutdown sequence, or a lost bus.
-            group.addTask { await self.api.follow(apiEvents); return false }
-            group.addTask { await self.follow(events); return false }
+            group.addTask { await self.api.follow(self.apiEvents); return false }
+            group.addTask { await self.follow(self.logEvents); return false }
             if let interval = notifier.watchdogPingInterval {
                 group.addTask { await self.watchdog(every: interval); return false }
             }

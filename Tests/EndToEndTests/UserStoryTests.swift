@@ -68,6 +68,9 @@ struct UserStoryTests {
         #expect(before.count == 3)  // the history the pairing link brought
         try await stack.killDaemon()
         try await stack.startDaemon()
+        // The bonded cuff is a Cuff1 object again at once, named by its remembered identity.
+        let devices = try await stack.cuffctl(["devices", "--json"])
+        #expect(devices.output.contains("E8:2A:44:10:3C:5D") && devices.output.contains("SIM-HISTORY"), "\(devices.output)")
         #expect(try await stack.readings().map { $0["syncIdentifier"] as? String } == before.map { $0["syncIdentifier"] as? String })
         // After the restart the cuff wakes, re-sends its history and measures: one new reading, nothing twice.
         #expect(try await stack.cuffctl(["start", "E8:2A:44:10:3C:5D", "--timeout", "30"]).status == 0)
