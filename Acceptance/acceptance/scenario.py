@@ -104,11 +104,15 @@ class Scenario:
 
 
 def load(path: str) -> Scenario:
-    with open(path, encoding='utf-8') as file:
-        try:
+    try:
+        with open(path, encoding='utf-8') as file:
             document = json.load(file)
-        except json.JSONDecodeError as error:
-            raise ScenarioError('$', str(error)) from None
+    except json.JSONDecodeError as error:
+        raise ScenarioError('$', str(error)) from None
+    except OSError as error:
+        # A path the guest cannot see (it mounts the host's root read-only, not its private /tmp): this
+        # scenario fails with its name, the others still run.
+        raise ScenarioError('$', f'cannot read {path} in the guest: {error.strerror}') from None
     name = path.rsplit('/', 1)[-1].removesuffix('.json')
     adapter = _field(document, 'adapter', dict, '$')
     cuffs = tuple(_cuff(c, f'cuffs[{i}]') for i, c in enumerate(_field(document, 'cuffs', list, '$')))
