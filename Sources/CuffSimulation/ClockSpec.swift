@@ -8,9 +8,10 @@ public struct ClockSpec: Decodable, Sendable, Equatable {
     /// Whether 0x2A2B has the `write` property; default true.
     public var writable: Bool
 
-    enum CodingKeys: String, CodingKey { case start, writable }
+    enum CodingKeys: String, CodingKey, CaseIterable { case start, writable }
 
     public init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let text = try container.decode(String.self, forKey: .start)
         guard let start = Self.dateTime(text) else {

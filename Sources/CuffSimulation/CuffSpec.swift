@@ -31,12 +31,13 @@ public struct CuffSpec: Decodable, Sendable, Equatable {
     /// Steps played when a client sends the vendor start command, counted from that command.
     public var onStart: [TimelineStep]
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case address, name, services, pairing, bonded, deviceInformation, feature, storedRecords, timeline, records,
             recordSegmentSize, clock, vendor, onStart
     }
 
     public init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         address = try container.decode(BluetoothAddress.self, forKey: .address)
         name = try container.decode(String.self, forKey: .name)
@@ -56,7 +57,7 @@ public struct CuffSpec: Decodable, Sendable, Equatable {
         storedRecords = try container.decodeIfPresent([HexValue].self, forKey: .storedRecords) ?? []
         timeline = try container.decodeIfPresent([TimelineStep].self, forKey: .timeline) ?? []
         records = try container.decodeIfPresent([RecordSpec].self, forKey: .records)
-        recordSegmentSize = try container.decodeIfPresent(Int.self, forKey: .recordSegmentSize)
+        recordSegmentSize = try container.decodeInteger(Int.self, forKey: .recordSegmentSize)
         clock = try container.decodeIfPresent(ClockSpec.self, forKey: .clock)
         vendor = try container.decodeIfPresent(VendorProtocol.self, forKey: .vendor)
         onStart = try container.decodeIfPresent([TimelineStep].self, forKey: .onStart) ?? []
@@ -93,4 +94,15 @@ public struct DeviceInformationSpec: Decodable, Sendable, Equatable {
     public var model: String?
     public var serial: String?
     public var firmware: String?
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case manufacturer, model, serial, firmware }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        manufacturer = try container.decodeIfPresent(String.self, forKey: .manufacturer)
+        model = try container.decodeIfPresent(String.self, forKey: .model)
+        serial = try container.decodeIfPresent(String.self, forKey: .serial)
+        firmware = try container.decodeIfPresent(String.self, forKey: .firmware)
+    }
 }

@@ -12,13 +12,13 @@ public struct RecordSpec: Decodable, Sendable, Equatable {
         self.value = value
     }
 
-    enum CodingKeys: String, CodingKey { case sequence, value = "hex" }
+    enum CodingKeys: String, CodingKey, CaseIterable { case sequence, value = "hex" }
 
     public init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let number = try container.decode(Int.self, forKey: .sequence)
-        guard let sequence = UInt16(exactly: number) else {
-            throw DecodingError.dataCorruptedError(forKey: .sequence, in: container, debugDescription: "must be 0 to 65535")
+        guard let sequence = try container.decodeInteger(UInt16.self, forKey: .sequence) else {
+            throw DecodingError.keyNotFound(CodingKeys.sequence, .init(codingPath: container.codingPath, debugDescription: "is missing"))
         }
         self.sequence = sequence
         value = try container.decode(HexValue.self, forKey: .value)

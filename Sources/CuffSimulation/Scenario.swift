@@ -11,13 +11,23 @@ public struct Scenario: Decodable, Sendable, Equatable {
     /// What cuffd's store must hold after the scenario ran; test drivers of both stacks check it.
     public var expect: ScenarioExpectation?
 
+    enum CodingKeys: String, CodingKey, CaseIterable { case adapter, cuffs, expect }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        adapter = try container.decode(AdapterSpec.self, forKey: .adapter)
+        cuffs = try container.decode([CuffSpec].self, forKey: .cuffs)
+        expect = try container.decodeIfPresent(ScenarioExpectation.self, forKey: .expect)
+    }
+
     /// Parses and validates a scenario, or throws ``ScenarioError`` naming the offending field.
     public static func parse(_ data: Data) throws(ScenarioError) -> Scenario {
         let scenario: Scenario
         do {
             scenario = try JSONDecoder().decode(Scenario.self, from: data)
         } catch let error as DecodingError {
-            throw ScenarioError(error)
+            throw ScenarioError(error, data: data)
         } catch {
             throw ScenarioError(path: "", message: "\(error)")
         }
@@ -48,9 +58,10 @@ public struct AdapterSpec: Decodable, Sendable, Equatable {
     /// drops: bluetoothd's `[General] TemporaryTimeout`, 30 by default (BLUEZ-DBUS.md §2).
     public var temporaryTimeout: Double
 
-    enum CodingKeys: String, CodingKey { case address, name, temporaryTimeout }
+    enum CodingKeys: String, CodingKey, CaseIterable { case address, name, temporaryTimeout }
 
     public init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         address = try container.decode(BluetoothAddress.self, forKey: .address)
         name = try container.decodeIfPresent(String.self, forKey: .name) ?? "cuff-sim"

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a scenario file was refused: the JSON path of the field and what is wrong with it.
 public struct ScenarioError: Error, Equatable, CustomStringConvertible {
     /// `cuffs[0].timeline[2].hex`; empty for the document itself.
@@ -9,8 +11,19 @@ public struct ScenarioError: Error, Equatable, CustomStringConvertible {
         self.message = message
     }
 
-    init(_ error: DecodingError) {
+    /// A decoding error of `data`, with its JSON path. The decoder says only "not valid JSON" of a document it
+    /// cannot parse; Foundation's JSONSerialization then says why and where (a number out of range, nesting too
+    /// deep, the character at which the syntax broke).
+    init(_ error: DecodingError, data: Data) {
         switch error {
+        case let .dataCorrupted(context) where context.codingPath.isEmpty && context.underlyingError == nil:
+            var reason = context.debugDescription
+            do {
+                _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            } catch {
+                reason = "not valid JSON: " + ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)")
+            }
+            self.init(path: "", message: reason)
         case let .dataCorrupted(context):
             self.init(path: Self.path(context.codingPath), message: Self.reason(context))
         case let .keyNotFound(key, context):

@@ -9,12 +9,13 @@ public struct ScenarioExpectation: Decodable, Sendable, Equatable {
     /// Measurements the cuffs reported as failed (all values NaN, GATT-HEALTH.md §13.5).
     public var failedMeasurements: Int
 
-    enum CodingKeys: String, CodingKey { case readings, failedMeasurements }
+    enum CodingKeys: String, CodingKey, CaseIterable { case readings, failedMeasurements }
 
     public init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         readings = try container.decode([ExpectedReading].self, forKey: .readings)
-        failedMeasurements = try container.decodeIfPresent(Int.self, forKey: .failedMeasurements) ?? 0
+        failedMeasurements = try container.decodeInteger(Int.self, forKey: .failedMeasurements) ?? 0
     }
 }
 
@@ -27,4 +28,17 @@ public struct ExpectedReading: Decodable, Sendable, Hashable {
     public var pulseRate: Double?
     public var userID: UInt8?
     public var deviceTime: String?
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case address, systolic, diastolic, pulseRate, userID, deviceTime }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        address = try container.decode(BluetoothAddress.self, forKey: .address)
+        systolic = try container.decode(Double.self, forKey: .systolic)
+        diastolic = try container.decode(Double.self, forKey: .diastolic)
+        pulseRate = try container.decodeIfPresent(Double.self, forKey: .pulseRate)
+        userID = try container.decodeInteger(UInt8.self, forKey: .userID)
+        deviceTime = try container.decodeIfPresent(String.self, forKey: .deviceTime)
+    }
 }

@@ -26,9 +26,10 @@ public struct TimelineStep: Decodable, Sendable, Equatable {
     public var after: Double
     public var action: Action
 
-    enum CodingKeys: String, CodingKey { case after, notify, indicate, hex, disconnect, advertise, restartBluez }
+    enum CodingKeys: String, CodingKey, CaseIterable { case after, notify, indicate, hex, disconnect, advertise, restartBluez }
 
     public init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         after = try container.decode(Double.self, forKey: .after)
         guard after >= 0, after.isFinite else {

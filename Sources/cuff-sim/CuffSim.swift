@@ -61,9 +61,9 @@ struct CuffSim: AsyncParsableCommand {
     private func load(_ path: String) -> Scenario {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = try ScenarioFile.read(path)
         } catch {
-            fail("cannot read \(path): \(error.localizedDescription)", status: 66)
+            fail(error.description, status: 66)
         }
         do {
             return try Scenario.parse(data)

@@ -14,6 +14,8 @@ enum ExitStatus {
     static let malformedPayload = ExitCode(65)
     /// sysexits.h `EX_UNAVAILABLE`: cuffd is not running, Bluetooth is not available, or a `doctor` check failed.
     static let unavailable = ExitCode(69)
+    /// sysexits.h `EX_NOINPUT`: an input file (a scenario) does not exist or cannot be read.
+    static let noInput = ExitCode(66)
     /// sysexits.h `EX_IOERR`: the store could not be opened or written.
     static let ioError = ExitCode(74)
 }

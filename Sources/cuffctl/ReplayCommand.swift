@@ -32,13 +32,13 @@ struct ReplayCommand: AsyncParsableCommand {
         let logger = Logger(label: "cuffctl.replay")
         let parsed: Scenario
         do {
-            parsed = try Scenario.parse(Data(contentsOf: URL(fileURLWithPath: scenario)))
+            parsed = try Scenario.parse(ScenarioFile.read(scenario))
         } catch let error as ScenarioError {
             printToStandardError("\(scenario): \(error)")
             throw ExitStatus.malformedPayload
         } catch {
-            printToStandardError("\(scenario): \(error.localizedDescription)")
-            throw ExitStatus.malformedPayload
+            printToStandardError("\(error)")
+            throw ExitStatus.noInput
         }
         let healthStore: HealthStore
         do {

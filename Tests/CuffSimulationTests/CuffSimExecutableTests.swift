@@ -60,6 +60,9 @@ struct CuffSimExecutableTests {
         let missing = try await ExternalCommand.runDetached(Self.executable, ["--scenario", "/nonexistent/scenario.json"])
         #expect(missing.status == 66)
         #expect(missing.standardError.hasPrefix("cuff-sim: cannot read /nonexistent/scenario.json"))
+        let directory = try await ExternalCommand.runDetached(Self.executable, ["--check", "/"])
+        #expect(directory.status == 66)
+        #expect(directory.standardError == "cuff-sim: cannot read /: it is a directory, not a scenario file\n")
 
         let bus = try PrivateBus()
         let invalid = bus.directory.appendingPathComponent("invalid.json")
