@@ -165,6 +165,12 @@ let package = Package(
         ),
         // Figures for issue 3: call round trips and signal throughput against dbus-fast and busctl.
         // Run: swift run -c release dbus-benchmark [CALLS] [SIGNALS]
+        // cuffd's and cuffctl's peak memory reading a small and a large store through Readings' pages.
+        .executableTarget(
+            name: "readings-benchmark",
+            dependencies: ["DBusTestSupport", "HealthStore"],
+            path: "Benchmarks/readings-benchmark"
+        ),
         .executableTarget(
             name: "dbus-benchmark",
             dependencies: ["DBus", "DBusTestSupport"],

@@ -58,9 +58,12 @@ public final class Daemon: Service, Sendable {
         }
         let registryPath = URL(fileURLWithPath: storePath).deletingLastPathComponent().appendingPathComponent("cuffs.json").path
         do {
-            registry = try CuffRegistryFile(path: registryPath)
+            registry = try CuffRegistryFile(path: registryPath, storeIdentifier: store.identifier())
         } catch {
             throw .store(path: registryPath, reason: "\(error)")
+        }
+        if registry.setAside > 0 {
+            logger.warning("\(registryPath) belonged to another store; its \(registry.setAside) cuff(s) will be identified again and their records downloaded again on their next connection")
         }
         let connection: DBusConnection
         do {

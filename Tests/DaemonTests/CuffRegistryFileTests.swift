@@ -7,6 +7,8 @@ import Testing
 
 @Suite("The cuff registry file")
 struct CuffRegistryFileTests {
+    static let store = UUID()
+
     func temporaryPath() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("cuffs-\(UUID().uuidString).json").path
     }
@@ -21,18 +23,36 @@ struct CuffRegistryFileTests {
             systemID: SystemID(manufacturerIdentifier: 0x05_0403_0201, organizationallyUniqueIdentifier: 0x0C0B0A))
         record.feature = 0x0027
         record.lastSequenceNumber = 41
-        let registry = try CuffRegistryFile(path: path)
+        let registry = try CuffRegistryFile(path: path, storeIdentifier: Self.store)
         #expect(await registry.records().isEmpty)
         try await registry.save(record)
 
-        let reopened = try CuffRegistryFile(path: path)
+        let reopened = try CuffRegistryFile(path: path, storeIdentifier: Self.store)
         #expect(await reopened.records() == [record.address: record])
         #expect(await reopened.records()[record.address]?.identity?.stableKey == "eui64:0C0B0A0504030201")
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
 
         try await reopened.remove(record.address)
-        #expect(try await CuffRegistryFile(path: path).records().isEmpty)
+        #expect(try await CuffRegistryFile(path: path, storeIdentifier: Self.store).records().isEmpty)
+    }
+
+    @Test("Another store's registry is set aside; a registry from before stores were named is this store's")
+    func tiedToItsStore() async throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var record = CuffRecord(address: BluetoothAddress("C4:F3:12:53:F2:C9")!)
+        record.lastSequenceNumber = 41
+        try await CuffRegistryFile(path: path, storeIdentifier: UUID()).save(record)
+        let other = try CuffRegistryFile(path: path, storeIdentifier: Self.store)
+        #expect(await other.records().isEmpty)
+        #expect(other.setAside == 1)
+
+        let legacy = try JSONEncoder().encode([record])
+        FileManager.default.createFile(atPath: path, contents: legacy)
+        let adopted = try CuffRegistryFile(path: path, storeIdentifier: Self.store)
+        #expect(await adopted.records() == [record.address: record])
+        #expect(adopted.setAside == 0)
     }
 
     @Test("A file that is not a registry is refused, not silently emptied")
@@ -40,7 +60,7 @@ struct CuffRegistryFileTests {
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         FileManager.default.createFile(atPath: path, contents: Data("{not json".utf8))
-        #expect(throws: (any Error).self) { try CuffRegistryFile(path: path) }
+        #expect(throws: (any Error).self) { try CuffRegistryFile(path: path, storeIdentifier: Self.store) }
     }
 }
 

@@ -110,3 +110,18 @@ struct PagingAndDateBoundsTests {
         #expect(SQLiteCoding.micros(Date(timeIntervalSince1970: 1.5)) == 1_500_000)
     }
 }
+
+@Suite("The store's identifier")
+struct StoreIdentifierTests {
+    @Test("Made once per store file and kept across reopening; another store has another")
+    func identifierIsStable() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-id-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("a.sqlite").path
+        let first = try HealthStore.open(path: path).identifier()
+        #expect(try HealthStore.open(path: path).identifier() == first)
+        #expect(try HealthStore.open(path: directory.appendingPathComponent("b.sqlite").path).identifier() != first)
+        #expect(first != UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+    }
+}

@@ -67,6 +67,13 @@ public final class SQLiteEngine: HealthStoreEngine {
         } catch { throw SQLiteErrorMapping.map(error) }
     }
 
+    public func storeIdentifier() throws(HealthStoreError) -> UUID {
+        try read { db in
+            let blob = try Data.fetchOne(db, sql: "SELECT identifier FROM store_state WHERE id = 1") ?? Data()
+            return SQLiteCoding.uuid(blob)
+        }
+    }
+
     /// `PRAGMA integrity_check` result ("ok" when sound).
     public func integrityCheck() throws(HealthStoreError) -> String {
         try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "\n") }

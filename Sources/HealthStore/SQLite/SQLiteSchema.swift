@@ -98,6 +98,14 @@ enum SQLiteSchema {
         migrator.registerMigration("v2-rollup") { db in
             try db.execute(sql: rollupV2)
         }
+        // A random identifier of this store file, made once: what is kept beside a store (cuffd's cuff registry)
+        // names it, so that a store restored from a backup is not paired with another store's companions.
+        migrator.registerMigration("v3-store-identifier") { db in
+            try db.execute(sql: """
+                ALTER TABLE store_state ADD COLUMN identifier BLOB CHECK (identifier IS NULL OR length(identifier) = 16);
+                UPDATE store_state SET identifier = randomblob(16) WHERE id = 1;
+                """)
+        }
         return migrator
     }
 

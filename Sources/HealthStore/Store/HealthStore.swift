@@ -33,6 +33,12 @@ public final class HealthStore: HealthStoring {
 
     /// Drops tombstones older than ``StoreConfiguration/tombstoneRetention``; runs at open.
     @discardableResult
+    /// This store's identifier: random, made once per store file, kept by copies and backups of it
+    /// (docs/health-store.md, "Schema and migrations").
+    public func identifier() throws(HealthStoreError) -> UUID {
+        try engine.storeIdentifier()
+    }
+
     public func purgeExpiredTombstones() throws(HealthStoreError) -> Int {
         try engine.purgeTombstones(deletedBefore: configuration.clock().addingTimeInterval(-configuration.tombstoneRetention))
     }

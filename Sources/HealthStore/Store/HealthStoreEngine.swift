@@ -21,6 +21,8 @@ public protocol HealthStoreEngine: Sendable {
     func changes(_ filters: [String: String?], since anchor: QueryAnchor?, limit: Int) throws(HealthStoreError) -> ChangeBatch
     /// Drops tombstones deleted before `cutoff`; anchors older than the newest dropped one expire.
     func purgeTombstones(deletedBefore cutoff: Date) throws(HealthStoreError) -> Int
+    /// The store's own random identifier, made when it was created (or first opened by a build that has it).
+    func storeIdentifier() throws(HealthStoreError) -> UUID
     /// The stored grant of `uid` for `type`.
     func grant(uid: UInt32, type: QuantityType) throws(HealthStoreError) -> AuthorizationGrant?
     /// Stores a grant.

@@ -1,0 +1,98 @@
+// Whether cuffd's memory stays bounded whatever its store holds (docs/dbus-api.md, Paging): `cuffctl readings
+// --json` reads every reading of a store through cuffd a page at a time, for a small store and a large one in
+// the same run; cuffd's and cuffctl's peak resident memory (VmHWM) and the readings per second are printed.
+//
+// Run: swift build -c release && swift run -c release readings-benchmark [LARGE] [SMALL]   (1000000 and 1000)
+import DBusTestSupport
+import Foundation
+import HealthStore
+
+let arguments = CommandLine.arguments
+let large = arguments.count > 1 ? Int(arguments[1]) ?? 1_000_000 : 1_000_000
+let small = arguments.count > 2 ? Int(arguments[2]) ?? 1_000 : 1_000
+let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+
+/// A store of `count` readings, one a minute, written in batches as cuffd's ingest writes them.
+func makeStore(_ path: String, count: Int) throws {
+    let store = try HealthStore.open(path: path)
+    let device = HealthDevice(identity: "C4F312FFFE53F2C9", name: "BP-1", manufacturer: "cuffd project", model: "SIM-1", serialNumber: "0001", localIdentifier: "C4:F3:12:53:F2:C9")
+    let start = Date(timeIntervalSince1970: 1_600_000_000)
+    for batch in stride(from: 0, to: count, by: 10_000) {
+        let readings = (batch ..< min(count, batch + 10_000)).map { (n: Int) -> BloodPressureReading in
+            let systolic = Double(100 + n % 60), diastolic = Double(60 + n % 30), pulse = Double(50 + n % 40)
+            return BloodPressureReading(
+                systolic: systolic, diastolic: diastolic, mean: 90, pulse: pulse,
+                receivedAt: start.addingTimeInterval(Double(n) * 60), device: device, deviceUserID: 1,
+                measurementStatus: 0, syncIdentifier: "C4F312FFFE53F2C9-1-\(n)")
+        }
+        _ = try store.saveBloodPressure(readings, as: .daemon())
+    }
+}
+
+/// A process's peak resident memory in KiB (VmHWM in /proc/PID/status), 0 once it is gone.
+func peakKiB(_ pid: pid_t) -> Int {
+    let text = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+    return text.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
+        .flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces).split(separator: " ")[0]) } ?? 0
+}
+
+struct Figures {
+    let count: Int
+    let seconds: Double
+    let cuffdIdleKiB: Int
+    let cuffdPeakKiB: Int
+    let cuffctlPeakKiB: Int
+}
+
+/// cuffd on a store of `count` readings beside cuff-sim; `cuffctl readings --json` through all of it.
+func measure(count: Int) throws -> Figures {
+    let bus = try PrivateBus()
+    let directory = bus.directory
+    let storePath = directory.appendingPathComponent("health.sqlite").path
+    try makeStore(storePath, count: count)
+    let scenario = directory.appendingPathComponent("idle.json")
+    try Data(#"{"adapter": {"address": "00:1A:7D:DA:71:13"}, "cuffs": []}"#.utf8).write(to: scenario)
+    let simulator = try ChildProcess(binaries.appendingPathComponent("cuff-sim").path, ["--scenario", scenario.path, "--bus", bus.address])
+    Thread.sleep(forTimeInterval: 1)
+    let notify = try DatagramReceiver()
+    let daemon = try ChildProcess(
+        binaries.appendingPathComponent("cuffd").path, ["--bus", bus.address, "--store", storePath, "--config", "/nonexistent"],
+        standardError: .discard, environment: ["NOTIFY_SOCKET": notify.path])
+    while let datagram = notify.receiveText(), !datagram.contains("READY=1") {}
+    Thread.sleep(forTimeInterval: 1)
+    let idle = peakKiB(daemon.pid)
+
+    let client = Process()
+    client.executableURL = binaries.appendingPathComponent("cuffctl")
+    client.arguments = ["readings", "--json", "--bus", bus.address]
+    let output = Pipe()
+    client.standardOutput = output
+    // Count the output's bytes as it comes, so that the pipe never fills.
+    let reader = Thread { while !output.fileHandleForReading.availableData.isEmpty {} }
+    let clock = ContinuousClock()
+    let started = clock.now
+    try client.run()
+    reader.start()
+    var clientPeak = 0
+    while client.isRunning {
+        clientPeak = max(clientPeak, peakKiB(client.processIdentifier))
+        Thread.sleep(forTimeInterval: 0.02)
+    }
+    let elapsed = clock.now - started
+    let daemonPeak = peakKiB(daemon.pid)
+    daemon.terminate()
+    simulator.terminate()
+    guard client.terminationStatus == 0 else { fatalError("cuffctl readings exited \(client.terminationStatus)") }
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    return Figures(count: count, seconds: seconds, cuffdIdleKiB: idle, cuffdPeakKiB: daemonPeak, cuffctlPeakKiB: clientPeak)
+}
+
+func mebibytes(_ kibibytes: Int) -> String { String(format: "%.1f MiB", Double(kibibytes) / 1024) }
+
+let figures = [try measure(count: small), try measure(count: large)]
+for figure in figures {
+    print("\(figure.count) readings: \(Int(Double(figure.count) / figure.seconds)) readings/s through cuffd; cuffd idle \(mebibytes(figure.cuffdIdleKiB)), peak \(mebibytes(figure.cuffdPeakKiB)); cuffctl peak \(mebibytes(figure.cuffctlPeakKiB))")
+}
+let (first, last) = (figures[0], figures[1])
+print(String(format: "peak RSS, %d readings ÷ %d readings: cuffd %.2f, cuffctl %.2f", last.count, first.count,
+             Double(last.cuffdPeakKiB) / Double(first.cuffdPeakKiB), Double(last.cuffctlPeakKiB) / Double(first.cuffctlPeakKiB)))
