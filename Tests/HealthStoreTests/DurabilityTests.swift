@@ -50,7 +50,7 @@ import Testing
         let reopened = try HealthStore.open(path: path)
         #expect(try reopened.correlations(CorrelationQuery(type: .bloodPressure), as: Fixture.daemon).map(\.uuid) == [saved.uuid])
         let migrations = try engine(reopened).read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(migrations == ["v1", "v2-rollup"])
+        #expect(migrations == ["v1", "v2-rollup", "v3-store-identifier"])
         #expect(try engine(reopened).integrityCheck() == "ok")
     }
 
