@@ -38,11 +38,13 @@ let package = Package(
         // libdbus-1, and the Swift D-Bus layer over it: a private connection on a dispatch queue,
         // typed marshalling, async calls, signal streams, exported objects.
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
-        .target(name: "DBus", dependencies: ["CDBus"]),
+        .target(name: "DBus", dependencies: ["Broadcasting", "CDBus"]),
+        // One subscriber-broadcast shape for every event source: each subscriber reads a stream of its own.
+        .target(name: "Broadcasting"),
         // The typed client of org.bluez: one mirror of its tree, agent, GattProfile1 auto-connect, recovery.
-        .target(name: "BlueZ", dependencies: ["DBus"]),
+        .target(name: "BlueZ", dependencies: ["Broadcasting", "DBus"]),
         // The domain: cuff sessions, readings, correlation inputs, dedupe keys, time handling.
-        .target(name: "Gateway", dependencies: ["BlueZ", "GATTHealth"]),
+        .target(name: "Gateway", dependencies: ["BlueZ", "Broadcasting", "GATTHealth"]),
         // systemd without libsystemd: sd_notify readiness and watchdog, the journal's native protocol.
         .target(name: "SystemdSupport", dependencies: ["CLinux", .product(name: "Logging", package: "swift-log")]),
         // libbluetooth, only where BlueZ's D-Bus API cannot answer (adapter checks in `cuffctl doctor`).
@@ -142,12 +144,13 @@ let package = Package(
         .testTarget(name: "InstallationTests"),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),
         .testTarget(name: "MainLoopTests", dependencies: ["MainLoop"]),
+        .testTarget(name: "BroadcastingTests", dependencies: ["Broadcasting"]),
         // HealthKit-like typed health store (issue 5) on SQLite through GRDB.
         // SQL lives only in Sources/HealthStore/SQLite/; GRDBSQLite is SQLite's C API, used there for
         // the per-row statements of a write (SQLiteRawStatement.swift).
         .target(
             name: "HealthStore",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]
+            dependencies: ["Broadcasting", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]
         ),
         // Child process for the crash-safety test: writes readings, reports each commit on
         // stdout, and is SIGKILLed by HealthStoreTests at random points.

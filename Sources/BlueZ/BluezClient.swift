@@ -1,3 +1,4 @@
+import Broadcasting
 import DBus
 import FoundationEssentials
 
@@ -15,8 +16,7 @@ public actor BluezClient {
     var mirror = ObjectMirror()
     /// bluetoothd's unique name while it is on the bus.
     public private(set) var bluetoothdOwner: String?
-    private var subscribers: [Int: AsyncStream<BluezEvent>.Continuation] = [:]
-    private var nextSubscriber = 0
+    private let subscribers = Broadcaster<BluezEvent>()
     private var signalTask: Task<Void, Never>?
     /// What must hold whenever bluetoothd is there; redone after it restarts.
     var registrations = Registrations()
@@ -54,28 +54,16 @@ public actor BluezClient {
     public func stop() {
         signalTask?.cancel()
         signalTask = nil
-        for continuation in subscribers.values { continuation.finish() }
-        subscribers.removeAll()
+        subscribers.finishAll()
     }
 
     /// Every event from now on; each call returns a stream of its own.
     public func events() -> AsyncStream<BluezEvent> {
-        let (stream, continuation) = AsyncStream<BluezEvent>.makeStream()
-        let token = nextSubscriber
-        nextSubscriber += 1
-        subscribers[token] = continuation
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.unsubscribe(token) }
-        }
-        return stream
-    }
-
-    private func unsubscribe(_ token: Int) {
-        subscribers[token] = nil
+        subscribers.subscribe()
     }
 
     func emit(_ event: BluezEvent) {
-        for continuation in subscribers.values { continuation.yield(event) }
+        subscribers.send(event)
     }
 
     // MARK: - What the mirror knows

@@ -1,3 +1,4 @@
+import Broadcasting
 import CDBus
 import Dispatch
 
@@ -29,8 +30,7 @@ public final class DBusConnection: @unchecked Sendable {
     var router = SignalRouter()
     var objects = ObjectTree()
     var pendingReplies: [ObjectIdentifier: PendingReply] = [:]
-    var eventContinuations: [Int: AsyncStream<DBusConnectionEvent>.Continuation] = [:]
-    var nextEventToken = 0
+    let connectionEvents = Broadcaster<DBusConnectionEvent>()
     private(set) var isOpen = true
 
     /// Connects, authenticates and registers with the bus (`Hello`). This one step blocks the
@@ -87,40 +87,16 @@ public final class DBusConnection: @unchecked Sendable {
         for reply in pendingReplies.values { reply.disconnect() }
         pendingReplies.removeAll()
         router.finishAll()
-        for continuation in eventContinuations.values {
-            continuation.yield(.disconnected)
-            continuation.finish()
-        }
-        eventContinuations.removeAll()
+        connectionEvents.close(last: .disconnected)
         objects = ObjectTree()
         dbus_connection_remove_filter(raw, messageFilter, Unmanaged.passUnretained(self).toOpaque())
         Unmanaged.passUnretained(self).release()
     }
 
-    /// Whether the connection can carry unix file descriptors (negotiated at authentication).
-    public var canSendUnixFileDescriptors: Bool {
-        queue.sync { dbus_connection_can_send_type(raw, cdbus_type_unix_fd) != 0 }
-    }
-
     /// Connection events: `.disconnected` when the bus goes away or the connection is closed.
     /// Each call returns a new stream.
     public func events() -> AsyncStream<DBusConnectionEvent> {
-        let (stream, continuation) = AsyncStream<DBusConnectionEvent>.makeStream()
-        queue.async { [self] in
-            guard isOpen else {
-                continuation.yield(.disconnected)
-                continuation.finish()
-                return
-            }
-            let token = nextEventToken
-            nextEventToken += 1
-            eventContinuations[token] = continuation
-            continuation.onTermination = { [weak self] _ in
-                guard let self else { return }
-                queue.async { self.eventContinuations[token] = nil }
-            }
-        }
-        return stream
+        connectionEvents.subscribe()
     }
 
     // MARK: - Sending

@@ -1,3 +1,4 @@
+import Broadcasting
 import BlueZ
 import FoundationEssentials
 import GATTHealth
@@ -24,8 +25,7 @@ public actor CuffGateway {
     var forgetting: Set<BluetoothAddress> = []
     /// The adapter in use.
     var adapter: Adapter?
-    var subscribers: [Int: AsyncStream<GatewayEvent>.Continuation] = [:]
-    private var nextSubscriber = 0
+    let subscribers = Broadcaster<GatewayEvent>()
     var watchers: [Int: MeasurementWatcher] = [:]
     var nextWatcher = 0
     private var followTask: Task<Void, Never>?
@@ -61,29 +61,20 @@ public actor CuffGateway {
     public func stop() async {
         followTask?.cancel()
         await bluez.stop()
-        for continuation in subscribers.values { continuation.finish() }
-        subscribers.removeAll()
+        subscribers.finishAll()
     }
 
     /// Every event from now on; each call returns a stream of its own.
     public func events() -> AsyncStream<GatewayEvent> {
-        let (stream, continuation) = AsyncStream<GatewayEvent>.makeStream()
-        let token = nextSubscriber
-        nextSubscriber += 1
-        subscribers[token] = continuation
-        continuation.onTermination = { [weak self] _ in Task { await self?.unsubscribe(token) } }
-        return stream
+        subscribers.subscribe()
     }
 
-    private func unsubscribe(_ token: Int) { subscribers[token] = nil }
-
     func emit(_ event: GatewayEvent) {
-        for continuation in subscribers.values { continuation.yield(event) }
+        subscribers.send(event)
     }
 
     // MARK: - State
 
-    public var isBluetoothAvailable: Bool { adapter != nil }
     public var currentAdapter: Adapter? { adapter }
 
     public var cuffStatuses: [CuffStatus] {
