@@ -82,6 +82,11 @@ final class JobQueue<Job>: @unchecked Sendable {
         }
     }
 
+    /// Jobs waiting for their deadline.
+    var waitingJobs: Int {
+        locked { delayed.count }
+    }
+
     /// Whether the calling thread is the loop's, the only one that runs its jobs.
     var isRunningThread: Bool {
         locked { runningThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }

@@ -21,7 +21,7 @@ package final class MainLoop: MainExecutor, SchedulingExecutor, @unchecked Senda
         var isMainActor: Bool
     }
 
-    private let queue = JobQueue<Entry>()
+    let queue = JobQueue<Entry>()
     /// The executor of tasks not on an actor (`Task.defaultExecutor` once installed).
     package let taskExecutor: DefaultTaskExecutor
 

@@ -68,8 +68,26 @@ struct MainLoopTests {
         }
     }
 
-    @Test func theLoopIsTheMainExecutor() {
-        #expect(MainLoop().isMainExecutor)
+    @Test("Task.sleep on the loop waits in its deadline queue, not on a timer elsewhere, and resumes on its thread")
+    func sleepGoesThroughTheDeadlineQueue() async throws {
+        try await withRunningLoop { loop, loopThread in
+            let clock = ContinuousClock()
+            let started = clock.now
+            let sleeper = Task(executorPreference: loop.taskExecutor) { () -> pthread_t in
+                try? await Task.sleep(for: .milliseconds(200))
+                return pthread_self()
+            }
+            var waited = false
+            while clock.now - started < .milliseconds(150) {
+                if loop.queue.waitingJobs == 1 { waited = true }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            let thread = await sleeper.value
+            #expect(waited, "the sleeping job was never in the loop's deadline queue")
+            #expect(clock.now - started >= .milliseconds(200))
+            #expect(pthread_equal(thread, loopThread) != 0)
+            #expect(loop.queue.waitingJobs == 0)
+        }
     }
 
     @Test func runBlocksTheAsynchronousSignalsOnItsThread() async throws {
