@@ -1,3 +1,4 @@
+import DBusTestSupport
 import BlueZ
 import DBus
 import Testing
@@ -6,27 +7,31 @@ import Testing
 struct PairingTests {
     @Test("Just Works with the standing NoInputNoOutput agent asks nobody; Trusted is set after")
     func justWorks() async throws {
-        let harness = try await BluezHarness(oneCuff(#", "pairing": "justWorks""#))
-        defer { Task { await harness.stop() } }
-        try await harness.discover()
-        try await harness.client.pair(BluezHarness.cuff)
-        try await harness.client.setTrusted(BluezHarness.cuff, true)
-        let device = try #require(await harness.client.device(BluezHarness.cuff))
-        #expect(device.paired && device.bonded && device.trusted)
-        #expect(harness.delegate.asked.isEmpty)
-        #expect(harness.log.count("(NoInputNoOutput)") == 1)
-        #expect(harness.log.count("is the default agent") == 1)
+        try await withTeardown { teardown in
+            let harness = try await BluezHarness(oneCuff(#", "pairing": "justWorks""#))
+            teardown.add { await harness.stop() }
+            try await harness.discover()
+            try await harness.client.pair(BluezHarness.cuff)
+            try await harness.client.setTrusted(BluezHarness.cuff, true)
+            let device = try #require(await harness.client.device(BluezHarness.cuff))
+            #expect(device.paired && device.bonded && device.trusted)
+            #expect(harness.delegate.asked.isEmpty)
+            #expect(harness.log.count("(NoInputNoOutput)") == 1)
+            #expect(harness.log.count("is the default agent") == 1)
+        }
     }
 
     @Test("A passkey cuff: the agent, raised to KeyboardDisplay, relays the delegate's key")
     func passkey() async throws {
-        let harness = try await BluezHarness(oneCuff(#", "pairing": "passkey:123456""#), delegate: RecordingPairingDelegate(passkey: 123_456))
-        defer { Task { await harness.stop() } }
-        try await harness.discover()
-        await harness.client.setAgentCapability(.keyboardDisplay)
-        try await harness.client.pair(BluezHarness.cuff)
-        #expect(harness.delegate.asked == ["RequestPasskey C4:F3:12:53:F2:C9"])
-        #expect(await harness.client.device(BluezHarness.cuff)?.paired == true)
+        try await withTeardown { teardown in
+            let harness = try await BluezHarness(oneCuff(#", "pairing": "passkey:123456""#), delegate: RecordingPairingDelegate(passkey: 123_456))
+            teardown.add { await harness.stop() }
+            try await harness.discover()
+            await harness.client.setAgentCapability(.keyboardDisplay)
+            try await harness.client.pair(BluezHarness.cuff)
+            #expect(harness.delegate.asked == ["RequestPasskey C4:F3:12:53:F2:C9"])
+            #expect(await harness.client.device(BluezHarness.cuff)?.paired == true)
+        }
     }
 
     @Test("A wrong passkey, and a NoInputNoOutput agent facing a passkey cuff, fail as AuthenticationFailed")

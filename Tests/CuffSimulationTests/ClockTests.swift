@@ -1,6 +1,7 @@
 import BlueZ
 @testable import CuffSimulation
 import DBus
+import DBusTestSupport
 import Foundation
 import GATTHealth
 import Testing
@@ -48,54 +49,62 @@ struct ClockTests {
 
     @Test("Reads show the scenario's clock running; a valid write sets it and is logged")
     func readAndSet() async throws {
-        let (harness, path) = try await Self.connected(Self.scenario(#"{"start": "2021-01-01T00:00:00"}"#))
-        defer { Task { await harness.stop() } }
-        #expect(try await harness.property(path, "org.bluez.GattCharacteristic1", "Flags") == ["read", "write", "notify"].dbusValue)
-        let first = try CurrentTime(decoding: try await harness.read(path))
-        #expect(first.dateTime.year == 2021 && first.dateTime.month == 1 && first.dateTime.day == 1)
-        try await Task.sleep(for: .milliseconds(1100))
-        let second = try CurrentTime(decoding: try await harness.read(path))
-        #expect(second.dateTime.seconds > first.dateTime.seconds)
-        #expect(harness.events.all.contains { $0.hasSuffix("0x2A2B read: clock \(second.dateTime.isoString!)") })
+        try await withTeardown { teardown in
+            let (harness, path) = try await Self.connected(Self.scenario(#"{"start": "2021-01-01T00:00:00"}"#))
+            teardown.add { await harness.stop() }
+            #expect(try await harness.property(path, "org.bluez.GattCharacteristic1", "Flags") == ["read", "write", "notify"].dbusValue)
+            let first = try CurrentTime(decoding: try await harness.read(path))
+            #expect(first.dateTime.year == 2021 && first.dateTime.month == 1 && first.dateTime.day == 1)
+            try await Task.sleep(for: .milliseconds(1100))
+            let second = try CurrentTime(decoding: try await harness.read(path))
+            #expect(second.dateTime.seconds > first.dateTime.seconds)
+            #expect(harness.events.all.contains { $0.hasSuffix("0x2A2B read: clock \(second.dateTime.isoString!)") })
 
-        let sync = CurrentTime(dateTime: DateTime(year: 2026, month: 11, day: 22, hours: 10, minutes: 30, seconds: 0))
-        try await harness.write(sync.encoded(), to: path)
-        let clock = try #require(await harness.emulator.clock(of: Self.address))
-        #expect(clock.isoString == "2026-11-22T10:30:00" || clock.isoString == "2026-11-22T10:30:01")
-        #expect(harness.events.all.contains { $0.contains("0x2A2B written: \(hex(sync.encoded())); clock set to 2026-11-22T10:30") })
+            let sync = CurrentTime(dateTime: DateTime(year: 2026, month: 11, day: 22, hours: 10, minutes: 30, seconds: 0))
+            try await harness.write(sync.encoded(), to: path)
+            let clock = try #require(await harness.emulator.clock(of: Self.address))
+            #expect(clock.isoString == "2026-11-22T10:30:00" || clock.isoString == "2026-11-22T10:30:01")
+            #expect(harness.events.all.contains { $0.contains("0x2A2B written: \(hex(sync.encoded())); clock set to 2026-11-22T10:30") })
+        }
     }
 
     @Test("Writes of a wrong length or an impossible time fail the way bluetoothd reports the cuff's ATT error")
     func refusedWrites() async throws {
-        let (harness, path) = try await Self.connected(Self.scenario(#"{"start": "2021-01-01T00:00:00", "writable": true}"#))
-        defer { Task { await harness.stop() } }
-        let short = await #expect(throws: DBusError.self) { try await harness.write([0xEA, 0x07, 0x0B], to: path) }
-        #expect(short?.name.rawValue == "org.bluez.Error.InvalidArguments")
-        #expect(short?.message == "Invalid Length")
-        let impossible = await #expect(throws: DBusError.self) {
-            try await harness.write([0xEA, 0x07, 0x0B, 0x1F, 0x0A, 0x00, 0x00, 0x01, 0x00, 0x00], to: path)  // 31 November
+        try await withTeardown { teardown in
+            let (harness, path) = try await Self.connected(Self.scenario(#"{"start": "2021-01-01T00:00:00", "writable": true}"#))
+            teardown.add { await harness.stop() }
+            let short = await #expect(throws: DBusError.self) { try await harness.write([0xEA, 0x07, 0x0B], to: path) }
+            #expect(short?.name.rawValue == "org.bluez.Error.InvalidArguments")
+            #expect(short?.message == "Invalid Length")
+            let impossible = await #expect(throws: DBusError.self) {
+                try await harness.write([0xEA, 0x07, 0x0B, 0x1F, 0x0A, 0x00, 0x00, 0x01, 0x00, 0x00], to: path)  // 31 November
+            }
+            #expect(impossible?.name.rawValue == "org.bluez.Error.Failed")
+            #expect(impossible?.message == "Operation failed with ATT error: 0x13")
+            #expect(try #require(await harness.emulator.clock(of: Self.address)).year == 2021)
+            #expect(!harness.events.all.contains { $0.contains("0x2A2B written") })
         }
-        #expect(impossible?.name.rawValue == "org.bluez.Error.Failed")
-        #expect(impossible?.message == "Operation failed with ATT error: 0x13")
-        #expect(try #require(await harness.emulator.clock(of: Self.address)).year == 2021)
-        #expect(!harness.events.all.contains { $0.contains("0x2A2B written") })
     }
 
     @Test("A clock that cannot be set has no write flag; a write request is refused with NotPermitted")
     func readOnly() async throws {
-        let (harness, path) = try await Self.connected(Self.scenario(#"{"start": "2019-06-30T08:00:00", "writable": false}"#))
-        defer { Task { await harness.stop() } }
-        #expect(try await harness.property(path, "org.bluez.GattCharacteristic1", "Flags") == ["read", "notify"].dbusValue)
-        let value = CurrentTime(dateTime: DateTime(year: 2026, month: 1, day: 1, hours: 0, minutes: 0, seconds: 0)).encoded()
-        let refused = await #expect(throws: DBusError.self) { try await harness.write(value, to: path) }
-        #expect(refused?.name.rawValue == "org.bluez.Error.NotPermitted")
-        #expect(refused?.message == "Write not permitted")
-        #expect(try #require(await harness.emulator.clock(of: Self.address)).isoString?.hasPrefix("2019-06-30T08:00") == true)
+        try await withTeardown { teardown in
+            let (harness, path) = try await Self.connected(Self.scenario(#"{"start": "2019-06-30T08:00:00", "writable": false}"#))
+            teardown.add { await harness.stop() }
+            #expect(try await harness.property(path, "org.bluez.GattCharacteristic1", "Flags") == ["read", "notify"].dbusValue)
+            let value = CurrentTime(dateTime: DateTime(year: 2026, month: 1, day: 1, hours: 0, minutes: 0, seconds: 0)).encoded()
+            let refused = await #expect(throws: DBusError.self) { try await harness.write(value, to: path) }
+            #expect(refused?.name.rawValue == "org.bluez.Error.NotPermitted")
+            #expect(refused?.message == "Write not permitted")
+            #expect(try #require(await harness.emulator.clock(of: Self.address)).isoString?.hasPrefix("2019-06-30T08:00") == true)
+        }
     }
 
     @Test func aCuffWithoutTheTimeServiceHasNoClock() async throws {
-        let harness = try await EmulatorHarness(ScenarioText.oneCuff())
-        defer { Task { await harness.stop() } }
-        #expect(await harness.emulator.clock(of: Self.address) == nil)
+        try await withTeardown { teardown in
+            let harness = try await EmulatorHarness(ScenarioText.oneCuff())
+            teardown.add { await harness.stop() }
+            #expect(await harness.emulator.clock(of: Self.address) == nil)
+        }
     }
 }

@@ -46,16 +46,18 @@ struct PairingTests {
 
     @Test("A passkey cuff pairs when the agent types the key it displays; the agent is asked before Pair replies")
     func passkeyPairing() async throws {
-        let harness = try await EmulatorHarness(ScenarioText.oneCuff(pairing: "passkey:123456"))
-        defer { Task { await harness.stop() } }
-        let requests = try await Self.exportAgent(on: harness, passkey: 123_456, capability: "KeyboardDisplay")
-        try await harness.discover()
-        _ = try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "Pair")
-        #expect(requests.all == ["RequestPasskey \(EmulatorHarness.device)"])
-        #expect(try await harness.property(EmulatorHarness.device, "org.bluez.Device1", "Paired") == .boolean(true))
-        #expect(try await harness.property(EmulatorHarness.device, "org.bluez.Device1", "Connected") == .boolean(true), "Pair connects first")
-        let again = await #expect(throws: DBusError.self) { try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "Pair") }
-        #expect(again?.name.rawValue == "org.bluez.Error.AlreadyExists")
+        try await withTeardown { teardown in
+            let harness = try await EmulatorHarness(ScenarioText.oneCuff(pairing: "passkey:123456"))
+            teardown.add { await harness.stop() }
+            let requests = try await Self.exportAgent(on: harness, passkey: 123_456, capability: "KeyboardDisplay")
+            try await harness.discover()
+            _ = try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "Pair")
+            #expect(requests.all == ["RequestPasskey \(EmulatorHarness.device)"])
+            #expect(try await harness.property(EmulatorHarness.device, "org.bluez.Device1", "Paired") == .boolean(true))
+            #expect(try await harness.property(EmulatorHarness.device, "org.bluez.Device1", "Connected") == .boolean(true), "Pair connects first")
+            let again = await #expect(throws: DBusError.self) { try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "Pair") }
+            #expect(again?.name.rawValue == "org.bluez.Error.AlreadyExists")
+        }
     }
 
     @Test("A wrong passkey, a missing agent and a refusing agent each fail Pair with BlueZ's error", arguments: [
@@ -64,71 +66,81 @@ struct PairingTests {
         (UInt32?.none, "KeyboardDisplay", "passkey:123456", "org.bluez.Error.AuthenticationRejected"),
     ])
     func failedPairing(passkey: UInt32?, capability: String, pairing: String, expected: String) async throws {
-        let harness = try await EmulatorHarness(ScenarioText.oneCuff(pairing: pairing))
-        defer { Task { await harness.stop() } }
-        _ = try await Self.exportAgent(on: harness, passkey: passkey, capability: capability)
-        try await harness.discover()
-        let error = await #expect(throws: DBusError.self) { try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "Pair") }
-        #expect(error?.name.rawValue == expected)
-        #expect(try await harness.property(EmulatorHarness.device, "org.bluez.Device1", "Paired") == .boolean(false))
+        try await withTeardown { teardown in
+            let harness = try await EmulatorHarness(ScenarioText.oneCuff(pairing: pairing))
+            teardown.add { await harness.stop() }
+            _ = try await Self.exportAgent(on: harness, passkey: passkey, capability: capability)
+            try await harness.discover()
+            let error = await #expect(throws: DBusError.self) { try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "Pair") }
+            #expect(error?.name.rawValue == expected)
+            #expect(try await harness.property(EmulatorHarness.device, "org.bluez.Device1", "Paired") == .boolean(false))
+        }
     }
 
     @Test("Just Works asks no agent, not even a KeyboardDisplay one that would refuse (as BlueZ 5.66 does)")
     func justWorksAsksNobody() async throws {
-        let harness = try await EmulatorHarness(ScenarioText.oneCuff(pairing: "justWorks"))
-        defer { Task { await harness.stop() } }
-        let requests = try await Self.exportAgent(on: harness, passkey: nil, capability: "KeyboardDisplay")
-        _ = try await harness.call("/org/bluez", "org.bluez.AgentManager1", "RequestDefaultAgent", [.objectPath(Self.agentPath)])
-        try await harness.discover()
-        _ = try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "Pair")
-        #expect(requests.all.isEmpty)
-        #expect(try await harness.property(EmulatorHarness.device, "org.bluez.Device1", "Paired") == .boolean(true))
+        try await withTeardown { teardown in
+            let harness = try await EmulatorHarness(ScenarioText.oneCuff(pairing: "justWorks"))
+            teardown.add { await harness.stop() }
+            let requests = try await Self.exportAgent(on: harness, passkey: nil, capability: "KeyboardDisplay")
+            _ = try await harness.call("/org/bluez", "org.bluez.AgentManager1", "RequestDefaultAgent", [.objectPath(Self.agentPath)])
+            try await harness.discover()
+            _ = try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "Pair")
+            #expect(requests.all.isEmpty)
+            #expect(try await harness.property(EmulatorHarness.device, "org.bluez.Device1", "Paired") == .boolean(true))
+        }
     }
 
     @Test("Pairing without any agent: Just Works succeeds, a passkey cuff fails")
     func noAgent() async throws {
-        let justWorks = try await EmulatorHarness(ScenarioText.oneCuff(pairing: "justWorks"))
-        try await justWorks.discover()
-        _ = try await justWorks.call(EmulatorHarness.device, "org.bluez.Device1", "Pair")
-        #expect(try await justWorks.property(EmulatorHarness.device, "org.bluez.Device1", "Bonded") == .boolean(true))
-        await justWorks.stop()
+        try await withTeardown { teardown in
+            let justWorks = try await EmulatorHarness(ScenarioText.oneCuff(pairing: "justWorks"))
+            try await justWorks.discover()
+            _ = try await justWorks.call(EmulatorHarness.device, "org.bluez.Device1", "Pair")
+            #expect(try await justWorks.property(EmulatorHarness.device, "org.bluez.Device1", "Bonded") == .boolean(true))
+            await justWorks.stop()
 
-        let passkey = try await EmulatorHarness(ScenarioText.oneCuff(pairing: "passkey:000042"))
-        defer { Task { await passkey.stop() } }
-        try await passkey.discover()
-        let error = await #expect(throws: DBusError.self) { try await passkey.call(EmulatorHarness.device, "org.bluez.Device1", "Pair") }
-        #expect(error?.name.rawValue == "org.bluez.Error.AuthenticationFailed")
+            let passkey = try await EmulatorHarness(ScenarioText.oneCuff(pairing: "passkey:000042"))
+            teardown.add { await passkey.stop() }
+            try await passkey.discover()
+            let error = await #expect(throws: DBusError.self) { try await passkey.call(EmulatorHarness.device, "org.bluez.Device1", "Pair") }
+            #expect(error?.name.rawValue == "org.bluez.Error.AuthenticationFailed")
+        }
     }
 
     @Test("CancelPairing fails a Pair that waits for the agent, and tells that agent")
     func cancelPairing() async throws {
-        let harness = try await EmulatorHarness(ScenarioText.oneCuff(pairing: "passkey:123456"))
-        defer { Task { await harness.stop() } }
-        let requests = try await Self.exportSlowAgent(on: harness, typing: .seconds(20))  // the user is slow to type
-        try await harness.discover()
-        let pairing = Task { try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "Pair") }
-        while !requests.all.contains("RequestPasskey") { try await Task.sleep(for: .milliseconds(10)) }
-        _ = try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "CancelPairing")
-        let error = await #expect(throws: DBusError.self) { try await pairing.value }
-        #expect(error?.name.rawValue == "org.bluez.Error.AuthenticationCanceled")
-        while !requests.all.contains("Cancel") { try await Task.sleep(for: .milliseconds(10)) }
-        let nothing = await #expect(throws: DBusError.self) { try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "CancelPairing") }
-        #expect(nothing?.name.rawValue == "org.bluez.Error.DoesNotExist")
+        try await withTeardown { teardown in
+            let harness = try await EmulatorHarness(ScenarioText.oneCuff(pairing: "passkey:123456"))
+            teardown.add { await harness.stop() }
+            let requests = try await Self.exportSlowAgent(on: harness, typing: .seconds(20))  // the user is slow to type
+            try await harness.discover()
+            let pairing = Task { try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "Pair") }
+            while !requests.all.contains("RequestPasskey") { try await Task.sleep(for: .milliseconds(10)) }
+            _ = try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "CancelPairing")
+            let error = await #expect(throws: DBusError.self) { try await pairing.value }
+            #expect(error?.name.rawValue == "org.bluez.Error.AuthenticationCanceled")
+            while !requests.all.contains("Cancel") { try await Task.sleep(for: .milliseconds(10)) }
+            let nothing = await #expect(throws: DBusError.self) { try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "CancelPairing") }
+            #expect(nothing?.name.rawValue == "org.bluez.Error.DoesNotExist")
+        }
     }
 
     @Test("RemoveDevice disconnects, forgets the bond and removes the object; a second call is DoesNotExist")
     func removeDevice() async throws {
-        let harness = try await EmulatorHarness(ScenarioText.oneCuff(pairing: "justWorks"))
-        defer { Task { await harness.stop() } }
-        try await harness.discover()
-        _ = try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "Pair")
-        let signals = try await harness.recordSignals()
-        _ = try await harness.call(EmulatorHarness.adapter, "org.bluez.Adapter1", "RemoveDevice", [.objectPath(EmulatorHarness.device)])
-        _ = try await signals.next { $0.changes(EmulatorHarness.device)?["Connected"] == .boolean(false) }
-        _ = try await signals.next { $0.member == "InterfacesRemoved" && $0.arguments.first == .objectPath(EmulatorHarness.device) }
-        let again = await #expect(throws: DBusError.self) {
-            try await harness.call(EmulatorHarness.adapter, "org.bluez.Adapter1", "RemoveDevice", [.objectPath(EmulatorHarness.device)])
+        try await withTeardown { teardown in
+            let harness = try await EmulatorHarness(ScenarioText.oneCuff(pairing: "justWorks"))
+            teardown.add { await harness.stop() }
+            try await harness.discover()
+            _ = try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "Pair")
+            let signals = try await harness.recordSignals()
+            _ = try await harness.call(EmulatorHarness.adapter, "org.bluez.Adapter1", "RemoveDevice", [.objectPath(EmulatorHarness.device)])
+            _ = try await signals.next { $0.changes(EmulatorHarness.device)?["Connected"] == .boolean(false) }
+            _ = try await signals.next { $0.member == "InterfacesRemoved" && $0.arguments.first == .objectPath(EmulatorHarness.device) }
+            let again = await #expect(throws: DBusError.self) {
+                try await harness.call(EmulatorHarness.adapter, "org.bluez.Adapter1", "RemoveDevice", [.objectPath(EmulatorHarness.device)])
+            }
+            #expect(again?.name.rawValue == "org.bluez.Error.DoesNotExist")
         }
-        #expect(again?.name.rawValue == "org.bluez.Error.DoesNotExist")
     }
 }

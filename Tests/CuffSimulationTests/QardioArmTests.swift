@@ -1,3 +1,4 @@
+import DBusTestSupport
 @testable import CuffSimulation
 import DBus
 import GATTHealth
@@ -27,47 +28,55 @@ struct QardioArmTests {
 
     @Test("F1 01: F2 01 (inflating), the onStart values, then F2 04 (completed)")
     func start() async throws {
-        let (harness, control, pressure, measurement) = try await Self.subscribed()
-        defer { Task { await harness.stop() } }
-        #expect(control.text.hasPrefix(EmulatorHarness.device.text + "/service"))
-        #expect(try await harness.property(control, "org.bluez.GattCharacteristic1", "Flags") == ["write", "notify"].dbusValue)
-        let signals = try await harness.recordSignals()
-        try await harness.write(QardioArmControlPoint.Command.start.encoded(), to: control)
-        _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0xF2, 0x04]) }
-        let order = signals.all.compactMap { message -> String? in
-            for (path, name) in [(control, "control"), (pressure, "2A36"), (measurement, "2A35")] {
-                if case .bytes(let value)? = message.changes(path)?["Value"] { return "\(name) \(hex(value))" }
+        try await withTeardown { teardown in
+            let (harness, control, pressure, measurement) = try await Self.subscribed()
+            teardown.add { await harness.stop() }
+            #expect(control.text.hasPrefix(EmulatorHarness.device.text + "/service"))
+            #expect(try await harness.property(control, "org.bluez.GattCharacteristic1", "Flags") == ["write", "notify"].dbusValue)
+            let signals = try await harness.recordSignals()
+            try await harness.write(QardioArmControlPoint.Command.start.encoded(), to: control)
+            _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0xF2, 0x04]) }
+            let order = signals.all.compactMap { message -> String? in
+                for (path, name) in [(control, "control"), (pressure, "2A36"), (measurement, "2A35")] {
+                    if case .bytes(let value)? = message.changes(path)?["Value"] { return "\(name) \(hex(value))" }
+                }
+                return nil
             }
-            return nil
+            #expect(order == ["control F2 01", "2A36 00 28 00 FF 07 FF 07", "2A36 00 78 00 FF 07 FF 07",
+                              "2A35 \(hex(bytes(ScenarioText.recordB)))", "control F2 04"])
         }
-        #expect(order == ["control F2 01", "2A36 00 28 00 FF 07 FF 07", "2A36 00 78 00 FF 07 FF 07",
-                          "2A35 \(hex(bytes(ScenarioText.recordB)))", "control F2 04"])
     }
 
     @Test("F1 02 while measuring stops the script and notifies F2 05 (aborted)")
     func cancel() async throws {
-        let (harness, control, _, measurement) = try await Self.subscribed()
-        defer { Task { await harness.stop() } }
-        let signals = try await harness.recordSignals()
-        try await harness.write([0xF1, 0x01], to: control)
-        _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0xF2, 0x01]) }
-        try await harness.write([0xF1, 0x02], to: control)
-        _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0xF2, 0x05]) }
-        try await Task.sleep(for: .milliseconds(1200))
-        #expect(!signals.all.contains { $0.changes(measurement)?["Value"] != nil }, "no reading after the cancel")
-        #expect(!signals.all.contains { $0.changes(control)?["Value"] == .bytes([0xF2, 0x04]) })
-        // Cancel with nothing running is taken and changes nothing.
-        try await harness.write([0xF1, 0x02], to: control)
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(signals.all.filter { $0.changes(control)?["Value"] == .bytes([0xF2, 0x05]) }.count == 1)
+        try await withTeardown { teardown in
+            let (harness, control, _, measurement) = try await Self.subscribed()
+            teardown.add { await harness.stop() }
+            let signals = try await harness.recordSignals()
+            try await harness.write([0xF1, 0x01], to: control)
+            _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0xF2, 0x01]) }
+            try await harness.write([0xF1, 0x02], to: control)
+            _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0xF2, 0x05]) }
+            try await Task.sleep(for: .milliseconds(1200))
+            let readingAfterCancel = signals.all.contains { $0.changes(measurement)?["Value"] != nil }
+            let completed = signals.all.contains { $0.changes(control)?["Value"] == .bytes([0xF2, 0x04]) }
+            #expect(!readingAfterCancel, "no reading after the cancel")
+            #expect(!completed)
+            // Cancel with nothing running is taken and changes nothing.
+            try await harness.write([0xF1, 0x02], to: control)
+            try await Task.sleep(for: .milliseconds(50))
+            #expect(signals.all.filter { $0.changes(control)?["Value"] == .bytes([0xF2, 0x05]) }.count == 1)
+        }
     }
 
     @Test("Anything but F1 01 or F1 02 is refused with an ATT error", arguments: [[0xF1, 0x03], [0xF2, 0x01], [0xF1], [0xF1, 0x01, 0x00]] as [[UInt8]])
     func otherWrites(_ value: [UInt8]) async throws {
-        let (harness, control, _, _) = try await Self.subscribed()
-        defer { Task { await harness.stop() } }
-        let refused = await #expect(throws: DBusError.self) { try await harness.write(value, to: control) }
-        #expect(refused?.name.rawValue == "org.bluez.Error.Failed")
-        #expect(refused?.message == "Operation failed with ATT error: 0x13")
+        try await withTeardown { teardown in
+            let (harness, control, _, _) = try await Self.subscribed()
+            teardown.add { await harness.stop() }
+            let refused = await #expect(throws: DBusError.self) { try await harness.write(value, to: control) }
+            #expect(refused?.name.rawValue == "org.bluez.Error.Failed")
+            #expect(refused?.message == "Operation failed with ATT error: 0x13")
+        }
     }
 }

@@ -38,87 +38,97 @@ struct StoredRecordTests {
 
     @Test("The 1810 service of a cuff with records has 0x2B34, 0x2B36 and RACP with BPS 1.1 properties")
     func characteristics() async throws {
-        let (harness, record, control) = try await Self.connected(Self.scenario())
-        defer { Task { await harness.stop() } }
-        let enhanced = try await harness.characteristicPath("2b34")
-        for (path, flags) in [(enhanced, ["indicate"]), (record, ["indicate"]), (control, ["write", "indicate"])] {
-            #expect(try await harness.property(path, "org.bluez.GattCharacteristic1", "Flags") == flags.dbusValue)
+        try await withTeardown { teardown in
+            let (harness, record, control) = try await Self.connected(Self.scenario())
+            teardown.add { await harness.stop() }
+            let enhanced = try await harness.characteristicPath("2b34")
+            for (path, flags) in [(enhanced, ["indicate"]), (record, ["indicate"]), (control, ["write", "indicate"])] {
+                #expect(try await harness.property(path, "org.bluez.GattCharacteristic1", "Flags") == flags.dbusValue)
+            }
+            let plain = try await EmulatorHarness(ScenarioText.oneCuff())
+            teardown.add { await plain.stop() }
+            try await plain.discover()
+            try await plain.connectAndResolve()
+            await #expect(throws: TestFailure.self) { try await plain.characteristicPath("2a52") }
         }
-        let plain = try await EmulatorHarness(ScenarioText.oneCuff())
-        defer { Task { await plain.stop() } }
-        try await plain.discover()
-        try await plain.connectAndResolve()
-        await #expect(throws: TestFailure.self) { try await plain.characteristicPath("2a52") }
     }
 
     @Test("A RACP write before indications are on fails as bluetoothd reports ATT error 0xFD")
     func needsIndications() async throws {
-        let (harness, record, control) = try await Self.connected(Self.scenario())
-        defer { Task { await harness.stop() } }
-        let refused = await #expect(throws: DBusError.self) { try await harness.write([0x01, 0x01], to: control) }
-        #expect(refused?.name.rawValue == "org.bluez.Error.Failed")
-        #expect(refused?.message == "Operation failed with ATT error: 0xfd")
-        // A report also needs 0x2B36; counting does not.
-        try await harness.startNotify(control)
-        let report = await #expect(throws: DBusError.self) { try await harness.write([0x01, 0x01], to: control) }
-        #expect(report?.message == "Operation failed with ATT error: 0xfd")
-        let signals = try await harness.recordSignals()
-        try await harness.write([0x04, 0x01], to: control)
-        _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0x05, 0x00, 0x03, 0x00]) }
-        try await harness.startNotify(record)
-        try await harness.write([0x01, 0x05], to: control)
-        _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0x06, 0x00, 0x01, 0x01]) }
+        try await withTeardown { teardown in
+            let (harness, record, control) = try await Self.connected(Self.scenario())
+            teardown.add { await harness.stop() }
+            let refused = await #expect(throws: DBusError.self) { try await harness.write([0x01, 0x01], to: control) }
+            #expect(refused?.name.rawValue == "org.bluez.Error.Failed")
+            #expect(refused?.message == "Operation failed with ATT error: 0xfd")
+            // A report also needs 0x2B36; counting does not.
+            try await harness.startNotify(control)
+            let report = await #expect(throws: DBusError.self) { try await harness.write([0x01, 0x01], to: control) }
+            #expect(report?.message == "Operation failed with ATT error: 0xfd")
+            let signals = try await harness.recordSignals()
+            try await harness.write([0x04, 0x01], to: control)
+            _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0x05, 0x00, 0x03, 0x00]) }
+            try await harness.startNotify(record)
+            try await harness.write([0x01, 0x05], to: control)
+            _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0x06, 0x00, 0x01, 0x01]) }
+        }
     }
 
     @Test("Report all: every record in segments that reassemble into its 0x2B34 value, then Success")
     func reportAll() async throws {
-        let (harness, record, control, signals) = try await Self.subscribed(Self.scenario())
-        defer { Task { await harness.stop() } }
-        try await harness.write([0x01, 0x01], to: control)
-        _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0x06, 0x00, 0x01, 0x01]) }
+        try await withTeardown { teardown in
+            let (harness, record, control, signals) = try await Self.subscribed(Self.scenario())
+            teardown.add { await harness.stop() }
+            try await harness.write([0x01, 0x01], to: control)
+            _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0x06, 0x00, 0x01, 0x01]) }
 
-        let segments = Self.values(signals, record)
-        #expect(segments.count > 3, "8-byte segments split each record")
-        #expect(segments.allSatisfy { $0.count <= 8 })
-        var assembler = BloodPressureRecordAssembler(feature: [])
-        let records = try segments.compactMap { try assembler.append($0) }
-        #expect(records.map(\.sequenceNumber) == [7, 8, 11])
-        #expect(records.map(\.recordedCharacteristicUUID) == [0x2B34, 0x2B34, 0x2B34])
-        #expect(records.map(\.recordedValue) == [ScenarioText.enhancedA, ScenarioText.enhancedB, ScenarioText.enhancedC].map(spaced))
-        // The rolling counter carries on across records.
-        #expect(segments.map { $0[0] >> 2 } == (0..<segments.count).map { UInt8($0) })
-        // Reports leave the records where they are.
-        try await harness.write([0x04, 0x01], to: control)
-        _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0x05, 0x00, 0x03, 0x00]) }
+            let segments = Self.values(signals, record)
+            #expect(segments.count > 3, "8-byte segments split each record")
+            #expect(segments.allSatisfy { $0.count <= 8 })
+            var assembler = BloodPressureRecordAssembler(feature: [])
+            let records = try segments.compactMap { try assembler.append($0) }
+            #expect(records.map(\.sequenceNumber) == [7, 8, 11])
+            #expect(records.map(\.recordedCharacteristicUUID) == [0x2B34, 0x2B34, 0x2B34])
+            #expect(records.map(\.recordedValue) == [ScenarioText.enhancedA, ScenarioText.enhancedB, ScenarioText.enhancedC].map(spaced))
+            // The rolling counter carries on across records.
+            #expect(segments.map { $0[0] >> 2 } == (0..<segments.count).map { UInt8($0) })
+            // Reports leave the records where they are.
+            try await harness.write([0x04, 0x01], to: control)
+            _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0x05, 0x00, 0x03, 0x00]) }
+        }
     }
 
     @Test("A cuff whose Feature has bit 6 ends each record with its E2E-CRC")
     func e2eCRC() async throws {
-        let (harness, record, control, signals) = try await Self.subscribed(Self.scenario(feature: "4000", segmentSize: nil))
-        defer { Task { await harness.stop() } }
-        try await harness.write([0x01, 0x06], to: control)
-        _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0x06, 0x00, 0x01, 0x01]) }
-        let segments = Self.values(signals, record)
-        #expect(segments.count == 1, "the ATT payload holds a whole record")
-        var assembler = BloodPressureRecordAssembler(feature: .e2eCRC)
-        let last = try #require(try assembler.append(segments[0]))
-        #expect(last.sequenceNumber == 11)
-        #expect(last.recordedValue == spaced(ScenarioText.enhancedC))
-        #expect(last.e2eCRC != nil)
-        #expect(segments[0].count == 5 + spaced(ScenarioText.enhancedC).count + 2)
+        try await withTeardown { teardown in
+            let (harness, record, control, signals) = try await Self.subscribed(Self.scenario(feature: "4000", segmentSize: nil))
+            teardown.add { await harness.stop() }
+            try await harness.write([0x01, 0x06], to: control)
+            _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0x06, 0x00, 0x01, 0x01]) }
+            let segments = Self.values(signals, record)
+            #expect(segments.count == 1, "the ATT payload holds a whole record")
+            var assembler = BloodPressureRecordAssembler(feature: .e2eCRC)
+            let last = try #require(try assembler.append(segments[0]))
+            #expect(last.sequenceNumber == 11)
+            #expect(last.recordedValue == spaced(ScenarioText.enhancedC))
+            #expect(last.e2eCRC != nil)
+            #expect(segments[0].count == 5 + spaced(ScenarioText.enhancedC).count + 2)
+        }
     }
 
     @Test("Delete removes the matching records; a second report finds none")
     func delete() async throws {
-        let (harness, record, control, signals) = try await Self.subscribed(Self.scenario())
-        defer { Task { await harness.stop() } }
-        try await harness.write([0x02, 0x02, 0x01, 0x08, 0x00], to: control)
-        _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0x06, 0x00, 0x02, 0x01]) }
-        #expect(harness.events.all.contains { $0.hasSuffix("records deleted: 7, 8") })
-        try await harness.write([0x01, 0x02, 0x01, 0x08, 0x00], to: control)
-        _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0x06, 0x00, 0x01, 0x06]) }
-        try await harness.write([0x04, 0x01], to: control)
-        _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0x05, 0x00, 0x01, 0x00]) }
+        try await withTeardown { teardown in
+            let (harness, record, control, signals) = try await Self.subscribed(Self.scenario())
+            teardown.add { await harness.stop() }
+            try await harness.write([0x02, 0x02, 0x01, 0x08, 0x00], to: control)
+            _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0x06, 0x00, 0x02, 0x01]) }
+            #expect(harness.events.all.contains { $0.hasSuffix("records deleted: 7, 8") })
+            try await harness.write([0x01, 0x02, 0x01, 0x08, 0x00], to: control)
+            _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0x06, 0x00, 0x01, 0x06]) }
+            try await harness.write([0x04, 0x01], to: control)
+            _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0x05, 0x00, 0x01, 0x00]) }
+        }
     }
 
     /// A cuff with 40 records in 6-byte segments: a report of them all takes well over a second.
@@ -129,38 +139,42 @@ struct StoredRecordTests {
 
     @Test("While a report runs only Abort is taken; Abort stops it and answers Success for itself")
     func abort() async throws {
-        let (harness, record, control, signals) = try await Self.subscribed(Self.longMemory())
-        defer { Task { await harness.stop() } }
-        try await harness.write([0x01, 0x01], to: control)
-        let busy = await #expect(throws: DBusError.self) { try await harness.write([0x04, 0x01], to: control) }
-        #expect(busy?.message == "Operation failed with ATT error: 0xfe")
-        _ = try await signals.next { $0.changes(record)?["Value"] != nil }
-        try await harness.write([0x03, 0x00], to: control)
-        _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0x06, 0x00, 0x03, 0x01]) }
-        let sent = Self.values(signals, record).count
-        #expect(sent < 40 * 4, "40 records in 6-byte segments need 160")
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(Self.values(signals, record).count == sent, "nothing after the abort")
-        #expect(Self.values(signals, control) == [[0x06, 0x00, 0x03, 0x01]], "the aborted report sends no response")
+        try await withTeardown { teardown in
+            let (harness, record, control, signals) = try await Self.subscribed(Self.longMemory())
+            teardown.add { await harness.stop() }
+            try await harness.write([0x01, 0x01], to: control)
+            let busy = await #expect(throws: DBusError.self) { try await harness.write([0x04, 0x01], to: control) }
+            #expect(busy?.message == "Operation failed with ATT error: 0xfe")
+            _ = try await signals.next { $0.changes(record)?["Value"] != nil }
+            try await harness.write([0x03, 0x00], to: control)
+            _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0x06, 0x00, 0x03, 0x01]) }
+            let sent = Self.values(signals, record).count
+            #expect(sent < 40 * 4, "40 records in 6-byte segments need 160")
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(Self.values(signals, record).count == sent, "nothing after the abort")
+            #expect(Self.values(signals, control) == [[0x06, 0x00, 0x03, 0x01]], "the aborted report sends no response")
+        }
     }
 
     @Test("The link dropping ends a report; the records stay for the next link")
     func linkLoss() async throws {
-        // The cuff advertises again meanwhile, so the host can connect after dropping the link.
-        let (harness, record, control) = try await Self.connected(Self.longMemory(timeline: #"[{"after": 0, "advertise": true}]"#))
-        defer { Task { await harness.stop() } }
-        try await harness.startNotify(try await harness.characteristicPath("2a35"))
-        try await harness.startNotify(record)
-        try await harness.startNotify(control)
-        let signals = try await harness.recordSignals()
-        try await harness.write([0x01, 0x01], to: control)
-        _ = try await signals.next { $0.changes(record)?["Value"] != nil }
-        _ = try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "Disconnect")
-        try await Task.sleep(for: .milliseconds(100))
-        #expect(Self.values(signals, control).isEmpty)
-        try await harness.connectAndResolve()
-        try await harness.write([0x04, 0x01], to: control)
-        _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0x05, 0x00, 40, 0x00]) }
+        try await withTeardown { teardown in
+            // The cuff advertises again meanwhile, so the host can connect after dropping the link.
+            let (harness, record, control) = try await Self.connected(Self.longMemory(timeline: #"[{"after": 0, "advertise": true}]"#))
+            teardown.add { await harness.stop() }
+            try await harness.startNotify(try await harness.characteristicPath("2a35"))
+            try await harness.startNotify(record)
+            try await harness.startNotify(control)
+            let signals = try await harness.recordSignals()
+            try await harness.write([0x01, 0x01], to: control)
+            _ = try await signals.next { $0.changes(record)?["Value"] != nil }
+            _ = try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "Disconnect")
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(Self.values(signals, control).isEmpty)
+            try await harness.connectAndResolve()
+            try await harness.write([0x04, 0x01], to: control)
+            _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0x05, 0x00, 40, 0x00]) }
+        }
     }
 }
 

@@ -1,4 +1,5 @@
 import BlueZ
+import DBusTestSupport
 import Foundation
 import Gateway
 import GATTHealth
@@ -8,140 +9,158 @@ import Testing
 struct GatewaySessionTests {
     @Test("start shows the cuff pressure as it rises, then the new reading; re-sent records do not end it")
     func measurementWithProgress() async throws {
-        let harness = try await GatewayHarness(scenarioFile: "one-cuff.json")
-        defer { Task { await harness.stop() } }
-        let cuff = BluetoothAddress("C4:F3:12:53:F2:C9")!
-        try await harness.pairAll()
-        var pressures: [Double] = []
-        var result: Reading?
-        for await update in try await harness.gateway.startMeasurement(cuff, timeout: .seconds(20)) {
-            switch update {
-            case .state(_, .measuring(let pressure, _)): pressures.append(pressure.doubleValue)
-            case .reading(_, let reading): result = reading
-            case .failed, .timedOut, .stopped: Issue.record("unexpected end: \(update)")
-            case .state: continue
+        try await withTeardown { teardown in
+            let harness = try await GatewayHarness(scenarioFile: "one-cuff.json")
+            teardown.add { await harness.stop() }
+            let cuff = BluetoothAddress("C4:F3:12:53:F2:C9")!
+            try await harness.pairAll()
+            var pressures: [Double] = []
+            var result: Reading?
+            for await update in try await harness.gateway.startMeasurement(cuff, timeout: .seconds(20)) {
+                switch update {
+                case .state(_, .measuring(let pressure, _)): pressures.append(pressure.doubleValue)
+                case .reading(_, let reading): result = reading
+                case .failed, .timedOut, .stopped: Issue.record("unexpected end: \(update)")
+                case .state: continue
+                }
             }
+            #expect(pressures == [40, 120, 180])
+            #expect(result?.systolic.doubleValue == 122)
+            #expect(result?.userID == 1)
+            // The stored record, indicated on the pairing link and again on the wake-up link, stored once.
+            #expect(await harness.store.readings.count == 2)
         }
-        #expect(pressures == [40, 120, 180])
-        #expect(result?.systolic.doubleValue == 122)
-        #expect(result?.userID == 1)
-        // The stored record, indicated on the pairing link and again on the wake-up link, stored once.
-        #expect(await harness.store.readings.count == 2)
     }
 
     @Test("A start with nothing arriving ends with timedOut; stop ends a session at once")
     func timeoutAndStop() async throws {
-        let harness = try await GatewayHarness(scenarioFile: "passkey.json")
-        defer { Task { await harness.stop() } }
-        try await harness.pairAll()
-        let cuff = BluetoothAddress("D0:5F:B8:4A:21:07")!
-        var last: MeasurementUpdate?
-        for await update in try await harness.gateway.startMeasurement(cuff, timeout: .milliseconds(300)) { last = update }
-        guard case .timedOut? = last else { Issue.record("ended with \(String(describing: last))"); return }
+        try await withTeardown { teardown in
+            let harness = try await GatewayHarness(scenarioFile: "passkey.json")
+            teardown.add { await harness.stop() }
+            try await harness.pairAll()
+            let cuff = BluetoothAddress("D0:5F:B8:4A:21:07")!
+            var last: MeasurementUpdate?
+            for await update in try await harness.gateway.startMeasurement(cuff, timeout: .milliseconds(300)) { last = update }
+            guard case .timedOut? = last else { Issue.record("ended with \(String(describing: last))"); return }
 
-        let stream = try await harness.gateway.startMeasurement(nil, timeout: .seconds(30))
-        try await harness.gateway.stopMeasurement(cuff)
-        var ending: MeasurementUpdate?
-        for await update in stream { ending = update }
-        guard case .stopped? = ending else { Issue.record("ended with \(String(describing: ending))"); return }
-        await #expect(throws: GatewayError.self) { try await harness.gateway.startMeasurement(BluetoothAddress("00:11:22:33:44:55")!, timeout: .seconds(1)) }
+            let stream = try await harness.gateway.startMeasurement(nil, timeout: .seconds(30))
+            try await harness.gateway.stopMeasurement(cuff)
+            var ending: MeasurementUpdate?
+            for await update in stream { ending = update }
+            guard case .stopped? = ending else { Issue.record("ended with \(String(describing: ending))"); return }
+            await #expect(throws: GatewayError.self) { try await harness.gateway.startMeasurement(BluetoothAddress("00:11:22:33:44:55")!, timeout: .seconds(1)) }
+        }
     }
 
     @Test("A passkey asked for through the control API while bluetoothd waits; a wrong one fails")
     func passkeyRelayed() async throws {
-        let harness = try await GatewayHarness(scenarioFile: "passkey.json")
-        defer { Task { await harness.stop() } }
-        let cuff = BluetoothAddress("D0:5F:B8:4A:21:07")!
-        let answering = Task {
-            _ = try await harness.events.next { if case .passkeyRequested(cuff) = $0 { true } else { false } }
-            try await harness.gateway.providePasskey(123_456, for: cuff)
-        }
-        let status = try await harness.gateway.pair(cuff, passkey: nil, timeout: .seconds(10))
-        try await answering.value
-        #expect(status.paired && status.trusted)
+        try await withTeardown { teardown in
+            let harness = try await GatewayHarness(scenarioFile: "passkey.json")
+            teardown.add { await harness.stop() }
+            let cuff = BluetoothAddress("D0:5F:B8:4A:21:07")!
+            let answering = Task {
+                _ = try await harness.events.next { if case .passkeyRequested(cuff) = $0 { true } else { false } }
+                try await harness.gateway.providePasskey(123_456, for: cuff)
+            }
+            let status = try await harness.gateway.pair(cuff, passkey: nil, timeout: .seconds(10))
+            try await answering.value
+            #expect(status.paired && status.trusted)
 
-        let again = try await GatewayHarness(scenarioFile: "passkey.json")
-        defer { Task { await again.stop() } }
-        let failure = await #expect(throws: GatewayError.self) { try await again.gateway.pair(cuff, passkey: 111_111, timeout: .seconds(10)) }
-        guard case .bluez(let error)? = failure else { Issue.record("\(String(describing: failure))"); return }
-        #expect(error.kind == .authenticationFailed)
+            let again = try await GatewayHarness(scenarioFile: "passkey.json")
+            teardown.add { await again.stop() }
+            let failure = await #expect(throws: GatewayError.self) { try await again.gateway.pair(cuff, passkey: 111_111, timeout: .seconds(10)) }
+            guard case .bluez(let error)? = failure else { Issue.record("\(String(describing: failure))"); return }
+            #expect(error.kind == .authenticationFailed)
+        }
     }
 
     @Test("Values that arrive before Device Information is read are held, so every reading names the cuff by its serial")
     func identityBeforeReadings() async throws {
-        let harness = try await GatewayHarness(scenarioFile: "stored-records.json")
-        defer { Task { await harness.stop() } }
-        try await harness.pairAll()
-        try await harness.waitForExpectedReadings()
-        let keys = Set(await harness.store.readings.map(\.device.stableKey))
-        #expect(keys == ["serial:cuffd project/SIM-HISTORY/0003"])
-        let status = try #require(await harness.gateway.status(BluetoothAddress("E8:2A:44:10:3C:5D")!))
-        #expect(status.identity?.model == "SIM-HISTORY")
+        try await withTeardown { teardown in
+            let harness = try await GatewayHarness(scenarioFile: "stored-records.json")
+            teardown.add { await harness.stop() }
+            try await harness.pairAll()
+            try await harness.waitForExpectedReadings()
+            let keys = Set(await harness.store.readings.map(\.device.stableKey))
+            #expect(keys == ["serial:cuffd project/SIM-HISTORY/0003"])
+            let status = try #require(await harness.gateway.status(BluetoothAddress("E8:2A:44:10:3C:5D")!))
+            #expect(status.identity?.model == "SIM-HISTORY")
+        }
     }
 
     @Test("Two users on one cuff map to the people the configuration names; 255 stays nobody")
     func twoUsers() async throws {
-        var configuration = GatewayConfiguration()
-        configuration.users.assign("alice", to: 0, of: "A4:C1:38:5E:77:02")
-        configuration.users.assign("bob", to: 1, of: "A4:C1:38:5E:77:02")
-        let harness = try await GatewayHarness(scenarioFile: "two-users.json", configuration: configuration)
-        defer { Task { await harness.stop() } }
-        try await harness.pairAll()
-        try await harness.waitForExpectedReadings()
-        let people = Dictionary(uniqueKeysWithValues: await harness.store.readings.map { ($0.userID ?? 255, $0.person) })
-        #expect(people == [0: "alice", 1: "bob"])
+        try await withTeardown { teardown in
+            var configuration = GatewayConfiguration()
+            configuration.users.assign("alice", to: 0, of: "A4:C1:38:5E:77:02")
+            configuration.users.assign("bob", to: 1, of: "A4:C1:38:5E:77:02")
+            let harness = try await GatewayHarness(scenarioFile: "two-users.json", configuration: configuration)
+            teardown.add { await harness.stop() }
+            try await harness.pairAll()
+            try await harness.waitForExpectedReadings()
+            let people = Dictionary(uniqueKeysWithValues: await harness.store.readings.map { ($0.userID ?? 255, $0.person) })
+            #expect(people == [0: "alice", 1: "bob"])
+        }
     }
 
     @Test("bluetoothd restarting mid-measurement: the Gateway sees it go and come back, and the reading still arrives")
     func bluetoothdRestart() async throws {
-        let harness = try await GatewayHarness(scenarioFile: "bluetoothd-restart.json")
-        defer { Task { await harness.stop() } }
-        try await harness.pairAll()
-        _ = try await harness.events.next { if case .bluetoothAvailable(false) = $0 { true } else { false } }
-        _ = try await harness.events.next { if case .bluetoothAvailable(true) = $0 { true } else { false } }
-        try await harness.waitForExpectedReadings()
-        #expect(harness.log.count("auto-connecting (GattProfile1)") >= 2)
+        try await withTeardown { teardown in
+            let harness = try await GatewayHarness(scenarioFile: "bluetoothd-restart.json")
+            teardown.add { await harness.stop() }
+            try await harness.pairAll()
+            _ = try await harness.events.next { if case .bluetoothAvailable(false) = $0 { true } else { false } }
+            _ = try await harness.events.next { if case .bluetoothAvailable(true) = $0 { true } else { false } }
+            try await harness.waitForExpectedReadings()
+            #expect(harness.log.count("auto-connecting (GattProfile1)") >= 2)
+        }
     }
 
     @Test("Malformed packets are reported and skipped; the failed measurement is an event; the session goes on")
     func malformedAmongGood() async throws {
-        let harness = try await GatewayHarness(scenarioFile: "malformed-packets.json")
-        defer { Task { await harness.stop() } }
-        try await harness.pairAll()
-        try await harness.waitForExpectedReadings()
-        let malformed = harness.events.all.filter { if case .session(_, .malformedValue) = $0 { true } else { false } }
-        #expect(malformed.count == 3)
-        let unknownTime = await harness.store.readings.first { $0.deviceTime == nil }
-        #expect(unknownTime?.systolic.doubleValue == 120)
-        #expect(unknownTime?.clockOffset == nil)
+        try await withTeardown { teardown in
+            let harness = try await GatewayHarness(scenarioFile: "malformed-packets.json")
+            teardown.add { await harness.stop() }
+            try await harness.pairAll()
+            try await harness.waitForExpectedReadings()
+            let malformed = harness.events.all.filter { if case .session(_, .malformedValue) = $0 { true } else { false } }
+            #expect(malformed.count == 3)
+            let unknownTime = await harness.store.readings.first { $0.deviceTime == nil }
+            #expect(unknownTime?.systolic.doubleValue == 120)
+            #expect(unknownTime?.clockOffset == nil)
+        }
     }
 
     @Test("A cuff with a Current Time service: its offset is measured, then its clock is set to local time")
     func clockSync() async throws {
-        let json = try String(contentsOf: GatewayHarness.folder.appendingPathComponent("passkey.json"), encoding: .utf8)
-            .replacingOccurrences(of: #""services": ["1810", "180A"]"#, with: #""services": ["1810", "180A", "1805"]"#)
-        let harness = try await GatewayHarness(Data(json.utf8))
-        defer { Task { await harness.stop() } }
-        try await harness.pairAll()
-        let event = try await harness.events.next { if case .clockSynchronized = $0 { true } else { false } }
-        guard case .clockSynchronized(_, let offset, let written) = event else { return }
-        #expect(written)
-        // cuff-sim's clock started with it a moment ago, on this machine's local time.
-        let zone = Duration.seconds(-TimeZone.current.secondsFromGMT())
-        #expect(abs((offset - zone) / .seconds(1)) < 30)
-        #expect(harness.log.count("0x2A2B written") == 1)
+        try await withTeardown { teardown in
+            let json = try String(contentsOf: GatewayHarness.folder.appendingPathComponent("passkey.json"), encoding: .utf8)
+                .replacingOccurrences(of: #""services": ["1810", "180A"]"#, with: #""services": ["1810", "180A", "1805"]"#)
+            let harness = try await GatewayHarness(Data(json.utf8))
+            teardown.add { await harness.stop() }
+            try await harness.pairAll()
+            let event = try await harness.events.next { if case .clockSynchronized = $0 { true } else { false } }
+            guard case .clockSynchronized(_, let offset, let written) = event else { return }
+            #expect(written)
+            // cuff-sim's clock started with it a moment ago, on this machine's local time.
+            let zone = Duration.seconds(-TimeZone.current.secondsFromGMT())
+            #expect(abs((offset - zone) / .seconds(1)) < 30)
+            #expect(harness.log.count("0x2A2B written") == 1)
+        }
     }
 
     @Test("Forget drops the bond in bluetoothd and the cuff from the Gateway")
     func forget() async throws {
-        let harness = try await GatewayHarness(scenarioFile: "passkey.json")
-        defer { Task { await harness.stop() } }
-        let cuff = BluetoothAddress("D0:5F:B8:4A:21:07")!
-        try await harness.pairAll()
-        try await harness.gateway.forget(cuff)
-        #expect(await harness.gateway.status(cuff) == nil)
-        #expect(harness.log.count("removed by RemoveDevice") == 1)
-        await #expect(throws: GatewayError.self) { try await harness.gateway.forget(cuff) }
+        try await withTeardown { teardown in
+            let harness = try await GatewayHarness(scenarioFile: "passkey.json")
+            teardown.add { await harness.stop() }
+            let cuff = BluetoothAddress("D0:5F:B8:4A:21:07")!
+            try await harness.pairAll()
+            try await harness.gateway.forget(cuff)
+            #expect(await harness.gateway.status(cuff) == nil)
+            #expect(harness.log.count("removed by RemoveDevice") == 1)
+            await #expect(throws: GatewayError.self) { try await harness.gateway.forget(cuff) }
+        }
     }
 }
 
@@ -151,32 +170,36 @@ struct VendorControlTests {
 
     @Test("A QardioArm is told to start; its phases are reported and its reading ends the session")
     func qardioArmStarts() async throws {
-        let harness = try await GatewayHarness(scenarioFile: "qardioarm.json")
-        defer { Task { await harness.stop() } }
-        try await harness.pairAll()
-        #expect(await harness.gateway.status(Self.cuff)?.canStart == true)
-        var reading: Reading?
-        for await update in try await harness.gateway.startMeasurement(Self.cuff, timeout: .seconds(20)) {
-            if case .reading(_, let stored) = update { reading = stored }
+        try await withTeardown { teardown in
+            let harness = try await GatewayHarness(scenarioFile: "qardioarm.json")
+            teardown.add { await harness.stop() }
+            try await harness.pairAll()
+            #expect(await harness.gateway.status(Self.cuff)?.canStart == true)
+            var reading: Reading?
+            for await update in try await harness.gateway.startMeasurement(Self.cuff, timeout: .seconds(20)) {
+                if case .reading(_, let stored) = update { reading = stored }
+            }
+            #expect(reading?.systolic.doubleValue == 121)
+            #expect(harness.log.count("QardioArm control written: F1 01") == 1)
+            let phases = harness.events.all.compactMap { if case .measurementPhase(_, let phase) = $0 { phase } else { nil } }
+            #expect(phases.first == "inflating")
         }
-        #expect(reading?.systolic.doubleValue == 121)
-        #expect(harness.log.count("QardioArm control written: F1 01") == 1)
-        let phases = harness.events.all.compactMap { if case .measurementPhase(_, let phase) = $0 { phase } else { nil } }
-        #expect(phases.first == "inflating")
     }
 
     @Test("stop sends the cancel command, the cuff aborts and the session ends as stopped")
     func qardioArmStops() async throws {
-        let harness = try await GatewayHarness(scenarioFile: "qardioarm.json")
-        defer { Task { await harness.stop() } }
-        try await harness.pairAll()
-        let updates = try await harness.gateway.startMeasurement(Self.cuff, timeout: .seconds(20))
-        try await Task.sleep(for: .milliseconds(300))
-        try await harness.gateway.stopMeasurement(Self.cuff)
-        var last: MeasurementUpdate?
-        for await update in updates { last = update }
-        guard case .stopped? = last else { Issue.record("ended with \(String(describing: last))"); return }
-        #expect(harness.log.count("QardioArm control written: F1 02") == 1)
-        #expect(await harness.store.readings.isEmpty)
+        try await withTeardown { teardown in
+            let harness = try await GatewayHarness(scenarioFile: "qardioarm.json")
+            teardown.add { await harness.stop() }
+            try await harness.pairAll()
+            let updates = try await harness.gateway.startMeasurement(Self.cuff, timeout: .seconds(20))
+            try await Task.sleep(for: .milliseconds(300))
+            try await harness.gateway.stopMeasurement(Self.cuff)
+            var last: MeasurementUpdate?
+            for await update in updates { last = update }
+            guard case .stopped? = last else { Issue.record("ended with \(String(describing: last))"); return }
+            #expect(harness.log.count("QardioArm control written: F1 02") == 1)
+            #expect(await harness.store.readings.isEmpty)
+        }
     }
 }

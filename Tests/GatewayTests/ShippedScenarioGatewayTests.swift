@@ -1,4 +1,5 @@
 import BlueZ
+import DBusTestSupport
 import Foundation
 import Gateway
 import Testing
@@ -13,20 +14,22 @@ struct ShippedScenarioGatewayTests {
 
     @Test(arguments: names)
     func endsWithTheExpectedReadings(_ name: String) async throws {
-        let harness = try await GatewayHarness(scenarioFile: name)
-        defer { Task { await harness.stop() } }
-        try await harness.pairAll()
-        // A cuff that measures on a vendor command (QardioArm's `onStart`) is started, as `cuffctl start` does.
-        for cuff in harness.scenario.cuffs where !cuff.onStart.isEmpty {
-            _ = try await harness.gateway.startMeasurement(cuff.address, timeout: .seconds(20))
+        try await withTeardown { teardown in
+            let harness = try await GatewayHarness(scenarioFile: name)
+            teardown.add { await harness.stop() }
+            try await harness.pairAll()
+            // A cuff that measures on a vendor command (QardioArm's `onStart`) is started, as `cuffctl start` does.
+            for cuff in harness.scenario.cuffs where !cuff.onStart.isEmpty {
+                _ = try await harness.gateway.startMeasurement(cuff.address, timeout: .seconds(20))
+            }
+            try await harness.waitForExpectedReadings()
+            let failed = harness.events.all.filter { if case .session(_, .measurementFailed) = $0 { true } else { false } }
+            #expect(failed.count == harness.scenario.expect?.failedMeasurements ?? 0)
+            // Stored once: no commit recognized a reading as new twice.
+            let stored = harness.events.all.compactMap { event -> String? in
+                if case .session(_, .readingStored(let reading, .stored)) = event { reading.syncIdentifier } else { nil }
+            }
+            #expect(Set(stored).count == stored.count)
         }
-        try await harness.waitForExpectedReadings()
-        let failed = harness.events.all.filter { if case .session(_, .measurementFailed) = $0 { true } else { false } }
-        #expect(failed.count == harness.scenario.expect?.failedMeasurements ?? 0)
-        // Stored once: no commit recognized a reading as new twice.
-        let stored = harness.events.all.compactMap { event -> String? in
-            if case .session(_, .readingStored(let reading, .stored)) = event { reading.syncIdentifier } else { nil }
-        }
-        #expect(Set(stored).count == stored.count)
     }
 }
