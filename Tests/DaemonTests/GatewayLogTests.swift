@@ -46,4 +46,39 @@ struct GatewayLogTests {
             #expect(captured.entries.contains { $0.message.contains("connecting") } == (detail != .readings))
         }
     }
+
+    /// What the Gateway makes of a 0x2A35 value from the cuff.
+    static func interpret(_ bytes: [UInt8]) throws -> MeasurementInterpretation {
+        MeasurementInterpretation(
+            try BloodPressureMeasurement(decoding: bytes), payload: bytes, device: DeviceIdentity(address: cuff),
+            users: UserDirectory(), receivedAt: Date())
+    }
+
+    @Test("An implausible measurement is a failed-measurement entry naming the value and its range")
+    func implausibleMeasurement() throws {
+        guard case let .failed(failure) = try Self.interpret([0x00, 0x00, 0xF8, 0x00, 0xF8, 0x00, 0xF8]) else {
+            Issue.record("a reading"); return
+        }
+        let captured = CapturedLog()
+        GatewayLog(detail: .readings, logger: Logger(label: "test") { _ in captured }).log(.session(Self.cuff, .measurementFailed(failure)))
+        let entry = try #require(captured.entries.first)
+        #expect(entry.metadata["MESSAGE_ID"] == "\(ReadingLog.measurementFailedMessageID)")
+        #expect(entry.metadata["BP_FAILURE"] == "implausible: systolic -204.8 mmHg outside 20–300 mmHg")
+        #expect(entry.message.hasSuffix(": implausible: systolic -204.8 mmHg outside 20–300 mmHg"))
+    }
+
+    @Test("A reading whose pulse was dropped as implausible says so")
+    func droppedPulse() throws {
+        let bytes = BloodPressureMeasurement(
+            systolic: MedFloat16(mantissa: 120, exponent: 0)!, diastolic: MedFloat16(mantissa: 80, exponent: 0)!,
+            meanArterialPressure: MedFloat16(mantissa: 93, exponent: 0)!, pulseRate: MedFloat16(mantissa: 999, exponent: 0)!
+        ).encoded()
+        guard case let .reading(reading) = try Self.interpret(bytes) else { Issue.record("not a reading"); return }
+        let captured = CapturedLog()
+        GatewayLog(detail: .readings, logger: Logger(label: "test") { _ in captured }).log(.session(Self.cuff, .readingStored(reading, .stored)))
+        let entry = try #require(captured.entries.first)
+        #expect(entry.metadata["BP_DROPPED"] == "pulse 999/min outside 30–240/min")
+        #expect(entry.metadata["BP_PULSE_BPM"] == nil)
+        #expect(entry.message.hasSuffix("; left out as implausible: pulse 999/min outside 30–240/min"))
+    }
 }
