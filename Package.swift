@@ -40,7 +40,7 @@ let package = Package(
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .target(name: "DBus", dependencies: ["CDBus"]),
         // The typed client of org.bluez: one mirror of its tree, agent, GattProfile1 auto-connect, recovery.
-        .target(name: "BlueZ", dependencies: ["DBus"]),
+        .target(name: "BlueZ", dependencies: ["DBus", "GATTHealth"]),
         // The domain: cuff sessions, readings, correlation inputs, dedupe keys, time handling.
         .target(name: "Gateway", dependencies: ["BlueZ", "GATTHealth"]),
         // systemd without libsystemd: sd_notify readiness and watchdog, the journal's native protocol.

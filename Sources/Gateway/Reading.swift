@@ -65,11 +65,6 @@ public struct Reading: Hashable, Sendable {
         let user = userID.map { "u\($0)" } ?? "u-"
         if let sequenceNumber { return "cuffd.bp:\(device.stableKey):\(user):seq\(sequenceNumber)" }
         let time = deviceTime?.isoString ?? "time-unknown"
-        return "cuffd.bp:\(device.stableKey):\(user):\(time):" + payload.map(hexByte).joined()
+        return "cuffd.bp:\(device.stableKey):\(user):\(time):" + Hex.bytes(payload, separator: "")
     }
-}
-
-private func hexByte(_ byte: UInt8) -> String {
-    let digits = String(byte, radix: 16, uppercase: true)
-    return digits.count == 1 ? "0" + digits : digits
 }
