@@ -1,4 +1,5 @@
 import Gateway
+import GATTHealth
 import Logging
 
 /// The journal entry of every stored reading: a fixed `MESSAGE_ID`, so `journalctl MESSAGE_ID=…` tails
@@ -32,10 +33,11 @@ public enum ReadingLog {
                     metadata: metadata)
     }
 
-    /// Logs a measurement the cuff reported as failed, or whose values were implausible, and why.
+    /// Logs a measurement the cuff reported as failed, or whose values were implausible, why, and its bytes
+    /// (`BP_PAYLOAD`, the hex `cuffctl decode` reads).
     public static func failed(_ failure: FailedMeasurement, to logger: Logger) {
         logger.warning("The cuff \(failure.device.address) reported a failed measurement: \(failure.reason)",
                        metadata: ["MESSAGE_ID": "\(measurementFailedMessageID)", "BP_DEVICE": "\(failure.device.address)",
-                                  "BP_FAILURE": "\(failure.reason)"])
+                                  "BP_FAILURE": "\(failure.reason)", "BP_PAYLOAD": "\(Hex.bytes(failure.payload))"])
     }
 }

@@ -64,6 +64,7 @@ struct GatewayLogTests {
         let entry = try #require(captured.entries.first)
         #expect(entry.metadata["MESSAGE_ID"] == "\(ReadingLog.measurementFailedMessageID)")
         #expect(entry.metadata["BP_FAILURE"] == "implausible: systolic -204.8 mmHg outside 20–300 mmHg")
+        #expect(entry.metadata["BP_PAYLOAD"] == "00 00 F8 00 F8 00 F8")
         #expect(entry.message.hasSuffix(": implausible: systolic -204.8 mmHg outside 20–300 mmHg"))
     }
 
@@ -80,5 +81,33 @@ struct GatewayLogTests {
         #expect(entry.metadata["BP_DROPPED"] == "pulse 999/min outside 30–240/min")
         #expect(entry.metadata["BP_PULSE_BPM"] == nil)
         #expect(entry.message.hasSuffix("; left out as implausible: pulse 999/min outside 30–240/min"))
+    }
+
+    @Test("BP_PAYLOAD of a malformed value is hex that cuffctl decode reads back, one entry per value at Detail=packets")
+    func malformedPayloadIsHex() throws {
+        var caught: GATTDecodingError?
+        do { _ = try BloodPressureMeasurement(decoding: [0x1E, 0x8A, 0x00]) } catch { caught = error }
+        let malformed = try #require(caught)
+        for detail in Configuration.JournalDetail.allCases {
+            let captured = CapturedLog()
+            GatewayLog(detail: detail, logger: Logger(label: "test") { _ in captured })
+                .log(.session(Self.cuff, .malformedValue(.bloodPressureMeasurement, malformed, payload: [0x1E, 0x8A, 0x00])))
+            let entry = try #require(captured.entries.first)
+            #expect(entry.metadata["BP_PAYLOAD"] == (detail == .packets ? "1E 8A 00" : nil))
+        }
+    }
+
+    @Test("Detail=packets logs every decoded packet with its bytes; the other levels do not")
+    func decodedPackets() throws {
+        let progress = IntermediateCuffPressure(cuffPressure: MedFloat16(mantissa: 120, exponent: 0)!)
+        for detail in Configuration.JournalDetail.allCases {
+            let captured = CapturedLog()
+            GatewayLog(detail: detail, logger: Logger(label: "test") { _ in captured })
+                .log(.packet(Self.cuff, .intermediateCuffPressure(progress), payload: progress.encoded()))
+            #expect(captured.entries.count == (detail == .packets ? 1 : 0))
+            guard let entry = captured.entries.first else { continue }
+            #expect(entry.message.contains("cuffPressure: 120"))
+            #expect(entry.metadata["BP_PAYLOAD"] == "00 78 00 FF 07 FF 07")
+        }
     }
 }
