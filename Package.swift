@@ -42,7 +42,7 @@ let package = Package(
         // One subscriber-broadcast shape for every event source: each subscriber reads a stream of its own.
         .target(name: "Broadcasting"),
         // The typed client of org.bluez: one mirror of its tree, agent, GattProfile1 auto-connect, recovery.
-        .target(name: "BlueZ", dependencies: ["Broadcasting", "DBus"]),
+        .target(name: "BlueZ", dependencies: ["Broadcasting", "DBus", "GATTHealth"]),
         // The domain: cuff sessions, readings, correlation inputs, dedupe keys, time handling.
         .target(name: "Gateway", dependencies: ["BlueZ", "Broadcasting", "GATTHealth"]),
         // systemd without libsystemd: sd_notify readiness and watchdog, the journal's native protocol.

@@ -2,6 +2,7 @@
 enum FuzzTarget: String, CaseIterable {
     case bloodPressureMeasurement = "2A35"
     case beurerBloodPressureMeasurement = "2A35-beurer"
+    case plausibleReading = "2A35-gateway"
     case intermediateCuffPressure = "2A36"
     case bloodPressureFeature = "2A49"
     case enhancedBloodPressureMeasurement = "2B34"
@@ -23,6 +24,7 @@ enum FuzzTarget: String, CaseIterable {
         switch self {
         case .bloodPressureMeasurement: checkBloodPressureFrame(bytes, as: BloodPressureMeasurement.self, quirk: nil)
         case .beurerBloodPressureMeasurement: checkBloodPressureFrame(bytes, as: BloodPressureMeasurement.self, quirk: .beurerByteSwapped)
+        case .plausibleReading: checkPlausibleReading(bytes)
         case .intermediateCuffPressure: checkBloodPressureFrame(bytes, as: IntermediateCuffPressure.self, quirk: nil)
         case .bloodPressureFeature: checkFixedLength(bytes, as: BloodPressureFeature.self, length: 2)
         case .enhancedBloodPressureMeasurement: checkEnhanced(bytes, as: EnhancedBloodPressureMeasurement.self, pressures: 3)

@@ -1,3 +1,5 @@
+import GATTHealth
+
 /// A 48-bit Bluetooth device address, written `C4:F3:12:53:F2:C9` (most significant byte first), as
 /// BlueZ's `Address` properties and object paths spell it.
 public struct BluetoothAddress: Hashable, Sendable, Comparable, CustomStringConvertible, Codable {
@@ -18,10 +20,7 @@ public struct BluetoothAddress: Hashable, Sendable, Comparable, CustomStringConv
 
     /// Upper-case `XX:XX:XX:XX:XX:XX`.
     public var description: String {
-        bytes.map { byte in
-            let digits = String(byte, radix: 16, uppercase: true)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined(separator: ":")
+        Hex.bytes(bytes, separator: ":")
     }
 
     /// The last element of a BlueZ device object path: `dev_C4_F3_12_53_F2_C9`

@@ -33,7 +33,7 @@ extension CuffSpec {
 
     private func require(_ service: HealthService, for present: Bool, path: String) throws(ScenarioError) {
         guard !present || services.contains(service) else {
-            throw ScenarioError(path: path, message: "needs service \(String(service.rawValue, radix: 16, uppercase: true))")
+            throw ScenarioError(path: path, message: "needs service \(Hex.digits(service.rawValue))")
         }
     }
 

@@ -1,9 +1,11 @@
 import Gateway
+import GATTHealth
 import Logging
 
 /// What of the Gateway's events goes to the journal, by `[Journal] Detail` (docs/configuration.md): every
 /// stored reading and failed measurement always (docs/journal.md's MESSAGE_IDs), problems always, sessions
-/// and pairing from `sessions` on, every decoded packet at `packets`.
+/// and pairing from `sessions` on, every decoded packet at `packets` (with its bytes, `BP_PAYLOAD`, in the hex
+/// `cuffctl decode` reads).
 public struct GatewayLog: Sendable {
     public let detail: Configuration.JournalDetail
     public let logger: Logger
@@ -21,7 +23,9 @@ public struct GatewayLog: Sendable {
             ReadingLog.failed(failure, to: logger)
         case let .session(address, .malformedValue(characteristic, error, payload)):
             logger.warning("Skipped a malformed 0x\(characteristic.shortUUID) value from \(address): \(error)",
-                           metadata: detail == .packets ? ["BP_PAYLOAD": "\(payload.map { String($0, radix: 16) })"] : [:])
+                           metadata: detail == .packets ? ["BP_PAYLOAD": "\(Hex.bytes(payload))"] : [:])
+        case let .packet(address, decoded, payload) where detail == .packets:
+            logger.info("Cuff \(address) sent \(decoded)", metadata: ["BP_PAYLOAD": "\(Hex.bytes(payload))"])
         case let .session(address, .storeFailed(_, reason)):
             logger.error("The store refused a reading from \(address); it is kept and retried: \(reason)")
         case let .session(address, .stateChanged(state)) where detail != .readings:

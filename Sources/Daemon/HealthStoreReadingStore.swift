@@ -36,8 +36,7 @@ public struct HealthStoreReadingStore: ReadingStore {
                 hardwareVersion: device.hardware, firmwareVersion: device.firmware, softwareVersion: device.software,
                 localIdentifier: device.address.description),
             deviceUserID: reading.userID, personIdentifier: reading.person, measurementStatus: reading.status?.rawValue,
-            deviceValue: "0x2A35:" + reading.payload.map { String($0, radix: 16, uppercase: true) }
-                .map { $0.count == 1 ? "0" + $0 : $0 }.joined(),
+            deviceValue: "0x2A35:" + Hex.bytes(reading.payload, separator: ""),
             syncIdentifier: reading.syncIdentifier)
     }
 }

@@ -1,4 +1,5 @@
 import Gateway
+import GATTHealth
 import Logging
 
 /// The journal entry of every stored reading: a fixed `MESSAGE_ID`, so `journalctl MESSAGE_ID=…` tails
@@ -23,15 +24,20 @@ public enum ReadingLog {
         if let user = reading.userID { metadata["BP_USER_ID"] = "\(user)" }
         if let person = reading.person { metadata["BP_PERSON"] = "\(person)" }
         if let time = reading.deviceTime?.isoString { metadata["BP_DEVICE_TIME"] = "\(time)" }
+        let dropped = reading.dropped.map(\.description).joined(separator: "; ")
+        if !dropped.isEmpty { metadata["BP_DROPPED"] = "\(dropped)" }
         let pulse = reading.pulseRate.map { ", pulse \($0)/min" } ?? ""
         let verb = outcome == .stored ? "stored" : "already stored"
-        logger.info("Reading \(verb): \(reading.systolic)/\(reading.diastolic) \(unit)\(pulse) from \(reading.device.address)",
+        let without = dropped.isEmpty ? "" : "; left out as implausible: \(dropped)"
+        logger.info("Reading \(verb): \(reading.systolic)/\(reading.diastolic) \(unit)\(pulse) from \(reading.device.address)\(without)",
                     metadata: metadata)
     }
 
-    /// Logs a measurement the cuff reported as failed.
+    /// Logs a measurement the cuff reported as failed, or whose values were implausible, why, and its bytes
+    /// (`BP_PAYLOAD`, the hex `cuffctl decode` reads).
     public static func failed(_ failure: FailedMeasurement, to logger: Logger) {
-        logger.warning("The cuff \(failure.device.address) reported a failed measurement",
-                       metadata: ["MESSAGE_ID": "\(measurementFailedMessageID)", "BP_DEVICE": "\(failure.device.address)"])
+        logger.warning("The cuff \(failure.device.address) reported a failed measurement: \(failure.reason)",
+                       metadata: ["MESSAGE_ID": "\(measurementFailedMessageID)", "BP_DEVICE": "\(failure.device.address)",
+                                  "BP_FAILURE": "\(failure.reason)", "BP_PAYLOAD": "\(Hex.bytes(failure.payload))"])
     }
 }

@@ -5,7 +5,7 @@ public enum BluetoothUUID {
 
     /// `0x2A35` → `00002a35-0000-1000-8000-00805f9b34fb`.
     public static func expand(_ number: UInt16) -> String {
-        "0000" + hex16(number).lowercased() + baseSuffix
+        "0000" + Hex.digits(number).lowercased() + baseSuffix
     }
 
     /// The 16-bit number of `2A35`, `0x2A35` or a 128-bit UUID on the Base UUID; nil for anything else.
@@ -20,10 +20,4 @@ public enum BluetoothUUID {
         guard digits.count == 4 else { return nil }
         return UInt16(digits, radix: 16)
     }
-}
-
-/// Four upper-case hex digits.
-func hex16(_ value: UInt16) -> String {
-    let digits = String(value, radix: 16, uppercase: true)
-    return String(repeating: "0", count: 4 - digits.count) + digits
 }

@@ -46,23 +46,17 @@ public struct GATTDecodingError: Error, Hashable, Sendable, CustomStringConverti
         case let .truncated(required, actual):
             return "\(subject): \(actual) byte\(actual == 1 ? "" : "s"), but its flags and layout need at least \(required)"
         case let .unsupportedOpCode(code):
-            return "\(subject): unsupported op code 0x\(hex8(code))"
+            return "\(subject): unsupported op code 0x\(Hex.digits(code))"
         case let .unsupportedOperator(code):
-            return "\(subject): unsupported operator 0x\(hex8(code)) for this op code"
+            return "\(subject): unsupported operator 0x\(Hex.digits(code)) for this op code"
         case let .unsupportedFilterType(code):
-            return "\(subject): unsupported filter type 0x\(hex8(code))"
+            return "\(subject): unsupported filter type 0x\(Hex.digits(code))"
         case let .segmentOutOfOrder(expected, actual):
             return "\(subject): segment counter \(actual) where \(expected) was expected"
         case .segmentWithoutFirst:
             return "\(subject): a continuation segment arrived before any first segment"
         case let .unsupportedRecordedCharacteristic(uuid):
-            return "\(subject): holds characteristic 0x\(hex16(uuid)), which cannot be decoded here"
+            return "\(subject): holds characteristic 0x\(Hex.digits(uuid)), which cannot be decoded here"
         }
     }
-}
-
-/// Two upper-case hex digits.
-func hex8(_ value: UInt8) -> String {
-    let digits = String(value, radix: 16, uppercase: true)
-    return digits.count == 1 ? "0" + digits : digits
 }

@@ -77,7 +77,7 @@ public enum HealthCharacteristic: UInt16, CaseIterable, Hashable, Sendable {
     }
 
     /// The 16-bit number as four upper-case hex digits (`2A35`).
-    public var shortUUID: String { hex16(rawValue) }
+    public var shortUUID: String { Hex.digits(rawValue) }
 
     /// The full 128-bit UUID on the Bluetooth Base UUID, lower case, as BlueZ's `UUID` property spells it.
     public var uuid: String { BluetoothUUID.expand(rawValue) }

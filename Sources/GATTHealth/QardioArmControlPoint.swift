@@ -45,8 +45,8 @@ public enum QardioArmControlPoint {
         public var description: String {
             switch self {
             case let .length(count): "QardioArm control point: \(count) bytes, frames are 2"
-            case let .prefix(expected, actual): "QardioArm control point: prefix 0x\(hex8(actual)), expected 0x\(hex8(expected))"
-            case let .unknownCode(prefix, code): "QardioArm control point: unknown code 0x\(hex8(code)) after 0x\(hex8(prefix))"
+            case let .prefix(expected, actual): "QardioArm control point: prefix 0x\(Hex.digits(actual)), expected 0x\(Hex.digits(expected))"
+            case let .unknownCode(prefix, code): "QardioArm control point: unknown code 0x\(Hex.digits(code)) after 0x\(Hex.digits(prefix))"
             }
         }
     }

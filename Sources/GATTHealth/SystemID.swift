@@ -37,8 +37,6 @@ public struct SystemID: Hashable, Sendable, GATTCharacteristicValue {
 
     /// The EUI-64 as 16 upper-case hex digits, OUI first (most significant octet first).
     public var eui64: String {
-        let value = UInt64(organizationallyUniqueIdentifier) << 40 | manufacturerIdentifier
-        let digits = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        Hex.digits(UInt64(organizationallyUniqueIdentifier) << 40 | manufacturerIdentifier)
     }
 }

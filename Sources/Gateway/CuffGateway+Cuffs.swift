@@ -87,11 +87,14 @@ extension CuffGateway {
         }
     }
 
-    /// Routes a value by characteristic: measurements to the session, record segments and RACP responses
-    /// to the download, vendor phases to the log.
+    /// Publishes a value as a decoded packet, then routes it by characteristic: measurements to the session,
+    /// record segments and RACP responses to the download, vendor phases to the log.
     func value(_ address: BluetoothAddress, _ uuid: String, _ bytes: [UInt8], _ receivedAt: Date) async {
         guard let cuff = cuffs[address] else { return }
         let characteristic = BluetoothUUID.shortNumber(uuid).flatMap(HealthCharacteristic.init(rawValue:))
+        if let characteristic, let decoded = try? DecodedCharacteristic.decode(characteristic, bytes, quirk: cuff.session.quirk) {
+            emit(.packet(address, decoded, payload: bytes))
+        }
         switch characteristic {
         case .bloodPressureMeasurement?, .intermediateCuffPressure?, .heartRateMeasurement?:
             await publish(address, await cuff.session.handle(.value(characteristic!, bytes, receivedAt: receivedAt)))

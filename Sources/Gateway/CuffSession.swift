@@ -25,7 +25,7 @@ public actor CuffSession {
 
     private let users: UserDirectory
     private let store: any ReadingStore
-    private let quirk: BloodPressureQuirk?
+    let quirk: BloodPressureQuirk?
     private let continuation: AsyncStream<SessionEvent>.Continuation
     /// Every event, in order, for the daemon and `cuffctl`.
     public nonisolated let events: AsyncStream<SessionEvent>

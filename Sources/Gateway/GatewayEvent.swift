@@ -1,5 +1,6 @@
 import BlueZ
 import FoundationEssentials
+import GATTHealth
 
 /// What the Gateway tells the daemon: the journal, the D-Bus API and `cuffctl` are fed from these, after
 /// the store has committed whatever an event reports (data flows one way: BlueZ → Gateway → store →
@@ -12,6 +13,9 @@ public enum GatewayEvent: Sendable {
     /// Something a cuff's session produced: state changes, stored readings, failed measurements, skipped
     /// malformed values, store refusals.
     case session(BluetoothAddress, SessionEvent)
+    /// A value a cuff sent, as decoded with its quirk, before the session interprets it: what the journal logs
+    /// at `[Journal] Detail=packets` (docs/configuration.md). Values that do not decode are ``SessionEvent/malformedValue(_:_:payload:)``.
+    case packet(BluetoothAddress, DecodedCharacteristic, payload: [UInt8])
     /// Pairing waits for the passkey the cuff displays (``CuffGateway/providePasskey(_:for:)``).
     case passkeyRequested(BluetoothAddress)
     /// A stored-record download through RACP ended (GATT-HEALTH.md §8): how many records the cuff sent.

@@ -6,10 +6,12 @@ public enum MeasurementInterpretation: Hashable, Sendable {
     /// A reading to store.
     case reading(Reading)
     /// The cuff reports a measurement that failed (systolic or diastolic is NaN or another special
-    /// value, as after "Err" on its display — vectors BPM-R2/R3): an event, never a sample.
+    /// value, as after "Err" on its display — vectors BPM-R2/R3), or sends values no cuff can have measured
+    /// (``PlausibleRange``): an event, never a sample.
     case failed(FailedMeasurement)
 
-    /// Interprets a decoded Blood Pressure Measurement from `device`.
+    /// Interprets a decoded Blood Pressure Measurement from `device`: a reading when its values are plausible
+    /// (``PlausibleValues``), else a failure.
     public init(
         _ measurement: BloodPressureMeasurement, payload: [UInt8], device: DeviceIdentity, users: UserDirectory,
         receivedAt: Date, clockOffset: Duration? = nil, sequenceNumber: UInt16? = nil
@@ -51,28 +53,27 @@ public enum MeasurementInterpretation: Hashable, Sendable {
         _ fields: Fields, payload: [UInt8], device: DeviceIdentity, users: UserDirectory, receivedAt: Date, clockOffset: Duration?,
         sequenceNumber: UInt16?
     ) {
-        guard fields.systolic.isFinite, fields.diastolic.isFinite else {
+        let values: PlausibleValues
+        do {
+            values = try PlausibleValues(
+                unit: fields.unit, systolic: fields.systolic, diastolic: fields.diastolic,
+                meanArterialPressure: fields.meanArterialPressure, pulseRate: fields.pulseRate)
+        } catch {
             self = .failed(FailedMeasurement(
                 device: device, userID: fields.userID, deviceTime: fields.deviceTime, status: fields.status,
-                receivedAt: receivedAt, payload: payload))
+                receivedAt: receivedAt, payload: payload, reason: error))
             return
         }
         self = .reading(Reading(
             device: device, userID: fields.userID, person: users.person(for: fields.userID, on: device),
-            unit: fields.unit, systolic: fields.systolic, diastolic: fields.diastolic,
-            meanArterialPressure: Self.usable(fields.meanArterialPressure), pulseRate: fields.pulseRate.flatMap(Self.usable),
+            unit: fields.unit, systolic: values.systolic, diastolic: values.diastolic,
+            meanArterialPressure: values.meanArterialPressure, pulseRate: values.pulseRate,
             status: fields.status, deviceTime: fields.deviceTime, receivedAt: receivedAt, clockOffset: clockOffset,
-            sequenceNumber: sequenceNumber, payload: payload))
-    }
-
-    /// A value worth storing: finite and not 0 (a MAP of 0x0000 means "not measured" on Beurer cuffs and
-    /// others, GATT-HEALTH.md §4, "MAP may be 0x0000 or NaN on real cuffs: treat it as optional").
-    private static func usable(_ value: MedFloat16) -> MedFloat16? {
-        value.isFinite && value.mantissa != 0 ? value : nil
+            sequenceNumber: sequenceNumber, payload: payload, dropped: values.dropped))
     }
 }
 
-/// A measurement the cuff reported as failed.
+/// A measurement the cuff reported as failed, or whose values were implausible.
 public struct FailedMeasurement: Hashable, Sendable {
     public var device: DeviceIdentity
     public var userID: UInt8?
@@ -81,4 +82,6 @@ public struct FailedMeasurement: Hashable, Sendable {
     public var status: BloodPressureMeasurementStatus?
     public var receivedAt: Date
     public var payload: [UInt8]
+    /// Why no reading came of it.
+    public var reason: FailureReason
 }

@@ -13,9 +13,10 @@ public struct Reading: Hashable, Sendable {
     public var unit: PressureUnit
     public var systolic: MedFloat16
     public var diastolic: MedFloat16
-    /// nil when the cuff sent a special value, or a 0 that means "not measured" (Beurer, GATT-HEALTH.md §13.5).
+    /// nil when the cuff sent a special value, a 0 that means "not measured" (Beurer, GATT-HEALTH.md §13.5),
+    /// or an implausible value (``dropped``).
     public var meanArterialPressure: MedFloat16?
-    /// Beats per minute; nil when absent or special.
+    /// Beats per minute; nil when absent, special or implausible (``dropped``).
     public var pulseRate: MedFloat16?
     public var status: BloodPressureMeasurementStatus?
     /// The cuff's clock when it measured; nil when it sent no time stamp or an unknown one. Never invented.
@@ -29,12 +30,15 @@ public struct Reading: Hashable, Sendable {
     public var sequenceNumber: UInt16?
     /// The value exactly as received.
     public var payload: [UInt8]
+    /// The MAP or pulse the cuff sent but the reading leaves out as implausible (docs/gateway.md, "Plausible values").
+    public var dropped: [Implausibility]
 
     public init(
         device: DeviceIdentity, userID: UInt8?, person: String?, unit: PressureUnit, systolic: MedFloat16,
         diastolic: MedFloat16, meanArterialPressure: MedFloat16?, pulseRate: MedFloat16?,
         status: BloodPressureMeasurementStatus?, deviceTime: DateTime?, receivedAt: Date,
-        clockOffset: Duration? = nil, sequenceNumber: UInt16? = nil, payload: [UInt8]
+        clockOffset: Duration? = nil, sequenceNumber: UInt16? = nil, payload: [UInt8],
+        dropped: [Implausibility] = []
     ) {
         self.device = device
         self.userID = userID
@@ -50,6 +54,7 @@ public struct Reading: Hashable, Sendable {
         self.clockOffset = clockOffset
         self.sequenceNumber = sequenceNumber
         self.payload = payload
+        self.dropped = dropped
     }
 
     /// The key that recognizes this reading when the cuff sends it again (HEALTH-STORE.md §3): device
@@ -60,11 +65,6 @@ public struct Reading: Hashable, Sendable {
         let user = userID.map { "u\($0)" } ?? "u-"
         if let sequenceNumber { return "cuffd.bp:\(device.stableKey):\(user):seq\(sequenceNumber)" }
         let time = deviceTime?.isoString ?? "time-unknown"
-        return "cuffd.bp:\(device.stableKey):\(user):\(time):" + payload.map(hexByte).joined()
+        return "cuffd.bp:\(device.stableKey):\(user):\(time):" + Hex.bytes(payload, separator: "")
     }
-}
-
-private func hexByte(_ byte: UInt8) -> String {
-    let digits = String(byte, radix: 16, uppercase: true)
-    return digits.count == 1 ? "0" + digits : digits
 }

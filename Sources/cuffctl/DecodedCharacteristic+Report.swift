@@ -33,7 +33,7 @@ extension DecodedCharacteristic {
             [
                 ("firstSegment", .bool(segment.isFirst)), ("lastSegment", .bool(segment.isLast)),
                 ("segmentCounter", .integer(segment.counter)), ("sequenceNumber", JSONValue(segment.sequenceNumber)),
-                ("recordedCharacteristic", segment.recordedCharacteristicUUID.map { .string(hex4($0)) } ?? .null),
+                ("recordedCharacteristic", segment.recordedCharacteristicUUID.map { .string(Hex.digits($0)) } ?? .null),
                 ("recordedBytes", .integer(segment.payloadRange.count)),
             ]
         case let .recordAccessControlPoint(value):
@@ -164,10 +164,4 @@ private struct TimeFields {
             ("epochStart", .string(epoch == .year1900 ? "1900-01-01" : "2000-01-01")),
         ]
     }
-}
-
-/// Four upper-case hex digits.
-func hex4(_ value: UInt16) -> String {
-    let digits = String(value, radix: 16, uppercase: true)
-    return String(repeating: "0", count: 4 - digits.count) + digits
 }

@@ -1,3 +1,5 @@
+import GATTHealth
+
 /// A JSON value whose object keys keep their order and whose numbers keep their decimal text, so an
 /// SFLOAT of 2.00 prints as `2.00` and a report reads in the order of the wire format.
 enum JSONValue: Equatable {
@@ -46,8 +48,7 @@ enum JSONValue: Equatable {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             case _ where scalar.value < 0x20:
-                let digits = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
+                out += "\\u" + Hex.digits(UInt16(scalar.value)).lowercased()
             default: out.unicodeScalars.append(scalar)
             }
         }

@@ -64,7 +64,7 @@ struct ClockTests {
             try await harness.write(sync.encoded(), to: path)
             let clock = try #require(await harness.emulator.clock(of: Self.address))
             #expect(clock.isoString == "2026-11-22T10:30:00" || clock.isoString == "2026-11-22T10:30:01")
-            #expect(harness.events.all.contains { $0.contains("0x2A2B written: \(hex(sync.encoded())); clock set to 2026-11-22T10:30") })
+            #expect(harness.events.all.contains { $0.contains("0x2A2B written: \(Hex.bytes(sync.encoded())); clock set to 2026-11-22T10:30") })
         }
     }
 

@@ -38,12 +38,12 @@ struct QardioArmTests {
             _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0xF2, 0x04]) }
             let order = signals.all.compactMap { message -> String? in
                 for (path, name) in [(control, "control"), (pressure, "2A36"), (measurement, "2A35")] {
-                    if case .bytes(let value)? = message.changes(path)?["Value"] { return "\(name) \(hex(value))" }
+                    if case .bytes(let value)? = message.changes(path)?["Value"] { return "\(name) \(Hex.bytes(value))" }
                 }
                 return nil
             }
             #expect(order == ["control F2 01", "2A36 00 28 00 FF 07 FF 07", "2A36 00 78 00 FF 07 FF 07",
-                              "2A35 \(hex(bytes(ScenarioText.recordB)))", "control F2 04"])
+                              "2A35 \(Hex.bytes(bytes(ScenarioText.recordB)))", "control F2 04"])
         }
     }
 

@@ -1,4 +1,5 @@
 import DBus
+import GATTHealth
 
 /// ATT error codes an emulated cuff answers with (Core Specification Vol 3 Part F §3.4.1.1; 0xFD and 0xFE
 /// from the Core Specification Supplement's common profile error codes), and the D-Bus error bluetoothd
@@ -24,7 +25,7 @@ enum ATTError: UInt8, Error {
         case .invalidAttributeValueLength: BluezError.invalidArguments("Invalid Length")
         // "Operation failed with ATT error: 0x%02x".
         case .valueNotAllowed, .cccdImproperlyConfigured, .procedureAlreadyInProgress:
-            BluezError.failed("Operation failed with ATT error: 0x" + hex([rawValue]).lowercased())
+            BluezError.failed("Operation failed with ATT error: 0x" + Hex.digits(rawValue).lowercased())
         }
     }
 }

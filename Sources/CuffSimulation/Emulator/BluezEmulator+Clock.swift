@@ -23,6 +23,6 @@ extension BluezEmulator {
     func setClock(_ index: Int, _ value: [UInt8]) throws(ATTError) {
         try cuffs[index].clock.set(value)
         let now = cuffs[index].clock.currentTime().dateTime.isoString ?? "unknown"
-        log("\(name(index)) 0x2A2B written: \(hex(value)); clock set to \(now)")
+        log("\(name(index)) 0x2A2B written: \(Hex.bytes(value)); clock set to \(now)")
     }
 }

@@ -32,7 +32,7 @@ extension BluezEmulator {
         let label = "\(name(index)) \(characteristic.id.label)"
         guard try WriteProcedure(options: options, flags: characteristic.flags) == .request else {
             // None of the emulated characteristics takes Write Commands; the cuff drops them unanswered.
-            log("\(label) Write Command ignored: \(hex(value))")
+            log("\(label) Write Command ignored: \(Hex.bytes(value))")
             return
         }
         guard characteristic.isWritable else { throw ATTError.writeNotPermitted.dbusError }
@@ -44,10 +44,10 @@ extension BluezEmulator {
             case .qardioArmControl: try await commandQardioArm(index, value)
             default:
                 cuffs[index].values[characteristic.id] = value
-                log("\(label) written: \(hex(value))")
+                log("\(label) written: \(Hex.bytes(value))")
             }
         } catch {
-            log("\(label) write of \(hex(value)) refused: ATT error 0x\(hex([error.rawValue]))")
+            log("\(label) write of \(Hex.bytes(value)) refused: ATT error 0x\(Hex.bytes([error.rawValue]))")
             throw error.dbusError
         }
     }
@@ -110,12 +110,12 @@ extension BluezEmulator {
     func send(_ index: Int, _ characteristic: CharacteristicID, _ value: [UInt8], kind: String) async {
         guard cuffs[index].connected, cuffs[index].isNotifying(characteristic),
               let emulated = cuffs[index].layout.characteristic(characteristic) else {
-            log("\(name(index)) \(characteristic.label) \(hex(value)) dropped: not connected or not subscribed")
+            log("\(name(index)) \(characteristic.label) \(Hex.bytes(value)) dropped: not connected or not subscribed")
             return
         }
         cuffs[index].values[characteristic] = value
         await update(emulated.path, Bluez.gattCharacteristic, ["Value": .bytes(value)])
-        log("\(name(index)) \(characteristic.label) \(kind): \(hex(value))")
+        log("\(name(index)) \(characteristic.label) \(kind): \(Hex.bytes(value))")
     }
 
     /// Runs a script (a cuff's timeline, or what it does after a vendor start), each step at its time
@@ -146,11 +146,4 @@ extension BluezEmulator {
         }
         return true
     }
-}
-
-func hex(_ bytes: [UInt8]) -> String {
-    bytes.map { byte in
-        let digits = String(byte, radix: 16, uppercase: true)
-        return digits.count == 1 ? "0" + digits : digits
-    }.joined(separator: " ")
 }

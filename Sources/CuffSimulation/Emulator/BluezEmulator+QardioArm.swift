@@ -11,7 +11,7 @@ extension BluezEmulator {
         } catch {
             throw .valueNotAllowed
         }
-        log("\(name(index)) QardioArm control written: \(hex(value)) (\(command))")
+        log("\(name(index)) QardioArm control written: \(Hex.bytes(value)) (\(command))")
         switch command {
         case .start:
             // A start while measuring changes nothing: the pump is already running.

@@ -22,7 +22,7 @@ extension BluezEmulator {
         default:
             guard cuffs[index].recordProcedure == nil else { throw .procedureAlreadyInProgress }
         }
-        log("\(name(index)) 0x2A52 written: \(hex(value))")
+        log("\(name(index)) 0x2A52 written: \(Hex.bytes(value))")
         if case .delete(let sequences) = request.action {
             cuffs[index].records.removeAll { sequences.contains($0.sequence) }
             log("\(name(index)) records deleted: \(sequences.sorted().map(String.init).joined(separator: ", "))")

@@ -83,8 +83,7 @@ struct GattLayout: Sendable {
     }
 
     static func element(_ prefix: String, _ handle: UInt16) -> String {
-        let digits = String(handle, radix: 16)
-        return prefix + String(repeating: "0", count: 4 - digits.count) + digits
+        prefix + Hex.digits(handle).lowercased()
     }
 
     /// The services whose characteristics a cuff that pairs protects: measurements, records, control

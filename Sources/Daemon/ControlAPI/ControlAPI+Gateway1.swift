@@ -131,8 +131,8 @@ extension ControlAPI {
                 // identifier embeds the cuff's serial and the reading's bytes (docs/dbus-api.md).
                 let visible = try storeCall { try filter.readings(in: store, as: policy.storeClient(for: caller)) }
                 return visible.first.map(ReadingDictionary.make) ?? [:]
-            case .failed(let address, _):
-                throw ControlError.measurementFailed("the cuff \(address) reported a failed measurement (all values NaN): measure again")
+            case .failed(let address, let failure):
+                throw ControlError.measurementFailed("the cuff \(address) reported a failed measurement (\(failure.reason)): measure again")
             case .timedOut:
                 throw ControlError.timedOut("no new reading within \(timeout)")
             case .stopped:
