@@ -16,6 +16,8 @@ enum ExitStatus {
     static let unavailable = ExitCode(69)
     /// sysexits.h `EX_NOINPUT`: an input file (a scenario) does not exist or cannot be read.
     static let noInput = ExitCode(66)
-    /// sysexits.h `EX_IOERR`: the store could not be opened or written.
+    /// sysexits.h `EX_CANTCREAT`: `export --output` could not create or write its file.
+    static let cannotCreate = ExitCode(73)
+    /// sysexits.h `EX_IOERR`: the store could not be opened or written; `export` could not write to standard output.
     static let ioError = ExitCode(74)
 }

@@ -2,7 +2,7 @@ import GATTHealth
 
 /// A JSON value whose object keys keep their order and whose numbers keep their decimal text, so an
 /// SFLOAT of 2.00 prints as `2.00` and a report reads in the order of the wire format.
-enum JSONValue: Equatable {
+enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     /// A number's exact JSON text (`120.5`, `-16.2`, `2.00`).

@@ -22,12 +22,7 @@ struct ReadingsCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let cuffd = try CuffdConnection(bus)
-            var filter: [String: DBusVariant] = [:]
-            if let since { filter["since"] = DBusVariant(try Self.time(since).timeIntervalSince1970) }
-            if let until { filter["until"] = DBusVariant(try Self.time(until).timeIntervalSince1970) }
-            if let device { filter["device"] = DBusVariant(device) }
-            if let user { filter["user"] = DBusVariant(user) }
-            let pages = ReadingPages(cuffd: cuffd, filter: filter)
+            let pages = ReadingPages(cuffd: cuffd, filter: try match.readingsFilter)
             if follow {
                 try await self.follow(cuffd, pages: pages)
             } else if let limit {
@@ -62,13 +57,17 @@ struct ReadingsCommand: AsyncParsableCommand {
             newest.forEach(emit)
             shown = Set(newest.compactMap { $0.string("syncIdentifier") })
         }
-        let filter = try ReadingMatch(since: since.map(Self.time), until: until.map(Self.time), device: device, user: user)
+        let filter = try match
         func show(_ page: [ReadingOutput]) {
             for reading in page where filter.matches(reading) && !shown.contains(reading.string("syncIdentifier") ?? "") { emit(reading) }
         }
         try await feed.drain(show)
         shown = []
         for await _ in stored { try await feed.drain(show) }
+    }
+
+    private var match: ReadingMatch {
+        get throws { ReadingMatch(since: try since.map(Self.time), until: try until.map(Self.time), device: device, user: user) }
     }
 
     private func emit(_ reading: ReadingOutput) {

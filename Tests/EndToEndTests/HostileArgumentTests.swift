@@ -10,12 +10,12 @@ import Testing
 @Suite("cuffd under hostile and large requests", .serialized)
 struct HostileArgumentTests {
     /// A scenario whose cuff holds `count` stored records, one a minute from 2026-12-01 07:00 (0x2A35 with
-    /// time stamp, pulse and status; GATT Specification Supplement §3.31).
-    static func manyRecords(_ count: Int, in directory: URL) throws -> URL {
+    /// time stamp, pulse and status; GATT Specification Supplement §3.31), record n with the status bits `status(n)`.
+    static func manyRecords(_ count: Int, in directory: URL, status: (Int) -> UInt8 = { _ in 0 }) throws -> URL {
         let records = (0..<count).map { n -> String in
             let (day, minute) = (1 + n / 600, n % 600)
             let bytes: [UInt8] = [0x16, UInt8(100 + n % 60), 0x00, UInt8(60 + n % 30), 0x00, 0x5A, 0x00, 0xEA, 0x07, 0x0C,
-                                  UInt8(day), UInt8(7 + minute / 60), UInt8(minute % 60), 0x00, 0x46, 0x00, 0x00, 0x00]
+                                  UInt8(day), UInt8(7 + minute / 60), UInt8(minute % 60), 0x00, 0x46, 0x00, status(n), 0x00]
             return "\"" + bytes.map { String(format: "%02X", $0) }.joined(separator: " ") + "\""
         }
         let text = """

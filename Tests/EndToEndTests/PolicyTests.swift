@@ -100,6 +100,14 @@ struct PolicyTests {
         let outsider = try await stack.cuffctl(["readings", "--json"], as: accounts.outsider)
         #expect(outsider.status == 77, "\(outsider.error)")
         #expect(outsider.error.contains("permission denied"))
+        // export reads with the caller's rights: the same refusal, and nothing left where its file was to be.
+        let drop = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("cuffd-export-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: drop, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: drop) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o1777], ofItemAtPath: drop.path)
+        let export = try await stack.cuffctl(["export", "--format", "fhir", "--output", drop.appendingPathComponent("x.json").path], as: accounts.outsider)
+        #expect(export.status == 77 && export.error.hasPrefix("cuffctl: permission denied: "), "\(export.error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: drop.path).isEmpty)
 
         // The reader may ask, but without a grant sees only what it stored itself: nothing.
         #expect(try await stack.readings(as: accounts.reader).isEmpty)

@@ -1,0 +1,52 @@
+import Foundation
+import GATTHealth
+
+/// `cuffctl export --format csv` (docs/export.md, "CSV"): RFC 4180 — UTF-8, CRLF line ends, a header row,
+/// a field quoted when it holds a comma, a quote, CR or LF — with numbers unquoted and unformatted, and a text
+/// field that a spreadsheet would take for a formula prefixed with an apostrophe.
+struct CSVExport: ExportFormatter {
+    /// The zone of the first column (the second is UTC).
+    var zone: TimeZone = .current
+
+    static let columns = [
+        "local_time", "utc_time", "systolic", "diastolic", "mean_arterial_pressure", "pulse_rate", "unit", "person", "user_id",
+        "device_address", "manufacturer", "model", "serial", "body_movement", "cuff_too_loose", "irregular_pulse",
+        "pulse_rate_range", "improper_position", "sync_identifier",
+    ]
+
+    var opening: String { Self.row(Self.columns.map(Self.field)) }
+    var closing: String { "" }
+
+    func text(for reading: ReadingOutput) -> String {
+        func number(_ key: String) -> String { reading.double(key).map(ReadingOutput.text) ?? "" }
+        func text(_ value: String?) -> String { value.map { Self.field(Self.defused($0)) } ?? "" }
+        func flag(_ bit: Bool) -> String { bit ? "1" : "0" }
+        let device = reading.device
+        let status = reading.status.map(BloodPressureMeasurementStatus.init(rawValue:))
+        let time = reading.time
+        return Self.row([
+            time.map { ExportTime.local($0, in: zone) } ?? "", time.map(ExportTime.utc) ?? "",
+            number("systolic"), number("diastolic"), number("meanArterialPressure"), number("pulseRate"),
+            text(reading.string("unit")), text(reading.string("person")), reading.userID.map { String($0) } ?? "",
+            text(device["address"]), text(device["manufacturer"]), text(device["model"]), text(device["serial"]),
+            status.map { flag($0.bodyMovement) } ?? "", status.map { flag($0.cuffTooLoose) } ?? "",
+            status.map { flag($0.irregularPulse) } ?? "", status.map { "\($0.pulseRateRange)" } ?? "",
+            status.map { flag($0.improperPosition) } ?? "", text(reading.string("syncIdentifier")),
+        ])
+    }
+
+    private static func row(_ fields: [String]) -> String { fields.joined(separator: ",") + "\r\n" }
+
+    /// The field as RFC 4180 writes it: in quotes, inner quotes doubled, when it holds `,` `"` CR or LF.
+    static func field(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Text that a spreadsheet would run as a formula — starting with `=`, `+`, `-`, `@`, a tab or CR (OWASP,
+    /// "CSV Injection") — behind an apostrophe, which spreadsheets show as text.
+    static func defused(_ text: String) -> String {
+        guard let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { return text }
+        return "'" + text
+    }
+}

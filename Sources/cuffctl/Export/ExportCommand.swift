@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+
+/// `cuffctl export --format fhir|omh|csv` (docs/export.md): the readings the caller may read, page by page
+/// from cuffd's `Readings`, each page written out as it comes.
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export stored readings (what your uid may read) as CSV, a FHIR R4 Bundle or Open mHealth data points.",
+        discussion: """
+            DATE is ISO 8601 (2026-11-23T07:15:00+01:00, 2026-11-23) or a span back from now (12h, 30d, 12w). \
+            With --output the file appears only once complete (mode 0600); exit 73 when it cannot be written. See docs/export.md.
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case csv, fhir, omh
+    }
+
+    @OptionGroup var bus: BusOptions
+    @Option(help: "csv, fhir or omh.") var format: Format
+    @Option(help: "Only readings measured at or after DATE.") var since: String?
+    @Option(help: "Only readings measured before DATE.") var until: String?
+    @Option(help: "Only the readings of this person (as cuffd.conf maps the cuff's users).") var person: String?
+    @Option(help: "Only this cuff (its address).") var device: String?
+    @Option(help: "Only this User ID of the cuff (0–254).") var user: UInt8?
+    @Option(help: "Write to FILE instead of standard output.") var output: String?
+    @Flag(help: "omh: one data point per line instead of one JSON array.") var ndjson = false
+    @Option(help: "fhir: a collection Bundle, or a transaction of conditional creates.") var fhirBundle: FHIRBundleExport.Kind = .collection
+
+    func validate() throws {
+        if ndjson && format != .omh { throw ValidationError("--ndjson is for --format omh") }
+        if fhirBundle != .collection && format != .fhir { throw ValidationError("--fhir-bundle is for --format fhir") }
+    }
+
+    func run() async throws {
+        try await reportingFailures {
+            let now = Date()
+            let since = try since.map { try ExportDate.parse($0, now: now) }
+            let until = try until.map { try ExportDate.parse($0, now: now) }
+            if let since, let until, since > until {
+                throw CuffctlFailure(message: "--since \(self.since!) is after --until \(self.until!)", status: ExitStatus.usage)
+            }
+            let match = ReadingMatch(since: since, until: until, device: device, user: user, person: person)
+            let cuffd = try CuffdConnection(bus)
+            let destination = try output.map(ExportDestination.init(path:)) ?? ExportDestination()
+            defer { destination.discard() }
+            var formatter = formatter(created: now)
+            try destination.write(formatter.opening)
+            try await ReadingPages(cuffd: cuffd, filter: match.readingsFilter).forEach { page in
+                try destination.write(page.filter(match.matches).map { formatter.text(for: $0) }.joined())
+            }
+            try destination.write(formatter.closing)
+            try destination.commit()
+        }
+    }
+
+    private func formatter(created: Date) -> any ExportFormatter {
+        switch format {
+        case .csv: CSVExport()
+        case .fhir: FHIRBundleExport(kind: fhirBundle)
+        case .omh: OpenMHealthExport(ndjson: ndjson, created: created)
+        }
+    }
+}
+
+extension FHIRBundleExport.Kind: ExpressibleByArgument {}

@@ -1,0 +1,124 @@
+import Foundation
+import GATTHealth
+
+/// The FHIR R4 resources of one reading (docs/export.md, "FHIR R4"): its blood-pressure Observation, its pulse
+/// as a heart-rate Observation and its Measurement Status as a bits Observation, both `derivedFrom` the first,
+/// and the Patient (the mapped person) and Device (the cuff) they refer to. Every resource is named by a
+/// version 5 UUID of what identifies it, so an export made again is the same.
+struct FHIRResources {
+    /// A resource with the `fullUrl` it goes by and the search a transaction creates it on unless it exists.
+    struct Entry {
+        let fullUrl: String
+        let type: String
+        let resource: JSONValue
+        let ifNoneExist: String
+    }
+
+    let reading: ReadingOutput
+    var zone: TimeZone = .current
+
+    var syncIdentifier: String? { reading.string("syncIdentifier") }
+    var person: String? { reading.string("person") }
+    var address: String? { reading.device["address"] }
+
+    /// What tells one cuff from another: its address and what it says of itself (an address can pass to another
+    /// cuff, or a cuff's Device Information change with its firmware), `ADDRESS/MANUFACTURER/MODEL/SERIAL`.
+    var deviceKey: String? {
+        address.map { address in ([address] + ["manufacturer", "model", "serial"].map { reading.device[$0] ?? "" }).joined(separator: "/") }
+    }
+
+    var patient: Entry? {
+        guard let person else { return nil }
+        return Entry(
+            fullUrl: NameBasedUUID.urn("patient:" + person), type: "Patient",
+            resource: .object([
+                ("resourceType", .string("Patient")), ("identifier", Self.identifier(FHIRCodes.person, person)),
+                ("name", .array([.object([("text", .string(person))])])),
+            ]),
+            ifNoneExist: Self.search(FHIRCodes.person, person))
+    }
+
+    var device: Entry? {
+        guard let address, let deviceKey else { return nil }
+        let device = reading.device
+        let identifiers = JSONValue.array([
+            .object([("system", .string(FHIRCodes.device)), ("value", .string(deviceKey))]),
+            .object([("system", .string(FHIRCodes.bluetoothAddress)), ("value", .string(address))]),
+        ])
+        var resource: [(String, JSONValue)] = [("resourceType", .string("Device")), ("identifier", identifiers)]
+        if let manufacturer = device["manufacturer"] { resource.append(("manufacturer", .string(manufacturer))) }
+        if let serial = device["serial"] { resource.append(("serialNumber", .string(serial))) }
+        if let name = device["name"] { resource.append(("deviceName", .array([.object([("name", .string(name)), ("type", .string("user-friendly-name"))])]))) }
+        if let model = device["model"] { resource.append(("modelNumber", .string(model))) }
+        return Entry(fullUrl: NameBasedUUID.urn("device:" + deviceKey), type: "Device", resource: .object(resource), ifNoneExist: Self.search(FHIRCodes.device, deviceKey))
+    }
+
+    /// The reading's Observations: blood pressure, then pulse and status where the reading has them.
+    var observations: [Entry] {
+        guard let syncIdentifier else { return [] }
+        let bloodPressureURL = NameBasedUUID.urn("blood-pressure:" + syncIdentifier)
+        var components: [JSONValue] = []
+        for (key, code) in [("systolic", FHIRCodes.systolic), ("diastolic", FHIRCodes.diastolic), ("meanArterialPressure", FHIRCodes.mean)] {
+            guard let value = reading.double(key) else { continue }
+            components.append(.object([("code", code), ("valueQuantity", FHIRCodes.millimetresOfMercury(value))]))
+        }
+        var entries = [observation(
+            url: bloodPressureURL, profile: FHIRCodes.bloodPressureProfile, system: FHIRCodes.syncIdentifier, code: FHIRCodes.bloodPressure,
+            [("component", .array(components))])]
+        let derived = ("derivedFrom", JSONValue.array([.object([("reference", .string(bloodPressureURL))])]))
+        if let pulse = reading.double("pulseRate") {
+            entries.append(observation(
+                url: NameBasedUUID.urn("pulse-rate:" + syncIdentifier), profile: FHIRCodes.heartRateProfile, system: FHIRCodes.pulseSyncIdentifier,
+                code: FHIRCodes.heartRate, [("valueQuantity", FHIRCodes.perMinute(pulse)), derived]))
+        }
+        if let status = reading.status {
+            entries.append(observation(
+                url: NameBasedUUID.urn("measurement-status:" + syncIdentifier), profile: nil, system: FHIRCodes.statusSyncIdentifier,
+                code: FHIRCodes.measurementStatus, [derived, ("component", .array(Self.statusComponents(status)))]))
+        }
+        return entries
+    }
+
+    private func observation(url: String, profile: String?, system: String, code: JSONValue, _ rest: [(String, JSONValue)]) -> Entry {
+        var resource: [(String, JSONValue)] = [("resourceType", .string("Observation"))]
+        if let profile { resource.append(("meta", .object([("profile", .array([.string(profile)]))]))) }
+        resource += [("identifier", Self.identifier(system, syncIdentifier ?? "")), ("status", .string("final"))]
+        if profile != nil { resource.append(("category", FHIRCodes.vitalSigns)) }
+        resource.append(("code", code))
+        if let person { resource.append(("subject", .object([("reference", .string(NameBasedUUID.urn("patient:" + person)))]))) }
+        if let time = reading.time { resource.append(("effectiveDateTime", .string(ExportTime.local(time, in: zone)))) }
+        if let deviceKey { resource.append(("device", .object([("reference", .string(NameBasedUUID.urn("device:" + deviceKey)))]))) }
+        resource += rest
+        // FHIR's JSON has no empty arrays: an Observation without values leaves `component` out.
+        let members = resource.filter { $0.1 != .array([]) }
+        return Entry(fullUrl: url, type: "Observation", resource: .object(members), ifNoneExist: Self.search(system, syncIdentifier ?? ""))
+    }
+
+    /// One component per status bit cuffd knows, valued Y or N (a clear bit may also mean that the cuff does not
+    /// detect that condition). The pulse rate range's reserved value 3 sets neither range bit and is named in the text.
+    static func statusComponents(_ raw: UInt16) -> [JSONValue] {
+        let status = BloodPressureMeasurementStatus(rawValue: raw)
+        let bits = [
+            status.bodyMovement, status.cuffTooLoose, status.irregularPulse, status.pulseRateRange == .exceedsUpperLimit,
+            status.pulseRateRange == .belowLowerLimit, status.improperPosition,
+        ]
+        return zip(FHIRCodes.statusBits, bits).map { code, set in
+            .object([
+                ("code", .object([("coding", .array([.object([("system", .string(FHIRCodes.asn1ToHL7)), ("code", .string(code.0))])])), ("text", .string(code.1))])),
+                ("valueCodeableConcept", .object([("coding", .array([.object([("system", .string(FHIRCodes.yesNo)), ("code", .string(set ? "Y" : "N"))])]))])),
+            ])
+        } + (status.pulseRateRange == .reserved
+            ? [.object([("code", .object([("text", .string("pulse rate range: reserved value 3"))])), ("valueBoolean", .bool(true))])] : [])
+    }
+
+    private static func identifier(_ system: String, _ value: String) -> JSONValue {
+        .array([.object([("system", .string(system)), ("value", .string(value))])])
+    }
+
+    /// `identifier=SYSTEM|VALUE`, the value percent-encoded for a URL's query.
+    private static func search(_ system: String, _ value: String) -> String {
+        var unreserved = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
+        unreserved.insert(charactersIn: "-._~")
+        return "identifier=\(system)|" + (value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value)
+    }
+}
