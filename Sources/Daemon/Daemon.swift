@@ -65,6 +65,13 @@ public final class Daemon: Service, Sendable {
         if registry.setAside > 0 {
             logger.warning("\(registryPath) belonged to another store; its \(registry.setAside) cuff(s) will be identified again and their records downloaded again on their next connection")
         }
+        let spoolPath = URL(fileURLWithPath: storePath).deletingLastPathComponent().appendingPathComponent("pending.spool").path
+        let spool: SpoolFile
+        do {
+            spool = try SpoolFile(path: spoolPath)
+        } catch {
+            throw .store(path: spoolPath, reason: "\(error)")
+        }
         let connection: DBusConnection
         do {
             connection = try DBusConnection.open(options.bus, label: "cuffd")
@@ -73,7 +80,7 @@ public final class Daemon: Service, Sendable {
         }
         let gateway = CuffGateway(
             bluez: BluezClient(connection: connection), store: HealthStoreReadingStore(store: store), registry: registry,
-            configuration: configuration.gatewayConfiguration)
+            configuration: configuration.gatewayConfiguration, spool: spool)
         let api = ControlAPI(connection: connection, gateway: gateway, store: store, policy: policy, version: options.version)
         await api.export()
         do {

@@ -26,8 +26,14 @@ public struct GatewayLog: Sendable {
                            metadata: detail == .packets ? ["BP_PAYLOAD": "\(Hex.bytes(payload))"] : [:])
         case let .packet(address, decoded, payload) where detail == .packets:
             logger.info("Cuff \(address) sent \(decoded)", metadata: ["BP_PAYLOAD": "\(Hex.bytes(payload))"])
-        case let .session(address, .storeFailed(_, reason)):
-            logger.error("The store refused a reading from \(address); it is kept and retried: \(reason)")
+        case let .session(address, .storeFailed(_, reason, waiting)):
+            logger.error("The store refuses readings (\(reason)); \(waiting) from \(address) wait in the spool and are retried with backoff")
+        case let .session(address, .storeRecovered(committed)):
+            logger.notice("The store takes readings again: \(committed) from \(address) committed")
+        case let .session(address, .readingDropped(reading, waiting)):
+            logger.error("Turned away a reading from \(address): \(waiting) already wait for the store", metadata: [
+                "BP_PAYLOAD": "\(Hex.bytes(reading.payload))", "BP_SYNC_IDENTIFIER": "\(reading.syncIdentifier)",
+            ])
         case let .session(address, .stateChanged(state)) where detail != .readings:
             logger.info("Cuff \(address): \(state)")
         case let .problem(address, what):

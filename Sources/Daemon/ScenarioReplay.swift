@@ -27,7 +27,8 @@ public struct ScenarioReplay {
             // A vendor cuff measures once, as if its start command was sent on the first link.
             events += await replay.play(cuff.onStart)
             events += await replay.play(cuff.timeline)
-            for event in events { Self.log(event, logger) }
+            let log = GatewayLog(detail: .readings, logger: logger)
+            for event in events { log.log(.session(cuff.address, event)) }
             all += events
         }
         return all
@@ -40,16 +41,6 @@ public struct ScenarioReplay {
             serial: information?.serial, firmware: information?.firmware)
     }
 
-    static func log(_ event: SessionEvent, _ logger: Logger) {
-        switch event {
-        case let .readingStored(reading, outcome): ReadingLog.stored(reading, outcome: outcome, to: logger)
-        case let .measurementFailed(failure): ReadingLog.failed(failure, to: logger)
-        case let .malformedValue(characteristic, error, _):
-            logger.warning("Skipped a malformed 0x\(characteristic.shortUUID) value: \(error)")
-        case let .storeFailed(_, reason): logger.error("The store refused a reading (kept pending): \(reason)")
-        case let .stateChanged(state): logger.debug("Session: \(state)")
-        }
-    }
 }
 
 /// One cuff's link events as a replay feeds them to its session.

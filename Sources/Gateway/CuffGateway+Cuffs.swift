@@ -45,7 +45,8 @@ extension CuffGateway {
         identity.name = device.name ?? identity.name
         let session = CuffSession(
             device: identity, users: configuration.users, store: store, quirk: configuration.quirkOverrides[address],
-            identified: known != nil, timeZone: configuration.timeZone)
+            identified: known != nil, timeZone: configuration.timeZone, spool: spool, retry: configuration.storeRetry,
+            laterEvents: { [weak self] events in await self?.publish(address, events) })
         cuffs[address] = Cuff(device: device, session: session, identified: known != nil)
         await bluez.keepNotifying(device.id, uuids: subscribedCharacteristics)
         if device.connected {

@@ -26,16 +26,22 @@ public actor CuffGateway {
     /// The adapter in use.
     var adapter: Adapter?
     let subscribers = Broadcaster<GatewayEvent>()
+    /// Where sessions keep readings the store refuses (``ReadingSpool``).
+    let spool: any ReadingSpool
     var watchers: [Int: MeasurementWatcher] = [:]
     var nextWatcher = 0
     private var followTask: Task<Void, Never>?
+    /// Commits what an earlier run left in the spool.
+    private var recoveryTask: Task<Void, Never>?
 
     public init(
         bluez: BluezClient, store: any ReadingStore, registry: any CuffRegistry = InMemoryCuffRegistry(),
-        configuration: GatewayConfiguration = GatewayConfiguration(), now: @escaping @Sendable () -> Date = { Date() }
+        configuration: GatewayConfiguration = GatewayConfiguration(), spool: any ReadingSpool = NoSpool(),
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.bluez = bluez
         self.store = store
+        self.spool = spool
         self.registry = registry
         self.configuration = configuration
         self.now = now
@@ -56,10 +62,12 @@ public actor CuffGateway {
         }
         await chooseAdapter()
         for device in await bluez.devices { await consider(device) }
+        recoveryTask = Task { [weak self] in await self?.recoverSpooledReadings() }
     }
 
     public func stop() async {
         followTask?.cancel()
+        recoveryTask?.cancel()
         await bluez.stop()
         subscribers.finishAll()
     }

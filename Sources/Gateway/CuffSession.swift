@@ -6,12 +6,30 @@ import GATTHealth
 /// A reading counts as received only once the store has committed it; until then it stays pending, and a
 /// store failure never loses it (the cuff may already have deleted its copy once bluetoothd confirmed the
 /// indication, BLUEZ-DBUS.md pitfall 1).
+///
+/// Reentrancy: the actor runs other calls while one awaits the store, so `handle` and `identify` can overlap.
+/// Only one of them drains ``pending`` at a time (`isCommitting`); the others append and return, and the
+/// drain commits what they appended too. A reading leaves ``pending`` by its sync identifier once committed.
+/// While the store refuses, readings are kept in the spool and committed by a retry timer with backoff, and
+/// the refusal and its end are each one event (docs/gateway.md, "When the store refuses").
 public actor CuffSession {
     /// Who the cuff is; completed by ``identify(_:)`` once its Device Information was read.
     public private(set) var device: DeviceIdentity
     public private(set) var state: SessionState = .discovered
-    /// Readings the store has not committed yet.
+    /// Readings the store has not committed yet, oldest first; at most ``pendingLimit``.
     public private(set) var pending: [Reading] = []
+    /// One drain of ``pending`` at a time (see the type's note on reentrancy).
+    private var isCommitting = false
+    /// Set while the store refuses: the failed tries so far and the timer of the next.
+    private var refusal: (attempts: Int, retry: Task<Void, Never>?)?
+    /// Readings this session put in the spool and has not released.
+    private var spooled: Set<String> = []
+    /// How many readings may wait for the store before new ones are turned away (each is in the journal).
+    public let pendingLimit: Int
+    private let retry: StoreRetry
+    private let spool: any ReadingSpool
+    /// Receives what the retry timer produces, which no caller is waiting for.
+    private let laterEvents: @Sendable ([SessionEvent]) async -> Void
     /// Values that arrived before the cuff was identified: a reading's sync identifier names the device,
     /// so it must not be made from a half-known identity (stored records arrive the moment indications
     /// are enabled, often before Device Information could be read; GATT-HEALTH.md §13.2).
@@ -26,22 +44,24 @@ public actor CuffSession {
     private let users: UserDirectory
     private let store: any ReadingStore
     let quirk: BloodPressureQuirk?
-    private let continuation: AsyncStream<SessionEvent>.Continuation
-    /// Every event, in order, for the daemon and `cuffctl`.
-    public nonisolated let events: AsyncStream<SessionEvent>
 
-    /// A session; `identified: false` holds values back until ``identify(_:)``.
+    /// A session; `identified: false` holds values back until ``identify(_:)``. `laterEvents` receives what
+    /// the store-retry timer produces.
     public init(
         device: DeviceIdentity, users: UserDirectory, store: any ReadingStore, quirk: BloodPressureQuirk?? = nil, identified: Bool = true,
-        timeZone: LocalTimeZone = LocalTimeZone()
+        timeZone: LocalTimeZone = LocalTimeZone(), spool: any ReadingSpool = NoSpool(), retry: StoreRetry = StoreRetry(),
+        pendingLimit: Int = 10_000, laterEvents: @escaping @Sendable ([SessionEvent]) async -> Void = { _ in }
     ) {
         self.device = device
         self.timeZone = timeZone
         self.users = users
         self.store = store
         self.quirk = quirk ?? device.quirk
+        self.spool = spool
+        self.retry = retry
+        self.pendingLimit = pendingLimit
+        self.laterEvents = laterEvents
         isIdentified = identified
-        (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1024))
     }
 
     /// Completes the cuff's identity and handles the values held back until now.
@@ -61,9 +81,9 @@ public actor CuffSession {
         clockOffset = offset
     }
 
-    deinit { continuation.finish() }
+    deinit { refusal?.retry?.cancel() }
 
-    /// Handles one link event and returns what it produced (also sent to ``events``).
+    /// Handles one link event and returns what it produced.
     @discardableResult
     public func handle(_ event: LinkEvent) async -> [SessionEvent] {
         var produced: [SessionEvent] = []
@@ -90,7 +110,7 @@ public actor CuffSession {
         return produced
     }
 
-    /// Tries again to commit readings the store refused.
+    /// Tries the store again at once, without waiting for the retry timer.
     @discardableResult
     public func retryPending() async -> [SessionEvent] {
         var produced: [SessionEvent] = []
@@ -163,22 +183,76 @@ public actor CuffSession {
 
     private func interpret(_ interpretation: MeasurementInterpretation, _ produced: inout [SessionEvent]) async {
         switch interpretation {
-        case let .reading(reading): pending.append(reading)
+        case let .reading(reading):
+            guard pending.count < pendingLimit else {
+                emit(.readingDropped(reading, waiting: pending.count), &produced)
+                return
+            }
+            pending.append(reading)
+            if refusal != nil {
+                // The store refuses: into the spool, and the retry timer commits it.
+                await keepInSpool(reading)
+                return
+            }
         case let .failed(failure): emit(.measurementFailed(failure), &produced)
         }
         await commitPending(&produced)
     }
 
+    /// Commits ``pending`` in order, unless another call is already doing so (it commits what was appended).
     private func commitPending(_ produced: inout [SessionEvent]) async {
+        guard !isCommitting else { return }
+        isCommitting = true
+        defer { isCommitting = false }
+        var committed = 0
         while let reading = pending.first {
             do {
                 let outcome = try await store.commit(reading)
-                pending.removeFirst()
+                if let index = pending.firstIndex(where: { $0.syncIdentifier == reading.syncIdentifier }) { pending.remove(at: index) }
+                if spooled.remove(reading.syncIdentifier) != nil { await spool.release(reading.syncIdentifier) }
+                committed += 1
                 emit(.readingStored(reading, outcome), &produced)
             } catch {
-                emit(.storeFailed(reading, reason: "\(error)"), &produced)
+                await refused(reading, "\(error)", &produced)
                 return
             }
+        }
+        if let ended = refusal {
+            ended.retry?.cancel()
+            refusal = nil
+            emit(.storeRecovered(committed: committed), &produced)
+        }
+    }
+
+    /// The store refused `reading`: everything pending goes to the spool, the refusal is announced once, and
+    /// the next try is scheduled.
+    private func refused(_ reading: Reading, _ reason: String, _ produced: inout [SessionEvent]) async {
+        for waiting in pending { await keepInSpool(waiting) }
+        let attempts = (refusal?.attempts ?? 0) + 1
+        if refusal == nil { emit(.storeFailed(reading, reason: reason, waiting: pending.count), &produced) }
+        refusal?.retry?.cancel()
+        let delay = retry.delay(before: attempts)
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: delay)
+            guard !Task.isCancelled else { return }
+            await self?.retryByTimer()
+        }
+        refusal = (attempts, timer)
+    }
+
+    private func retryByTimer() async {
+        var produced: [SessionEvent] = []
+        await commitPending(&produced)
+        if !produced.isEmpty { await laterEvents(produced) }
+    }
+
+    private func keepInSpool(_ reading: Reading) async {
+        guard !spooled.contains(reading.syncIdentifier) else { return }
+        do {
+            try await spool.keep(reading)
+            spooled.insert(reading.syncIdentifier)
+        } catch {
+            // Kept in memory only; the journal entry of the refusal says the spool is full (docs/gateway.md).
         }
     }
 
@@ -190,6 +264,5 @@ public actor CuffSession {
 
     private func emit(_ event: SessionEvent, _ produced: inout [SessionEvent]) {
         produced.append(event)
-        continuation.yield(event)
     }
 }

@@ -19,6 +19,8 @@ public struct GatewayConfiguration: Sendable {
     public var timeZone = LocalTimeZone()
     /// How long `pair` waits for a person to type a passkey relayed through the control API.
     public var passkeyTimeout: Duration = .seconds(60)
+    /// How sessions try again while the store refuses readings.
+    public var storeRetry = StoreRetry()
 
     public init() {}
 }

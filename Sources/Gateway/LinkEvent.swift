@@ -27,6 +27,12 @@ public enum SessionEvent: Sendable {
     case measurementFailed(FailedMeasurement)
     /// A value that could not be decoded; logged and skipped, the session goes on.
     case malformedValue(HealthCharacteristic, GATTDecodingError, payload: [UInt8])
-    /// The store refused a reading; it stays pending and is retried on the next value or ``CuffSession/retryPending()``.
-    case storeFailed(Reading, reason: String)
+    /// The store began refusing readings (`reading` was the first refused; `waiting` are pending now): they
+    /// stay pending, in the spool, and a timer retries with backoff. Sent once per refusal, not per reading.
+    case storeFailed(Reading, reason: String, waiting: Int)
+    /// The store takes readings again: the refusal has ended, `committed` readings went in on this try.
+    case storeRecovered(committed: Int)
+    /// A reading turned away because ``CuffSession/pendingLimit`` readings already wait for the store; its
+    /// journal entry keeps its bytes.
+    case readingDropped(Reading, waiting: Int)
 }

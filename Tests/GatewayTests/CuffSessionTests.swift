@@ -64,14 +64,16 @@ struct CuffSessionTests {
 
     @Test func aStoreFailureLosesNothing() async {
         let store = FlakyStore()
-        let session = CuffSession(device: Fixtures.cuff, users: UserDirectory(), store: store)
+        let session = CuffSession(device: Fixtures.cuff, users: UserDirectory(), store: store, retry: StoreRetry(first: .seconds(3600)))
         let failed = await session.handle(value(.bloodPressureMeasurement, Fixtures.bpmR1))
-        guard case let .storeFailed(_, reason) = failed.first else { Issue.record("\(failed)"); return }
+        guard case let .storeFailed(_, reason, waiting) = failed.first else { Issue.record("\(failed)"); return }
         #expect(reason == "disk full")
+        #expect(waiting == 1)
         #expect(await session.pending.count == 1)
         await store.recover()
         let retried = await session.retryPending()
         guard case .readingStored(_, .stored) = retried.first else { Issue.record("\(retried)"); return }
+        guard case .storeRecovered(committed: 1)? = retried.last else { Issue.record("\(retried)"); return }
         #expect(await session.pending.isEmpty)
         #expect(await store.inner.readings.count == 1)
     }
@@ -98,19 +100,17 @@ struct CuffSessionTests {
         #expect(await session.pending.isEmpty)
     }
 
-    @Test func observersSeeEveryEventInOrder() async {
+    @Test func eventsComeBackInOrder() async {
         let session = CuffSession(device: Fixtures.cuff, users: UserDirectory(), store: InMemoryReadingStore())
-        await session.handle(.connecting)
-        await session.handle(.connected)
-        await session.handle(value(.bloodPressureMeasurement, Fixtures.bpmR1))
         var seen: [String] = []
-        for await event in session.events {
-            switch event {
-            case let .stateChanged(state): seen.append("\(state)")
-            case .readingStored: seen.append("stored")
-            default: seen.append("other")
+        for event in [LinkEvent.connecting, .connected, value(.bloodPressureMeasurement, Fixtures.bpmR1)] {
+            for produced in await session.handle(event) {
+                switch produced {
+                case let .stateChanged(state): seen.append("\(state)")
+                case .readingStored: seen.append("stored")
+                default: seen.append("other")
+                }
             }
-            if seen.count == 3 { break }
         }
         #expect(seen == ["connecting", "resolving", "stored"])
     }

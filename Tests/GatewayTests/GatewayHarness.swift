@@ -26,14 +26,17 @@ final class GatewayHarness: Sendable {
         try await self.init(Data(contentsOf: Self.folder.appendingPathComponent(name)), configuration: configuration)
     }
 
-    init(_ scenarioJSON: Data, configuration: GatewayConfiguration = GatewayConfiguration(), registry: any CuffRegistry = InMemoryCuffRegistry()) async throws {
+    init(
+        _ scenarioJSON: Data, configuration: GatewayConfiguration = GatewayConfiguration(), registry: any CuffRegistry = InMemoryCuffRegistry(),
+        spool: any ReadingSpool = NoSpool()
+    ) async throws {
         scenario = try Scenario.parse(scenarioJSON)
         bus = try PrivateBus()
         let log = log
         emulator = BluezEmulator(scenario: scenario, bus: .address(bus.address)) { log.append($0) }
         try await emulator.start()
         connection = try DBusConnection.open(.address(bus.address), label: "cuffd")
-        gateway = CuffGateway(bluez: BluezClient(connection: connection), store: store, registry: registry, configuration: configuration)
+        gateway = CuffGateway(bluez: BluezClient(connection: connection), store: store, registry: registry, configuration: configuration, spool: spool)
         events = StreamRecorder(await gateway.events())
         try await gateway.start()
     }

@@ -1,0 +1,166 @@
+import DBusTestSupport
+import Foundation
+import GATTHealth
+import Synchronization
+import Testing
+@testable import Gateway
+
+/// A store whose commits wait until the test lets them through, one at a time: the await inside a session's
+/// commit, where other calls to the actor run.
+actor GatedStore: ReadingStore {
+    let inner = InMemoryReadingStore()
+    private(set) var commits: [String] = []
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func commit(_ reading: Reading) async throws -> CommitOutcome {
+        commits.append(reading.syncIdentifier)
+        await withCheckedContinuation { waiting.append($0) }
+        return await inner.commit(reading)
+    }
+
+    var waitingCount: Int { waiting.count }
+
+    func releaseOne() {
+        guard !waiting.isEmpty else { return }
+        waiting.removeFirst().resume()
+    }
+}
+
+/// A spool in memory, counting what it was asked to keep.
+actor MemorySpool: ReadingSpool {
+    private(set) var readings: [Reading] = []
+    private(set) var keeps = 0
+
+    init(_ readings: [Reading] = []) { self.readings = readings }
+
+    func keep(_ reading: Reading) throws {
+        keeps += 1
+        if !readings.contains(where: { $0.syncIdentifier == reading.syncIdentifier }) { readings.append(reading) }
+    }
+
+    func release(_ syncIdentifier: String) { readings.removeAll { $0.syncIdentifier == syncIdentifier } }
+    func kept() -> [Reading] { readings }
+}
+
+@Suite("A session while the store waits or refuses")
+struct StoreRefusalTests {
+    func value(_ bytes: [UInt8]) -> LinkEvent {
+        .value(.bloodPressureMeasurement, bytes, receivedAt: Fixtures.receivedAt)
+    }
+
+    static let readings: [[UInt8]] = (0 ..< 3).map { n in
+        Fixtures.measurement(systolic: 120 + Int32(n), diastolic: 80, user: 0, time: Fixtures.morning)
+    }
+
+    /// Lets commits through until `count` readings are in the store (bounded).
+    func drain(_ store: GatedStore, until count: Int) async {
+        for _ in 0 ..< 2_000 where await store.inner.readings.count < count {
+            await store.releaseOne()
+            await Task.yield()
+        }
+    }
+
+    @Test("Values handled while a commit awaits the store: each committed once, in order, none lost, no trap")
+    func overlappingHandles() async {
+        let store = GatedStore()
+        let session = CuffSession(device: Fixtures.cuff, users: UserDirectory(), store: store)
+        async let first = session.handle(value(Self.readings[0]))
+        while await store.waitingCount == 0 { await Task.yield() }
+        // The first commit is suspended; two more values arrive meanwhile.
+        async let second = session.handle(value(Self.readings[1]))
+        async let third = session.handle(value(Self.readings[2]))
+        await drain(store, until: 3)
+        let produced = await first + second + third
+        let stored = produced.compactMap { event -> UInt16? in
+            if case let .readingStored(reading, .stored) = event { return UInt16(reading.systolic.doubleValue) }
+            return nil
+        }
+        #expect(stored == [120, 121, 122])
+        #expect(await store.commits.count == 3, "each reading committed exactly once")
+        #expect(await store.inner.readings.count == 3)
+        #expect(await session.pending.isEmpty)
+    }
+
+    @Test("Held values drained by identify while a value arrives: each committed once")
+    func identifyOverlappingHandle() async {
+        let store = GatedStore()
+        let session = CuffSession(device: Fixtures.cuff, users: UserDirectory(), store: store, identified: false)
+        await session.handle(value(Self.readings[0]))
+        await session.handle(value(Self.readings[1]))
+        async let identified = session.identify(Fixtures.cuff)
+        while await store.waitingCount == 0 { await Task.yield() }
+        async let late = session.handle(value(Self.readings[2]))
+        await drain(store, until: 3)
+        _ = await identified + late
+        #expect(await store.commits.count == 3)
+        #expect(Set(await store.inner.readings.map { $0.syncIdentifier }).count == 3)
+        #expect(await session.pending.isEmpty)
+    }
+
+    @Test("While the store refuses: one event when it starts, one when it ends; the timer commits without a new value")
+    func refusalAndRecovery() async throws {
+        let store = FlakyStore()
+        let spool = MemorySpool()
+        let later = Mutex<[SessionEvent]>([])
+        let session = CuffSession(
+            device: Fixtures.cuff, users: UserDirectory(), store: store, spool: spool,
+            retry: StoreRetry(first: .milliseconds(20), maximum: .milliseconds(40)),
+            laterEvents: { events in later.withLock { $0 += events } })
+        var produced: [SessionEvent] = []
+        for bytes in Self.readings { produced += await session.handle(value(bytes)) }
+        let failures = produced.filter { if case .storeFailed = $0 { true } else { false } }
+        #expect(failures.count == 1, "\\(produced)")
+        #expect(await session.pending.count == 3)
+        #expect(await spool.readings.count == 3, "every refused reading is in the spool")
+        try await Task.sleep(for: .milliseconds(120))
+        #expect(later.withLock { $0 }.isEmpty, "retries while the store still refuses say nothing")
+        await store.recover()
+        for _ in 0 ..< 200 where await !session.pending.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(await store.inner.readings.count == 3)
+        #expect(await spool.readings.isEmpty, "committed readings leave the spool")
+        let after = later.withLock { $0 }
+        #expect(after.filter { if case .readingStored = $0 { true } else { false } }.count == 3)
+        guard case .storeRecovered(committed: 3)? = after.last else { Issue.record("\\(after)"); return }
+    }
+
+    @Test("At most pendingLimit readings wait; more are turned away, named in an event")
+    func pendingIsBounded() async {
+        let session = CuffSession(
+            device: Fixtures.cuff, users: UserDirectory(), store: FlakyStore(), retry: StoreRetry(first: .seconds(3600)), pendingLimit: 2)
+        var produced: [SessionEvent] = []
+        for bytes in Self.readings { produced += await session.handle(value(bytes)) }
+        #expect(await session.pending.count == 2)
+        guard case let .readingDropped(reading, waiting)? = produced.last else { Issue.record("\\(produced)"); return }
+        #expect(waiting == 2)
+        #expect(reading.payload == Self.readings[2])
+    }
+
+    @Test("Backoff doubles up to its maximum")
+    func backoff() {
+        let retry = StoreRetry(first: .seconds(1), maximum: .seconds(60))
+        #expect((1 ... 8).map(retry.delay(before:)) == [1, 2, 4, 8, 16, 32, 60, 60].map(Duration.seconds))
+    }
+}
+
+@Suite("Readings an earlier run kept in the spool")
+struct SpoolRecoveryTests {
+    @Test("At start the Gateway commits them, announces each as its cuff's stored reading, and empties the spool")
+    func recoveredAtStart() async throws {
+        try await withTeardown { teardown in
+            let spooled = Reading(
+                device: Fixtures.cuff, userID: 0, person: nil, unit: .millimetresOfMercury, systolic: MedFloat16(mantissa: 133, exponent: 0)!,
+                diastolic: MedFloat16(mantissa: 85, exponent: 0)!, meanArterialPressure: nil, pulseRate: nil, status: nil,
+                deviceTime: Fixtures.morning, receivedAt: Fixtures.receivedAt, payload: [0x00, 0x85, 0x00])
+            let spool = MemorySpool([spooled])
+            let harness = try await GatewayHarness(
+                Data(#"{"adapter": {"address": "00:1A:7D:DA:71:13"}, "cuffs": []}"#.utf8), spool: spool)
+            teardown.add { await harness.stop() }
+            for _ in 0 ..< 200 where await !spool.readings.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(await harness.store.readings.map(\.syncIdentifier) == [spooled.syncIdentifier])
+            #expect(await spool.readings.isEmpty)
+            let announced = try await harness.events.next { if case .session(_, .readingStored) = $0 { true } else { false } }
+            guard case let .session(address, .readingStored(reading, .stored)) = announced else { Issue.record("\(announced)"); return }
+            #expect(address == Fixtures.cuff.address && reading.syncIdentifier == spooled.syncIdentifier)
+        }
+    }
+}
