@@ -6,9 +6,9 @@ import GRDB
 /// Durability (HEALTH-STORE.md §12): `DatabasePool` runs `PRAGMA synchronous = NORMAL` on its writer
 /// after `prepareDatabase` (GRDB `Database.setUpWALMode`), so FULL is set on the writer once the
 /// pool is open, then `journal_mode = wal` and `synchronous = 2` are read back and the open fails
-/// with ``HealthStoreError/durabilityNotEnforced(journalMode:synchronous:)`` otherwise. The file
-/// is created with ``StoreConfiguration/fileMode`` before SQLite opens it; SQLite gives its -wal
-/// and -shm files the database file's permissions.
+/// with ``HealthStoreError/durabilityNotEnforced(journalMode:synchronous:)`` otherwise. The path is
+/// checked first (``SQLiteStoreFile``): a new file is created with ``StoreConfiguration/fileMode``; SQLite
+/// gives its -wal and -shm files the database file's permissions.
 public final class SQLiteEngine: HealthStoreEngine {
     let writer: any DatabaseWriter
     let types: QuantityTypeRegistry
@@ -17,7 +17,7 @@ public final class SQLiteEngine: HealthStoreEngine {
 
     /// Opens or creates the database at `path`.
     public init(path: String, configuration: StoreConfiguration) throws(HealthStoreError) {
-        try Self.createFile(at: path, mode: mode_t(configuration.fileMode))
+        try SQLiteStoreFile.prepare(path, mode: mode_t(configuration.fileMode))
         var grdb = Configuration()
         grdb.busyMode = .timeout(10)
         grdb.foreignKeysEnabled = true
@@ -79,21 +79,12 @@ public final class SQLiteEngine: HealthStoreEngine {
         try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "\n") }
     }
 
+    /// Applies the migrations this build has not applied yet, each in its transaction (a store written by a
+    /// newer build was refused before it was opened, ``SQLiteStoreFile``).
     private func migrate() throws(HealthStoreError) {
         do {
-            let migrator = SQLiteSchema.migrator
-            if try writer.read({ try migrator.hasBeenSuperseded($0) }) {
-                throw HealthStoreError.unsupportedSchema("database has migrations unknown to this build")
-            }
-            try migrator.migrate(writer)
+            try SQLiteSchema.migrator.migrate(writer)
         } catch { throw SQLiteErrorMapping.map(error) }
-    }
-
-    private static func createFile(at path: String, mode: mode_t) throws(HealthStoreError) {
-        let fd = Foundation.open(path, O_CREAT | O_RDWR | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw .storageUnavailable("cannot open \(path): errno \(errno)") }
-        defer { close(fd) }
-        guard fchmod(fd, mode) == 0 else { throw .storageUnavailable("cannot chmod \(path): errno \(errno)") }
     }
 
     // MARK: Transactions with typed errors

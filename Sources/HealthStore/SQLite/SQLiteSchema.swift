@@ -106,6 +106,11 @@ enum SQLiteSchema {
                 UPDATE store_state SET identifier = randomblob(16) WHERE id = 1;
                 """)
         }
+        // cuffd's application ID in the file header (SQLiteStoreFile): a new store gets it here, and so does one
+        // written before stores carried it.
+        migrator.registerMigration("v4-application-id") { db in
+            try db.execute(sql: "PRAGMA application_id = \(SQLiteStoreFile.applicationID)")
+        }
         return migrator
     }
 

@@ -56,6 +56,9 @@ public enum HealthStoreError: Error, Sendable, Hashable, CustomStringConvertible
     case durabilityNotEnforced(journalMode: String, synchronous: Int)
     /// The database was written by a newer schema than this build knows.
     case unsupportedSchema(String)
+    /// The path names something that is not a cuffd store (a link, a device, another application's database);
+    /// it was left untouched.
+    case notAStore(path: String, reason: String)
     /// Any other SQLite error, with its code and message.
     case storage(code: Int32, message: String)
 
@@ -84,6 +87,7 @@ public enum HealthStoreError: Error, Sendable, Hashable, CustomStringConvertible
         case .storageUnavailable(let m): "storage unavailable: \(m)"
         case .durabilityNotEnforced(let j, let s): "durability not enforced: journal_mode=\(j) synchronous=\(s), need wal/2"
         case .unsupportedSchema(let m): "unsupported schema: \(m)"
+        case let .notAStore(path, reason): "\(path) is not a cuffd store: \(reason); it was left untouched"
         case .storage(let c, let m): "SQLite error \(c): \(m)"
         }
     }
