@@ -132,7 +132,7 @@ let package = Package(
         // A private dbus-daemon per test, and helpers to run third-party peers (busctl, dbus-fast).
         .target(name: "DBusTestSupport", dependencies: ["DBus"], path: "Tests/DBusTestSupport"),
         .testTarget(name: "SystemdSupportTests", dependencies: ["SystemdSupport", "DBusTestSupport"]),
-        // cuff-sim, cuffd and cuffctl as processes on a private bus: the user story end to end (issue 6 §5).
+        // cuff-sim, cuffd and cuffctl as processes on a private bus: the user story end to end.
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["DBus", "DBusTestSupport", "CuffSimulation", .product(name: "PropertyBased", package: "swift-property-based")]
@@ -145,7 +145,7 @@ let package = Package(
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),
         .testTarget(name: "MainLoopTests", dependencies: ["MainLoop"]),
         .testTarget(name: "BroadcastingTests", dependencies: ["Broadcasting"]),
-        // HealthKit-like typed health store (issue 5) on SQLite through GRDB.
+        // HealthKit-like typed health store on SQLite through GRDB.
         // SQL lives only in Sources/HealthStore/SQLite/; GRDBSQLite is SQLite's C API, used there for
         // the per-row statements of a write (SQLiteRawStatement.swift).
         .target(
@@ -159,14 +159,14 @@ let package = Package(
             dependencies: ["HealthStore"],
             path: "Tests/store-crash-writer"
         ),
-        // Figures for issue 5: ingest rate, commit latency, last-100 and daily-statistics query times.
+        // Figures for the store: ingest rate, commit latency, last-100 and daily-statistics query times.
         // Run: swift run -c release store-benchmark
         .executableTarget(
             name: "store-benchmark",
             dependencies: ["HealthStore"],
             path: "Benchmarks/store-benchmark"
         ),
-        // Figures for issue 3: call round trips and signal throughput against dbus-fast and busctl.
+        // Figures for the D-Bus layer: call round trips and signal throughput against dbus-fast and busctl.
         // Run: swift run -c release dbus-benchmark [CALLS] [SIGNALS]
         // cuffd's and cuffctl's peak memory reading a small and a large store through Readings' pages.
         .executableTarget(
@@ -179,7 +179,7 @@ let package = Package(
             dependencies: ["DBus", "DBusTestSupport"],
             path: "Benchmarks/dbus-benchmark"
         ),
-        // Figures for issue 6: cuffd's start → READY, idle RSS and wakeups, indication → committed latency.
+        // Figures for the daemon: cuffd's start → READY, idle RSS and wakeups, indication → committed latency.
         // Run: make && swift run -c release daemon-benchmark [CUFFD_BINARY] [READINGS]
         .executableTarget(
             name: "daemon-benchmark",

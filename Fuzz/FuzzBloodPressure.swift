@@ -1,5 +1,5 @@
 // Invariants of Blood Pressure Measurement 0x2A35 (spec and Beurer layouts), Intermediate Cuff Pressure
-// 0x2A36 (GATT-HEALTH.md §4–5, §13.5) and the BPS 1.1 Enhanced 0x2B34/0x2B35 (§7).
+// 0x2A36 (docs/reference/GATT-HEALTH.md §4–5, §13.5) and the BPS 1.1 Enhanced 0x2B34/0x2B35 (§7).
 
 /// What 0x2A35 and 0x2A36 share, so one check covers both.
 protocol BloodPressureFrameFields: QuirkAwareValue, Equatable {
@@ -137,7 +137,7 @@ struct EnhancedFields: Equatable {
         _ pulseRate: MedFloat16?, _ userID: UInt8?, _ status: BloodPressureMeasurementStatus?, _ userFacingTime: UInt32?,
         _ trailingByteCount: Int
     ) {
-        // Flags bits (GATT-HEALTH.md §7): 0 unit, 1–5 presence, 6 Epoch Start, 7 RFU.
+        // Flags bits (docs/reference/GATT-HEALTH.md §7): 0 unit, 1–5 presence, 6 Epoch Start, 7 RFU.
         flags = (unit == .kilopascals ? 0x01 : 0) | (timeStamp == nil ? 0 : 0x02) | (pulseRate == nil ? 0 : 0x04)
             | (userID == nil ? 0 : 0x08) | (status == nil ? 0 : 0x10) | (userFacingTime == nil ? 0 : 0x20)
             | (epoch == .year2000 ? 0x40 : 0) | reserved

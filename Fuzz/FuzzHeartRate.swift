@@ -1,4 +1,4 @@
-// Invariants of Heart Rate Measurement 0x2A37 (GATT-HEALTH.md §9, §13.6).
+// Invariants of Heart Rate Measurement 0x2A37 (docs/reference/GATT-HEALTH.md §9, §13.6).
 
 /// Length = 1 + (1 or 2, flag bit 0) + 2·bit3 + 2·bit4 (bit 4 promises at least one RR-Interval); shorter
 /// fails as `.truncated` with that length. Value, energy and every kept interval equal the bytes; the

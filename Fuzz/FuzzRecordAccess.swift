@@ -1,4 +1,4 @@
-// Invariants of Record Access Control Point 0x2A52 (GATT-HEALTH.md §8): the decoder's outcome is compared
+// Invariants of Record Access Control Point 0x2A52 (docs/reference/GATT-HEALTH.md §8): the decoder's outcome is compared
 // with a model written from the op code, operator and filter type tables.
 
 /// Every input gets the outcome the tables give it (value or exact error); what decodes re-encodes to the
@@ -19,7 +19,7 @@ func checkRecordAccessControlPoint(_ bytes: UnsafeRawBufferPointer) {
     }
 }
 
-/// The RACP tables of GATT-HEALTH.md §8, as cuffd reads them.
+/// The RACP tables of docs/reference/GATT-HEALTH.md §8, as cuffd reads them.
 enum RecordAccessModel {
     struct Decoded {
         var operand: RecordAccessControlPoint.Operand

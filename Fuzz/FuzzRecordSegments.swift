@@ -1,4 +1,4 @@
-// Invariants of Blood Pressure Record 0x2B36 (GATT-HEALTH.md §7): one segment, a stream of segments through
+// Invariants of Blood Pressure Record 0x2B36 (docs/reference/GATT-HEALTH.md §7): one segment, a stream of segments through
 // BloodPressureRecordAssembler against a model of the joining rules, and encodeSegments → assembler.
 
 /// The fuzz input drives three checks: the whole input as one segment; the input cut into segments
@@ -83,7 +83,7 @@ private func checkSplitAndJoin(_ bytes: UnsafeRawBufferPointer) {
     }
 }
 
-/// The joining rules of GATT-HEALTH.md §7 as BloodPressureRecordAssembler documents them: a first segment
+/// The joining rules of docs/reference/GATT-HEALTH.md §7 as BloodPressureRecordAssembler documents them: a first segment
 /// starts a record (dropping an unfinished one); a later one must carry the next counter (mod 64), or the
 /// record is dropped; a last segment completes it; with the feature's E2E-CRC the final two bytes are the
 /// CRC.

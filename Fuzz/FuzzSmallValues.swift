@@ -1,5 +1,5 @@
 // Invariants of the fixed-length values (0x2A49, 0x2A38, 0x2A39, 0x2A08, 0x2A2B, 0x2A23, 0x2A50, 0x2A19),
-// the Device Information strings (GATT-HEALTH.md §11) and SFLOAT/FLOAT (§3).
+// the Device Information strings (docs/reference/GATT-HEALTH.md §11) and SFLOAT/FLOAT (§3).
 
 /// A fixed-length value decodes exactly when its length is there (else `.truncated` with that length)
 /// and re-encodes to its first bytes, every bit kept.

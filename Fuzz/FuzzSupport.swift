@@ -43,7 +43,7 @@ func littleEndian32(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt32 {
     UInt32(littleEndian16(bytes, offset)) | UInt32(littleEndian16(bytes, offset + 2)) << 16
 }
 
-/// Date Time at `offset` (GATT-HEALTH.md §10: year uint16, then month, day, hours, minutes, seconds).
+/// Date Time at `offset` (docs/reference/GATT-HEALTH.md §10: year uint16, then month, day, hours, minutes, seconds).
 func dateTime(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> DateTime {
     DateTime(
         year: littleEndian16(bytes, offset), month: bytes[offset + 2], day: bytes[offset + 3],

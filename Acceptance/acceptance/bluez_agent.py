@@ -1,4 +1,4 @@
-"""The bring-up client's pairing agent and GattProfile1 application (BLUEZ-DBUS.md §4, §5).
+"""The bring-up client's pairing agent and GattProfile1 application (docs/reference/BLUEZ-DBUS.md §4, §5).
 
 The agent answers as a user would: it types the passkey the cuff displays (the scenario's, as a
 user gives it to `cuffctl pair --passkey`) and accepts every confirmation. Each call bluetoothd

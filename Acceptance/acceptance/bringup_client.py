@@ -59,7 +59,7 @@ class BringUpClient:
     def _set(self, path: str, interface: str, name: str, value):
         self._call(path, dbus.PROPERTIES_IFACE, 'Set', interface, name, value)
 
-    # Registrations, redone whenever bluetoothd comes back (BLUEZ-DBUS.md §10).
+    # Registrations, redone whenever bluetoothd comes back (docs/reference/BLUEZ-DBUS.md §10).
 
     def _register(self, capability: str):
         self.owner = str(self.bus.get_name_owner(BLUEZ))
@@ -179,7 +179,7 @@ class BringUpClient:
     def _renew_while_disconnected(self, device: str):
         """The first time a cuff drops the link, its 0x2A36 session is ended and started again while
         it is away: BlueZ must keep a session opened on a disconnected device and enable it when the
-        cuff comes back (BLUEZ-DBUS.md §7); the 0x2A36 check then shows whether it did."""
+        cuff comes back (docs/reference/BLUEZ-DBUS.md §7); the 0x2A36 check then shows whether it did."""
         self.renewed.add(device)
         for path in [p for p, uuid in self.log.characteristics.items() if uuid == '2A36' and p.startswith(device + '/')]:
             for method in ('StopNotify', 'StartNotify'):

@@ -1,4 +1,4 @@
-"""The cuff clock over the real stack (GATT-HEALTH.md §10; docs/acceptance.md): what cuffd did to each
+"""The cuff clock over the real stack (docs/reference/GATT-HEALTH.md §10; docs/acceptance.md): what cuffd did to each
 cuff's Current Time 0x2A2B, from the radio's events, and the time it gave each reading.
 
 cuffd reads the clock, sets it to local time where the characteristic is writable, and keeps the offset

@@ -1,4 +1,4 @@
-"""The cuff's own clock on Current Time 0x2A2B (GATT-HEALTH.md §10; Current Time Service 1.1 §3.1), as
+"""The cuff's own clock on Current Time 0x2A2B (docs/reference/GATT-HEALTH.md §10; Current Time Service 1.1 §3.1), as
 cuff-sim keeps it (Sources/CuffSimulation/Emulator/CuffClock.swift): a wall clock without a zone that
 runs on from the scenario's `clock.start` (or this machine's local time) and from each write.
 

@@ -1,5 +1,5 @@
 """The GATT database of an emulated cuff: the services a scenario names, as docs/cuff-sim.md lists
-them (GATT-HEALTH.md §2; BPS 1.1's records §7–§8; Current Time §10; QardioArm §12), so cuff-sim and
+them (docs/reference/GATT-HEALTH.md §2; BPS 1.1's records §7–§8; Current Time §10; QardioArm §12), so cuff-sim and
 the real stack expose the same characteristics."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The Date Time field the health characteristics share (GATT-HEALTH.md §4 and §10; GSS "Date Time"):
+"""The Date Time field the health characteristics share (docs/reference/GATT-HEALTH.md §4 and §10; GSS "Date Time"):
 year uint16, month, day, hours, minutes, seconds — a wall clock without a zone. Blood Pressure
 Measurement 0x2A35 carries it as its Time Stamp; Current Time 0x2A2B starts with it.
 

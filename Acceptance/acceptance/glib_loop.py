@@ -41,7 +41,7 @@ class Loop:
         loop.run()
 
     def call(self, method, *arguments, timeout: float = 30):
-        """Calls a D-Bus method without blocking the loop (bluetoothd may call back first, BLUEZ-DBUS.md
+        """Calls a D-Bus method without blocking the loop (bluetoothd may call back first, docs/reference/BLUEZ-DBUS.md
         §15.2); returns the reply, or raises the D-Bus error."""
         outcome = []
         method(*arguments, reply_handler=lambda *reply: outcome.append(('ok', reply)),

@@ -1,4 +1,4 @@
-"""QardioArm's vendor control point in the Blood Pressure Service (GATT-HEALTH.md §12, reverse-engineered),
+"""QardioArm's vendor control point in the Blood Pressure Service (docs/reference/GATT-HEALTH.md §12, reverse-engineered),
 as cuff-sim plays it (`BluezEmulator+QardioArm.swift`, docs/cuff-sim.md): writing `F1 01` notifies
 `F2 01` (inflating), plays the scenario's `onStart` steps (times counted from the write), then notifies
 `F2 04` (completed); `F1 02` stops the script and notifies `F2 05` (aborted). A start while measuring and

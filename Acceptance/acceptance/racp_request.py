@@ -1,5 +1,5 @@
 """What a BPS 1.1 cuff makes of one value written to its Record Access Control Point 0x2A52
-(GATT-HEALTH.md §8; gatt-xml `record_access_control_point.xml`): the records it selects and the
+(docs/reference/GATT-HEALTH.md §8; gatt-xml `record_access_control_point.xml`): the records it selects and the
 indication on 0x2A52 that ends the procedure. Pure; the same rules as cuff-sim's
 `RecordAccessRequest.swift` (docs/cuff-sim.md, "BPS 1.1 stored records"):
 

@@ -1,4 +1,4 @@
-"""A BPS 1.1 cuff's stored-record procedures (GATT-HEALTH.md §7–§8), as cuff-sim carries them out
+"""A BPS 1.1 cuff's stored-record procedures (docs/reference/GATT-HEALTH.md §7–§8), as cuff-sim carries them out
 (`BluezEmulator+RecordAccess.swift`, docs/cuff-sim.md): a write to RACP 0x2A52 needs indications on
 0x2A52, a report also on 0x2B36 (else ATT 0xFD, "CCCD Improperly Configured"); while a procedure runs
 only Abort is taken (else ATT 0xFE, "Procedure Already in Progress"). The write is answered first; then,

@@ -1,4 +1,4 @@
-"""A stored record as Blood Pressure Record 0x2B36 indications (BPS 1.1; GATT-HEALTH.md §7), cut the way
+"""A stored record as Blood Pressure Record 0x2B36 indications (BPS 1.1; docs/reference/GATT-HEALTH.md §7), cut the way
 cuff-sim cuts it (`BloodPressureRecordSegment.encodeSegments`, `RecordCRC.swift`):
 
 | field | bytes | |

@@ -1,6 +1,6 @@
 // A straightforward C decoder of Blood Pressure Measurement 0x2A35 and Heart Rate Measurement 0x2A37,
-// doing the checks GATTHealth does, as the yardstick of `Benchmarks/compare-decode` (issue 2 §6).
-// Written from the spec tables in shared/reference/GATT-HEALTH.md §4 and §9.
+// doing the checks GATTHealth does, as the yardstick of `Benchmarks/compare-decode`.
+// Written from the spec tables in docs/reference/GATT-HEALTH.md §4 and §9.
 #ifndef GATT_DECODE_H
 #define GATT_DECODE_H
 

@@ -1,4 +1,4 @@
-// Figures for issue 6, §6: cuffd's start → READY, its idle RSS and wakeups per second (as a process, the
+// Figures for the daemon: cuffd's start → READY, its idle RSS and wakeups per second (as a process, the
 // release build `make` installs), and indication → committed latency through the chain on cuff-sim
 // (cuff-sim's PropertiesChanged → dbus-daemon → BlueZ client → Gateway → session → HealthStore commit with
 // synchronous=FULL), measured in one process with one clock.

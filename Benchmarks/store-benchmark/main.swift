@@ -1,4 +1,4 @@
-// store-benchmark: figures for issue 5 on a durable store (WAL, synchronous=FULL) in a temp dir.
+// store-benchmark: figures for the store on a durable store (WAL, synchronous=FULL) in a temp dir.
 //
 //   swift run -c release store-benchmark [heart-rate samples, default 1000000] [readings, default 200000]
 //

@@ -1,10 +1,10 @@
 import DBus
 
-/// `Device1` calls (`doc/device-api.txt`), with the workarounds BLUEZ-DBUS.md §3, §5 and §6 call for.
+/// `Device1` calls (`doc/device-api.txt`), with the workarounds docs/reference/BLUEZ-DBUS.md §3, §5 and §6 call for.
 extension BluezClient {
     /// `Device1.Connect`, serialized per device (a second caller joins the attempt under way instead of
     /// getting `InProgress`) and retried on transient `le-connection-*` failures after the `Connected`
-    /// flap settles (bleak's workaround, BLUEZ-DBUS.md §3). Returns once the link is up.
+    /// flap settles (bleak's workaround, docs/reference/BLUEZ-DBUS.md §3). Returns once the link is up.
     public func connect(_ id: DeviceID, attempts: Int = 3) async throws(BluezError) {
         if connectsInFlight[id] == nil {
             connectsInFlight[id] = Task {
@@ -43,7 +43,7 @@ extension BluezClient {
     }
 
     /// `Device1.Disconnect`. On a device that is not trusted this also stops auto-connect "until Connect
-    /// method is called again" (BLUEZ-DBUS.md §3), so cuffd trusts cuffs before it ever disconnects them.
+    /// method is called again" (docs/reference/BLUEZ-DBUS.md §3), so cuffd trusts cuffs before it ever disconnects them.
     public func disconnect(_ id: DeviceID) async throws(BluezError) {
         let path = try devicePath(id)
         do {
@@ -57,7 +57,7 @@ extension BluezClient {
 
     /// Waits until the device's services are resolved and returns its characteristics; fails when the link
     /// drops or the device vanishes first ("in some cases, we can get InterfacesRemoved without the
-    /// Connected property changing", bleak; BLUEZ-DBUS.md §6). Subscribes before it looks.
+    /// Connected property changing", bleak; docs/reference/BLUEZ-DBUS.md §6). Subscribes before it looks.
     public func waitForServicesResolved(_ id: DeviceID, timeout: Duration) async throws(BluezError) -> [GattCharacteristic] {
         try await waitForDevice(id, timeout: timeout) { device in
             guard let device, device.connected else { return false }
@@ -67,7 +67,7 @@ extension BluezClient {
     }
 
     /// `Device1.Pair`: connects if needed, pairs, resolves services. bluetoothd asks our agent before it
-    /// replies, so the agent's handler must not wait for this call (BLUEZ-DBUS.md §15.2). The timeout covers
+    /// replies, so the agent's handler must not wait for this call (docs/reference/BLUEZ-DBUS.md §15.2). The timeout covers
     /// a person reading a passkey off a cuff. Returns once the mirror shows the device paired: the reply
     /// can overtake the `PropertiesChanged` bluetoothd sent before it on our signal stream.
     public func pair(_ id: DeviceID, timeout: Duration = .seconds(90)) async throws(BluezError) {
@@ -102,7 +102,7 @@ extension BluezClient {
     }
 
     /// `Adapter1.RemoveDevice`: drops the bond and the object (the daemon-side remedy for a stale bond or
-    /// attribute cache, BLUEZ-DBUS.md §11). Returns once the mirror no longer holds the device.
+    /// attribute cache, docs/reference/BLUEZ-DBUS.md §11). Returns once the mirror no longer holds the device.
     public func remove(_ id: DeviceID) async throws(BluezError) {
         let path = try devicePath(id)
         guard let adapter = mirror.adapter(id.adapter) else { throw Self.unknown(id) }

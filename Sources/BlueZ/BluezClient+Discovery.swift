@@ -1,6 +1,6 @@
 import DBus
 
-/// Discovery sessions (`Adapter1`, BLUEZ-DBUS.md §2): one per client per adapter, filtered, resumed after
+/// Discovery sessions (`Adapter1`, docs/reference/BLUEZ-DBUS.md §2): one per client per adapter, filtered, resumed after
 /// a bluetoothd restart.
 extension BluezClient {
     /// Sets our filter and starts our discovery session on `adapter`; `InProgress` (already ours) is fine.
@@ -22,7 +22,7 @@ extension BluezClient {
     }
 
     /// Ends our discovery session. bluetoothd then removes temporary devices (never paired or trusted)
-    /// after `TemporaryTimeout` (BLUEZ-DBUS.md §2).
+    /// after `TemporaryTimeout` (docs/reference/BLUEZ-DBUS.md §2).
     public func stopDiscovery(on adapter: BluetoothAddress) async {
         registrations.discovery[adapter] = nil
         guard let found = mirror.adapter(adapter) else { return }

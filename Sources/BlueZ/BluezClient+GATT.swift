@@ -1,9 +1,9 @@
 import DBus
 
-/// `GattCharacteristic1` reads and writes by device and UUID (`doc/gatt-api.txt`, BLUEZ-DBUS.md §8).
+/// `GattCharacteristic1` reads and writes by device and UUID (`doc/gatt-api.txt`, docs/reference/BLUEZ-DBUS.md §8).
 extension BluezClient {
     /// `ReadValue`. On a notifying characteristic the read value also arrives as a ``BluezEvent/value``
-    /// (BLUEZ-DBUS.md §7: "expect the read twice").
+    /// (docs/reference/BLUEZ-DBUS.md §7: "expect the read twice").
     public func readValue(_ uuid: String, of device: DeviceID) async throws(BluezError) -> [UInt8] {
         let path = try characteristicPath(uuid, of: device)
         do {
@@ -24,7 +24,7 @@ extension BluezClient {
         case command
     }
 
-    /// `WriteValue` with `type` (BLUEZ-DBUS.md §8: RACP and the QardioArm control point are written with
+    /// `WriteValue` with `type` (docs/reference/BLUEZ-DBUS.md §8: RACP and the QardioArm control point are written with
     /// `request`).
     public func writeValue(_ bytes: [UInt8], to uuid: String, of device: DeviceID, type: WriteType = .request) async throws(BluezError) {
         let path = try characteristicPath(uuid, of: device)

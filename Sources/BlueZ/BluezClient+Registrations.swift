@@ -1,7 +1,7 @@
 import DBus
 
 /// The agent, the auto-connect application and the notify sessions, kept registered across bluetoothd
-/// restarts (BLUEZ-DBUS.md §4, §5, §7, §10).
+/// restarts (docs/reference/BLUEZ-DBUS.md §4, §5, §7, §10).
 extension BluezClient {
     var agentPath: DBusObjectPath { try! configuration.objectRoot.appending("agent") }
     var applicationPath: DBusObjectPath { try! configuration.objectRoot.appending("application") }
@@ -15,7 +15,7 @@ extension BluezClient {
     }
 
     /// Redoes every registration on a bluetoothd that just appeared: agent, application on each adapter,
-    /// notify sessions, discovery (BLUEZ-DBUS.md §10, in that order).
+    /// notify sessions, discovery (docs/reference/BLUEZ-DBUS.md §10, in that order).
     func registerEverything() async {
         await registerAgent()
         for adapter in mirror.adapters { await registerApplication(on: adapter) }
@@ -70,7 +70,7 @@ extension BluezClient {
 
     /// Keeps notifications or indications enabled on the characteristics `uuids` of `device`, now and
     /// whenever they are exported again (after a reconnection or a bluetoothd restart). The match rule for
-    /// their values was installed at start-up, before any `StartNotify` (BLUEZ-DBUS.md §7).
+    /// their values was installed at start-up, before any `StartNotify` (docs/reference/BLUEZ-DBUS.md §7).
     public func keepNotifying(_ device: DeviceID, uuids: Set<String>) {
         registrations.notifyIntents[device, default: []].formUnion(uuids.map { $0.lowercased() })
         enableNotifications(device)

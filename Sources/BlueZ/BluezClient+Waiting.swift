@@ -1,7 +1,7 @@
 import DBus
 
 /// Waiting for the mirror to reach a state, subscribed before looking (bluer's `wait_for_services_resolved`
-/// order; BLUEZ-DBUS.md §6), bounded in time.
+/// order; docs/reference/BLUEZ-DBUS.md §6), bounded in time.
 extension BluezClient {
     /// Waits until `decide` says true (done) or false (failed) of the device's state; nil means keep
     /// waiting. A device that is not in the mirror is passed as nil. Throws `NoReply` on timeout and

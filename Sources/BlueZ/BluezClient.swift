@@ -6,7 +6,7 @@ import FoundationEssentials
 /// registrations a collector needs (pairing agent, GattProfile1 auto-connect application, notify sessions),
 /// and the calls on adapters, devices and characteristics, addressed by Bluetooth address and UUID.
 ///
-/// Start-up follows BLUEZ-DBUS.md §1: match rules first, then `GetManagedObjects`, then every
+/// Start-up follows docs/reference/BLUEZ-DBUS.md §1: match rules first, then `GetManagedObjects`, then every
 /// `InterfacesAdded`, `InterfacesRemoved` and `PropertiesChanged` in arrival order, through one stream so
 /// the order survives. When bluetoothd's owner changes (a restart), the mirror is rebuilt and every
 /// registration redone (§10); neither bluer nor bleak does that.
@@ -21,7 +21,7 @@ public actor BluezClient {
     /// What must hold whenever bluetoothd is there; redone after it restarts.
     var registrations = Registrations()
     /// `Connect` calls under way, so a second caller joins the first instead of getting `InProgress`
-    /// (BLUEZ-DBUS.md §3: serialize connects per device).
+    /// (docs/reference/BLUEZ-DBUS.md §3: serialize connects per device).
     var connectsInFlight: [DeviceID: Task<Void, Never>] = [:]
     var connectResults: [DeviceID: Result<Void, BluezError>] = [:]
 
@@ -106,7 +106,7 @@ public actor BluezClient {
         }
     }
 
-    /// bluetoothd is on the bus: load its tree, then redo every registration (BLUEZ-DBUS.md §10).
+    /// bluetoothd is on the bus: load its tree, then redo every registration (docs/reference/BLUEZ-DBUS.md §10).
     private func bluetoothdAppeared(_ owner: String) async {
         bluetoothdOwner = owner
         do {
@@ -190,11 +190,11 @@ public struct BluezClientConfiguration: Sendable {
     /// `KeyboardDisplay` only while cuffd itself pairs, so passkey cuffs can be typed in.
     public var agentCapability: AgentCapability = .noInputNoOutput
     /// Whether the agent asks to be the default agent. Peer-initiated security requests and BlueZ's own
-    /// security elevation go to the default agent (BLUEZ-DBUS.md §5); it is system-wide, so a desktop may
+    /// security elevation go to the default agent (docs/reference/BLUEZ-DBUS.md §5); it is system-wide, so a desktop may
     /// want it off.
     public var requestsDefaultAgent = true
     /// The services whose devices bluetoothd should connect to on its own when they advertise
-    /// (GattProfile1, BLUEZ-DBUS.md §4): Blood Pressure 0x1810 and Heart Rate 0x180D.
+    /// (GattProfile1, docs/reference/BLUEZ-DBUS.md §4): Blood Pressure 0x1810 and Heart Rate 0x180D.
     public var autoConnectUUIDs = ["00001810-0000-1000-8000-00805f9b34fb", "0000180d-0000-1000-8000-00805f9b34fb"]
     /// Where the agent and the application are exported on cuffd's connection.
     public var objectRoot: DBusObjectPath = "/org/cuffd/bluez"

@@ -1,7 +1,7 @@
 import DBus
 
 /// A failed BlueZ call, typed from the D-Bus error name and, for connections, the reason bluetoothd puts in
-/// the message since 5.62 (`src/error.h`, `doc/errors.txt`; BLUEZ-DBUS.md §3, §12). It keeps the original
+/// the message since 5.62 (`src/error.h`, `doc/errors.txt`; docs/reference/BLUEZ-DBUS.md §3, §12). It keeps the original
 /// D-Bus error so it can be passed through to cuffd's own clients.
 public struct BluezError: Error, Hashable, Sendable, CustomStringConvertible, DBusErrorConvertible {
     public enum Kind: Hashable, Sendable {
@@ -34,7 +34,7 @@ public struct BluezError: Error, Hashable, Sendable, CustomStringConvertible, DB
 
     /// Whether trying the same call again soon may succeed. bleak retries `le-connection-abort-by-local`
     /// after the `Connected` flap: "This error is often caused by RF interference"
-    /// (`bleak/backends/bluezdbus/client.py`, BLUEZ-DBUS.md §3); a timeout or a failed GATT browse is worth
+    /// (`bleak/backends/bluezdbus/client.py`, docs/reference/BLUEZ-DBUS.md §3); a timeout or a failed GATT browse is worth
     /// another attempt too; `InProgress` means wait for the attempt under way.
     public var isRetryable: Bool {
         switch kind {

@@ -4,7 +4,7 @@ import FoundationEssentials
 /// sessions; every event has already been applied to the mirror when it is delivered.
 public enum BluezEvent: Sendable {
     /// bluetoothd came onto the bus (the mirror is rebuilt; registrations are being redone) or left it (every
-    /// link, registration and notify session is gone; BLUEZ-DBUS.md §10).
+    /// link, registration and notify session is gone; docs/reference/BLUEZ-DBUS.md §10).
     case availabilityChanged(Bool)
     case adapterChanged(Adapter)
     case adapterRemoved(BluetoothAddress)
@@ -16,6 +16,6 @@ public enum BluezEvent: Sendable {
     /// Our `StartNotify` on characteristic `uuid` succeeded: its values will arrive as ``value(_:uuid:bytes:receivedAt:)``.
     case notifying(DeviceID, uuid: String)
     /// A notification or indication, or a read, of characteristic `uuid`: `PropertiesChanged` on `Value`,
-    /// which bluetoothd emits for every packet even when the bytes repeat (BLUEZ-DBUS.md §7).
+    /// which bluetoothd emits for every packet even when the bytes repeat (docs/reference/BLUEZ-DBUS.md §7).
     case value(DeviceID, uuid: String, bytes: [UInt8], receivedAt: Date)
 }

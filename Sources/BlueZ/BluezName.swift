@@ -1,7 +1,7 @@
 import DBus
 
 /// The names bluetoothd 5.66 uses on the bus (`doc/adapter-api.txt`, `doc/device-api.txt`,
-/// `doc/gatt-api.txt`, `doc/agent-api.txt`; shared/reference/BLUEZ-DBUS.md §1).
+/// `doc/gatt-api.txt`, `doc/agent-api.txt`; docs/reference/BLUEZ-DBUS.md §1).
 public enum BluezName {
     /// bluetoothd's well-known name.
     public static let service = "org.bluez"

@@ -18,20 +18,20 @@ public struct Device: Hashable, Sendable {
     /// `Bonded` (5.65+): the keys are stored, so the bond survives restarts.
     public var bonded: Bool
     /// `Trusted`: "Indicates if the remote is seen as trusted." A trusted LE device keeps auto-connect
-    /// when it disconnects (BLUEZ-DBUS.md §3, §4).
+    /// when it disconnects (docs/reference/BLUEZ-DBUS.md §3, §4).
     public var trusted: Bool
     /// `Blocked`: connections from the device are refused.
     public var blocked: Bool
     /// `Connected`: the link is up (5.66 has no `Disconnected` signal: watch this turning false).
     public var connected: Bool
     /// `ServicesResolved`: "Indicate whether or not service discovery has been resolved." Its objects are
-    /// normally exported before it turns true, but not always (BLUEZ-DBUS.md §6).
+    /// normally exported before it turns true, but not always (docs/reference/BLUEZ-DBUS.md §6).
     public var servicesResolved: Bool
     /// `RSSI`: signal strength of the last advertisement, while discovering.
     public var rssi: Int16?
 
     /// Whether bluetoothd keeps the device after discovery ends: paired or trusted devices are not
-    /// "temporary" (BLUEZ-DBUS.md §2).
+    /// "temporary" (docs/reference/BLUEZ-DBUS.md §2).
     public var isTemporary: Bool { !paired && !trusted }
 
     init?(path: DBusObjectPath, _ properties: DBusProperties, adapter: BluetoothAddress) {

@@ -1,5 +1,5 @@
 /// How cuffd names a remote device: the adapter's address and the device's, never an object path —
-/// paths carry ATT handles and adapter indexes that change (BLUEZ-DBUS.md §1).
+/// paths carry ATT handles and adapter indexes that change (docs/reference/BLUEZ-DBUS.md §1).
 public struct DeviceID: Hashable, Sendable, Comparable, CustomStringConvertible {
     public var adapter: BluetoothAddress
     public var address: BluetoothAddress

@@ -3,7 +3,7 @@ import DBus
 /// An `org.bluez.GattCharacteristic1` of a remote device (`doc/gatt-api.txt`, BlueZ 5.66), with the
 /// service it belongs to.
 public struct GattCharacteristic: Hashable, Sendable {
-    /// `…/serviceNNNN/charNNNN`: numbered by ATT handle, so for calls only (BLUEZ-DBUS.md §1).
+    /// `…/serviceNNNN/charNNNN`: numbered by ATT handle, so for calls only (docs/reference/BLUEZ-DBUS.md §1).
     public var path: DBusObjectPath
     public var device: DeviceID
     /// `UUID` of the characteristic, lower-case 128-bit.
@@ -16,7 +16,7 @@ public struct GattCharacteristic: Hashable, Sendable {
     /// `Notifying`: notifications or indications are enabled (by any client).
     public var notifying: Bool
 
-    /// Whether `StartNotify` applies: 5.66 accepts `notify` or `indicate` (BLUEZ-DBUS.md §7).
+    /// Whether `StartNotify` applies: 5.66 accepts `notify` or `indicate` (docs/reference/BLUEZ-DBUS.md §7).
     public var canNotify: Bool { flags.contains("notify") || flags.contains("indicate") }
     public var isReadable: Bool { flags.contains("read") || flags.contains("encrypt-read") || flags.contains("encrypt-authenticated-read") }
     public var isWritable: Bool { flags.contains("write") || flags.contains("encrypt-write") || flags.contains("encrypt-authenticated-write") }

@@ -4,7 +4,7 @@ import DBus
 /// `org.bluez.GattProfile1` naming the Blood Pressure and Heart Rate services. For each UUID bluetoothd
 /// "requests automatic connections to be established to devices supporting it" — it puts bonded,
 /// trusted cuffs on the controller's accept list, so a cuff that wakes and advertises is connected at
-/// once (`doc/gatt-api.txt`; `src/gatt-database.c`; BLUEZ-DBUS.md §4).
+/// once (`doc/gatt-api.txt`; `src/gatt-database.c`; docs/reference/BLUEZ-DBUS.md §4).
 enum GattProfileApplication {
     static func interface(uuids: [String]) -> DBusInterface {
         DBusInterface(BluezName.gattProfile, methods: [

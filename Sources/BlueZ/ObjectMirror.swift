@@ -2,7 +2,7 @@ import DBus
 
 /// One mirror of bluetoothd's object tree: every object's interfaces and properties, as
 /// `GetManagedObjects` reported them and `InterfacesAdded`, `InterfacesRemoved` and
-/// `PropertiesChanged` changed them since, applied in the order they arrived (BLUEZ-DBUS.md §1:
+/// `PropertiesChanged` changed them since, applied in the order they arrived (docs/reference/BLUEZ-DBUS.md §1:
 /// "answer every later question from it"). Questions are asked by address and UUID; object paths
 /// are only how the answers are found.
 struct ObjectMirror {

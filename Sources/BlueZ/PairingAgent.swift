@@ -1,7 +1,7 @@
 import DBus
 
 /// cuffd's `org.bluez.Agent1` (`doc/agent-api.txt`): bluetoothd calls it while pairing, before `Pair`
-/// replies (BLUEZ-DBUS.md §5, §15.2). Each method hands the question to a ``PairingDelegate``; the handlers
+/// replies (docs/reference/BLUEZ-DBUS.md §5, §15.2). Each method hands the question to a ``PairingDelegate``; the handlers
 /// run in tasks of their own, so a delegate may wait for a person typing a passkey.
 enum PairingAgent {
     static func interface(delegate: any PairingDelegate, client: BluezClient) -> DBusInterface {

@@ -1,7 +1,7 @@
 /// Answers what bluetoothd asks cuffd's `Agent1` while pairing (`doc/agent-api.txt`). Throwing
 /// ``AgentRefusal`` refuses; the agent turns it into `org.bluez.Error.Rejected` or `Canceled`.
 public protocol PairingDelegate: Sendable {
-    /// `RequestPasskey`: the six-digit key a cuff displays (Silvercrest SBM69; GATT-HEALTH.md §13.1).
+    /// `RequestPasskey`: the six-digit key a cuff displays (Silvercrest SBM69; docs/reference/GATT-HEALTH.md §13.1).
     func passkey(for device: DeviceID) async throws -> UInt32
     /// `RequestConfirmation`: numeric comparison.
     func confirm(_ device: DeviceID, passkey: UInt32) async throws
@@ -21,7 +21,7 @@ public enum AgentRefusal: Error, Sendable {
 }
 
 /// The IO capability an agent registers with (`AgentManager1.RegisterAgent`); it decides the pairing
-/// method SMP picks (BLUEZ-DBUS.md §5).
+/// method SMP picks (docs/reference/BLUEZ-DBUS.md §5).
 public enum AgentCapability: String, Sendable, CaseIterable {
     case displayOnly = "DisplayOnly"
     case displayYesNo = "DisplayYesNo"

@@ -1,7 +1,7 @@
 import DBus
 
 /// What the client keeps registered with bluetoothd, and what it has done on the current bluetoothd: all
-/// of it is lost when bluetoothd restarts and must be redone, in the order of BLUEZ-DBUS.md §10.
+/// of it is lost when bluetoothd restarts and must be redone, in the order of docs/reference/BLUEZ-DBUS.md §10.
 struct Registrations {
     /// The capability the agent is (or is to be) registered with.
     var agentCapability: AgentCapability = .noInputNoOutput
@@ -25,7 +25,7 @@ struct Registrations {
         startingPaths = []
     }
 
-    /// After a link loss the sessions are normally kept by bluetoothd (BLUEZ-DBUS.md §7); asking again on
+    /// After a link loss the sessions are normally kept by bluetoothd (docs/reference/BLUEZ-DBUS.md §7); asking again on
     /// the next `ServicesResolved` costs one call that succeeds at once, and covers objects that were
     /// withdrawn with the link.
     mutating func linkDropped(_ device: DeviceID, mirror: ObjectMirror) {
@@ -33,12 +33,12 @@ struct Registrations {
     }
 }
 
-/// `Adapter1.SetDiscoveryFilter` keys cuffd uses (`doc/adapter-api.txt`, BLUEZ-DBUS.md §2).
+/// `Adapter1.SetDiscoveryFilter` keys cuffd uses (`doc/adapter-api.txt`, docs/reference/BLUEZ-DBUS.md §2).
 public struct DiscoveryFilter: Hashable, Sendable {
     /// Advertised service UUIDs to report; empty for any.
     public var uuids: [String]
     /// Report every advertisement, not only changes. Sent explicitly: 5.66's doc and code disagree on
-    /// the default (BLUEZ-DBUS.md §2, pitfall 9).
+    /// the default (docs/reference/BLUEZ-DBUS.md §2, pitfall 9).
     public var duplicateData: Bool
 
     public init(uuids: [String], duplicateData: Bool = false) {

@@ -1,6 +1,6 @@
 import GATTHealth
 
-/// A cuff's clock, served on Current Time 0x2A2B (GATT-HEALTH.md §10): where it starts and whether a
+/// A cuff's clock, served on Current Time 0x2A2B (docs/reference/GATT-HEALTH.md §10): where it starts and whether a
 /// client may set it (CTS 1.1 makes writing optional, derdilla #439).
 public struct ClockSpec: Decodable, Sendable, Equatable {
     /// The cuff's local wall-clock time when cuff-sim starts (`YYYY-MM-DDTHH:MM:SS`, no zone).

@@ -54,7 +54,7 @@ extension CuffSpec {
     }
 
     /// BPS 1.1 records: 0x2B34 values with unique sequence numbers; a User Facing Time only where the
-    /// Feature announces it (bit 8, GATT-HEALTH.md §6); segments big enough for the 5-byte first header.
+    /// Feature announces it (bit 8, docs/reference/GATT-HEALTH.md §6); segments big enough for the 5-byte first header.
     private func validateRecords(feature: BloodPressureFeature, path: String) throws(ScenarioError) {
         if let size = recordSegmentSize {
             guard records != nil else {

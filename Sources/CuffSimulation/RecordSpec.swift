@@ -1,5 +1,5 @@
 /// One record a BPS 1.1 cuff keeps in its memory and reports through the Record Access Control Point
-/// 0x2A52 (GATT-HEALTH.md §7–§8): its sequence number and its Enhanced Blood Pressure Measurement 0x2B34
+/// 0x2A52 (docs/reference/GATT-HEALTH.md §7–§8): its sequence number and its Enhanced Blood Pressure Measurement 0x2B34
 /// value.
 public struct RecordSpec: Decodable, Sendable, Equatable {
     /// The record's sequence number, unique on the cuff (uint16, GSS: "starts at 0 and loops back").

@@ -55,7 +55,7 @@ public struct AdapterSpec: Decodable, Sendable, Equatable {
     /// The adapter's `Name`/`Alias`; "cuff-sim" when absent.
     public var name: String
     /// Seconds a temporary (unpaired, untrusted) device stays after discovery stops or its link
-    /// drops: bluetoothd's `[General] TemporaryTimeout`, 30 by default (BLUEZ-DBUS.md §2).
+    /// drops: bluetoothd's `[General] TemporaryTimeout`, 30 by default (docs/reference/BLUEZ-DBUS.md §2).
     public var temporaryTimeout: Double
 
     enum CodingKeys: String, CodingKey, CaseIterable { case address, name, temporaryTimeout }

@@ -6,7 +6,7 @@ import BlueZ
 public struct ScenarioExpectation: Decodable, Sendable, Equatable {
     /// The readings, in no particular order; each must be stored once, and nothing else.
     public var readings: [ExpectedReading]
-    /// Measurements the cuffs reported as failed (all values NaN, GATT-HEALTH.md §13.5).
+    /// Measurements the cuffs reported as failed (all values NaN, docs/reference/GATT-HEALTH.md §13.5).
     public var failedMeasurements: Int
 
     enum CodingKeys: String, CodingKey, CaseIterable { case readings, failedMeasurements }

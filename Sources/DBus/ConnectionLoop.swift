@@ -2,7 +2,7 @@ import CDBus
 import Dispatch
 import Glibc
 
-/// Drives one libdbus connection from a serial `DispatchQueue` (BLUEZ-DBUS.md §15.1, option 1):
+/// Drives one libdbus connection from a serial `DispatchQueue` (docs/reference/BLUEZ-DBUS.md §15.1, option 1):
 /// each `DBusWatch` becomes a read or write `DispatchSource`, each `DBusTimeout` a timer source,
 /// and a dispatch-status change schedules a drain. No thread of its own and no polling.
 ///

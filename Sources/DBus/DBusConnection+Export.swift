@@ -38,7 +38,7 @@ extension DBusConnection {
     }
 
     /// Changes properties of an exported interface and emits one `PropertiesChanged` with all
-    /// of them, even when a value is unchanged (BlueZ does this for `Value`, BLUEZ-DBUS.md §7).
+    /// of them, even when a value is unchanged (BlueZ does this for `Value`, docs/reference/BLUEZ-DBUS.md §7).
     public func setProperties(_ changes: [String: DBusValue], interface: String, at path: DBusObjectPath) async throws(DBusError) {
         let unknown = await onQueue { () -> String? in
             for (name, value) in changes.sorted(by: { $0.key < $1.key }) {

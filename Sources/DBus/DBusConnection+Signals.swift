@@ -2,7 +2,7 @@
 extension DBusConnection {
     /// Subscribes to the signals that match `rule`. The rule is installed on the bus (`AddMatch`)
     /// before this returns, so a call made afterwards cannot trigger a signal the stream misses
-    /// (BLUEZ-DBUS.md §7: match before subscribe). The stream ends when the connection closes;
+    /// (docs/reference/BLUEZ-DBUS.md §7: match before subscribe). The stream ends when the connection closes;
     /// dropping or cancelling it removes the rule once no other stream uses it.
     public func signals(
         matching rule: MatchRule,
@@ -14,7 +14,7 @@ extension DBusConnection {
     /// Subscribes to the signals that match any of `rules`, as one stream in the order they arrived:
     /// a signal matching several rules comes once. An object mirror needs this, since
     /// `InterfacesAdded`, `InterfacesRemoved` and `PropertiesChanged` only make sense in their order
-    /// (BLUEZ-DBUS.md §1). Every rule is installed before this returns.
+    /// (docs/reference/BLUEZ-DBUS.md §1). Every rule is installed before this returns.
     public func signals(
         matchingAny rules: [MatchRule],
         bufferingPolicy: AsyncStream<DBusMessage>.Continuation.BufferingPolicy = .unbounded

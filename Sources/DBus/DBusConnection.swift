@@ -2,7 +2,7 @@ import Broadcasting
 import CDBus
 import Dispatch
 
-/// A private libdbus connection driven by its own serial queue (BLUEZ-DBUS.md §15): never the
+/// A private libdbus connection driven by its own serial queue (docs/reference/BLUEZ-DBUS.md §15): never the
 /// shared connection, never exit-on-disconnect, never a blocking call once it is running. Every
 /// libdbus call after `open` happens on `queue`; the public API hops there and returns through
 /// continuations, so any task may use a connection.

@@ -1,4 +1,4 @@
-/// Fans received signals out to subscriptions (BLUEZ-DBUS.md §15: one filter, an in-process
+/// Fans received signals out to subscriptions (docs/reference/BLUEZ-DBUS.md §15: one filter, an in-process
 /// router). A subscription's rule is matched locally because the connection receives the union
 /// of all its rules. Rules whose `sender` is a well-known name are compared with that name's
 /// current unique owner, which the connection keeps in `owners`. Only touched on the queue.

@@ -41,7 +41,7 @@ public final class Daemon: Service, Sendable {
     }
 
     /// Configuration → store → bus → control API → bus name → BlueZ. READY follows in ``run()``, once all
-    /// of these stand (BLUEZ-DBUS.md §16).
+    /// of these stand (docs/reference/BLUEZ-DBUS.md §16).
     public static func start(_ options: DaemonOptions, notifier: ServiceNotifier, logger: Logger) async throws(StartupError) -> Daemon {
         let configuration = try options.loadConfiguration()
         let storePath = options.storePath ?? configuration.storePath
@@ -163,7 +163,7 @@ public final class Daemon: Service, Sendable {
     }
 
     /// `WATCHDOG=1` only after a round trip through the bus connection: it proves the loop that serves
-    /// BlueZ and the API is alive, not merely a timer (BLUEZ-DBUS.md §16).
+    /// BlueZ and the API is alive, not merely a timer (docs/reference/BLUEZ-DBUS.md §16).
     private func watchdog(every interval: Duration) async {
         while !Task.isCancelled {
             if (try? await connection.nameOwner(of: ControlAPI.busName)) == connection.uniqueName { notifier.watchdog() }

@@ -4,7 +4,7 @@ import GATTHealth
 import HealthStore
 
 /// The Gateway's ``ReadingStore`` over HealthStore: each reading becomes one blood-pressure correlation with
-/// its pulse, written as the daemon's own source, deduplicated by its sync identifier (HEALTH-STORE.md §3).
+/// its pulse, written as the daemon's own source, deduplicated by its sync identifier (docs/reference/HEALTH-STORE.md §3).
 public struct HealthStoreReadingStore: ReadingStore {
     private let store: any HealthStoring
     private let client: HealthClient

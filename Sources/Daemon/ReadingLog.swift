@@ -3,7 +3,7 @@ import GATTHealth
 import Logging
 
 /// The journal entry of every stored reading: a fixed `MESSAGE_ID`, so `journalctl MESSAGE_ID=…` tails
-/// readings, and one field per value (BLUEZ-DBUS.md §17; docs/journal.md lists them).
+/// readings, and one field per value (docs/reference/BLUEZ-DBUS.md §17; docs/journal.md lists them).
 public enum ReadingLog {
     /// `MESSAGE_ID` of "reading stored" entries (made with `systemd-id128 new`, fixed forever).
     public static let readingStoredMessageID = "4f1c2a9e7b3d4c61a8e05d2b9c7f3e10"

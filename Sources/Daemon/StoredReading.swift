@@ -7,7 +7,7 @@ import HealthStore
 /// `Readings` method, `ReadingStored` signals): one stored correlation with its pulse, pressures in mmHg
 /// and pulse in beats per minute whatever unit the cuff sent, the cuff's provenance and its clock.
 public struct StoredReading: Sendable, Hashable {
-    /// The cuff as stored with every sample (HEALTH-STORE.md §2).
+    /// The cuff as stored with every sample (docs/reference/HEALTH-STORE.md §2).
     public struct Device: Sendable, Hashable {
         public var address: String?
         public var name: String?
@@ -22,7 +22,7 @@ public struct StoredReading: Sendable, Hashable {
     public var pulseRate: Double?
     /// When it was measured: the cuff's clock corrected by a measured offset, else the time received.
     public var time: Date
-    /// The cuff's own clock, `YYYY-MM-DDTHH:MM:SS` without a zone (GATT-HEALTH.md §10); nil when it sent
+    /// The cuff's own clock, `YYYY-MM-DDTHH:MM:SS` without a zone (docs/reference/GATT-HEALTH.md §10); nil when it sent
     /// no time stamp or an unknown one.
     public var deviceTime: String?
     public var device: Device

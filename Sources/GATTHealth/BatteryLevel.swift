@@ -1,5 +1,5 @@
 /// Battery Level 0x2A19 of the Battery Service 0x180F (uint8 percent, 0–100; other values RFU and kept
-/// raw; GATT-HEALTH.md §11).
+/// raw; docs/reference/GATT-HEALTH.md §11).
 public struct BatteryLevel: Hashable, Sendable, GATTCharacteristicValue {
     public static let characteristic = HealthCharacteristic.batteryLevel
 

@@ -1,6 +1,6 @@
 /// Blood Pressure Feature 0x2A49 (read, uint16): what the cuff can detect and report (gatt-xml
 /// `blood_pressure_feature.xml` for bits 0–5; bits 6–8 per BPS 1.1 as read by Nordic nRF Toolbox's
-/// `BloodPressureFeatureParser` and StanfordSpezi's `BloodPressureTests`; GATT-HEALTH.md §6).
+/// `BloodPressureFeatureParser` and StanfordSpezi's `BloodPressureTests`; docs/reference/GATT-HEALTH.md §6).
 public struct BloodPressureFeature: OptionSet, Hashable, Sendable, GATTCharacteristicValue {
     public static let characteristic = HealthCharacteristic.bloodPressureFeature
 

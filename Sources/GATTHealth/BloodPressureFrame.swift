@@ -1,5 +1,5 @@
 /// The layout shared by Blood Pressure Measurement 0x2A35 and Intermediate Cuff Pressure 0x2A36
-/// (gatt-xml `blood_pressure_measurement.xml`, `intermediate_cuff_pressure.xml`; GATT-HEALTH.md §4–5):
+/// (gatt-xml `blood_pressure_measurement.xml`, `intermediate_cuff_pressure.xml`; docs/reference/GATT-HEALTH.md §4–5):
 ///
 /// | offset | size | field | present when |
 /// |---|---|---|---|

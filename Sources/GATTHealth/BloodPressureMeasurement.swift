@@ -1,5 +1,5 @@
 /// Blood Pressure Measurement 0x2A35 (indicate): one finished measurement (gatt-xml
-/// `blood_pressure_measurement.xml`; GATT-HEALTH.md §4). Layout in ``BloodPressureFrame``.
+/// `blood_pressure_measurement.xml`; docs/reference/GATT-HEALTH.md §4). Layout in ``BloodPressureFrame``.
 ///
 /// Nothing is judged here: a NaN systolic (an aborted measurement, vectors BPM-R2/R3), a diastolic above
 /// the systolic, or a MAP of 0 (Beurer) decode as sent; the Gateway decides what they mean.

@@ -1,5 +1,5 @@
 /// Measurement Status of 0x2A35/0x2A36/0x2B34/0x2B35 (gatt-xml `blood_pressure_measurement.xml`;
-/// GATT-HEALTH.md §4). All 16 bits are kept; bits 6–15 are RFU and do not change any meaning.
+/// docs/reference/GATT-HEALTH.md §4). All 16 bits are kept; bits 6–15 are RFU and do not change any meaning.
 ///
 /// A bit means something only when the matching Blood Pressure Feature bit is set: a clear bit on a
 /// cuff without the feature is "not supported", not "OK".

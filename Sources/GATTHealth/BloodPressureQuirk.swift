@@ -7,7 +7,7 @@ public enum BloodPressureQuirk: String, CaseIterable, Hashable, Sendable {
     /// `isKnownBigEndianDevice` also names the BM48 and the ELITE900.
     case beurerByteSwapped
 
-    /// Advertised-name fragments of the devices known to have each quirk (GATT-HEALTH.md §13.5).
+    /// Advertised-name fragments of the devices known to have each quirk (docs/reference/GATT-HEALTH.md §13.5).
     public static let table: [(nameFragment: String, quirk: BloodPressureQuirk)] = [
         ("BM48", .beurerByteSwapped),
         ("BM85", .beurerByteSwapped),

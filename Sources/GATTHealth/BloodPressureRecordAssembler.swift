@@ -1,4 +1,4 @@
-/// Joins Blood Pressure Record 0x2B36 segments into whole records (GATT-HEALTH.md §7).
+/// Joins Blood Pressure Record 0x2B36 segments into whole records (docs/reference/GATT-HEALTH.md §7).
 ///
 /// A first segment starts a record (dropping any unfinished one); later segments must carry the next
 /// rolling counter value; the last segment completes the record. Records carry an E2E-CRC (the final

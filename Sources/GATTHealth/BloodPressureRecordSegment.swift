@@ -1,5 +1,5 @@
 /// One indication of Blood Pressure Record 0x2B36 (BPS 1.1), a segmented container for stored records
-/// (GSS via embassy-rs/bt-hci; GATT-HEALTH.md §7):
+/// (GSS via embassy-rs/bt-hci; docs/reference/GATT-HEALTH.md §7):
 ///
 /// | field | type | notes |
 /// |---|---|---|

@@ -1,5 +1,5 @@
 /// Body Sensor Location 0x2A38 (read, uint8; gatt-xml `body_sensor_location.xml`; the same numbers as
-/// HealthKit's `HKHeartRateSensorLocation`; GATT-HEALTH.md §9). Values 7–255 are RFU and kept raw.
+/// HealthKit's `HKHeartRateSensorLocation`; docs/reference/GATT-HEALTH.md §9). Values 7–255 are RFU and kept raw.
 public struct BodySensorLocation: RawRepresentable, Hashable, Sendable, GATTCharacteristicValue {
     public static let characteristic = HealthCharacteristic.bodySensorLocation
 

@@ -1,5 +1,5 @@
 /// Current Time 0x2A2B of the Current Time Service (gatt-xml `current_time.xml`, `exact_time_256.xml`;
-/// GATT-HEALTH.md §10): Date Time, Day of Week, Fractions256, Adjust Reason — 10 bytes. Written to sync
+/// docs/reference/GATT-HEALTH.md §10): Date Time, Day of Week, Fractions256, Adjust Reason — 10 bytes. Written to sync
 /// a cuff's clock where the cuff allows it (write is optional in CTS 1.1, derdilla #439).
 public struct CurrentTime: Hashable, Sendable, GATTCharacteristicValue {
     public static let characteristic = HealthCharacteristic.currentTime

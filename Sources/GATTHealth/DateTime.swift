@@ -1,5 +1,5 @@
 /// Date Time 0x2A08: the cuff's local wall clock, with no time zone (gatt-xml `date_time.xml`;
-/// GATT-HEALTH.md §10). Fields are kept as sent; a zero year, month or day means "unknown".
+/// docs/reference/GATT-HEALTH.md §10). Fields are kept as sent; a zero year, month or day means "unknown".
 public struct DateTime: Hashable, Sendable, GATTCharacteristicValue {
     public static let characteristic = HealthCharacteristic.dateTime
 
@@ -61,7 +61,7 @@ public struct DateTime: Hashable, Sendable, GATTCharacteristicValue {
 
     /// True when every field is a real calendar value: year 1582–9999, month 1–12, a day that exists in
     /// that month, hours 0–23, minutes and seconds 0–59. A time stamp that is not known is "unknown",
-    /// never a reason to reject the reading (GATT-HEALTH.md §13.4).
+    /// never a reason to reject the reading (docs/reference/GATT-HEALTH.md §13.4).
     public var isKnown: Bool {
         (1582 ... 9999).contains(year) && (1 ... 12).contains(month) && day >= 1
             && day <= Self.daysInMonth(month, of: year) && hours < 24 && minutes < 60 && seconds < 60

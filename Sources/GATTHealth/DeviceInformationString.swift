@@ -1,6 +1,6 @@
 /// A UTF-8 string characteristic of the Device Information Service 0x180A: Manufacturer Name 0x2A29,
 /// Model Number 0x2A24, Serial Number 0x2A25, Hardware 0x2A27, Firmware 0x2A26 and Software 0x2A28
-/// Revision (gatt-xml `org.bluetooth.service.device_information.xml`; GATT-HEALTH.md §11).
+/// Revision (gatt-xml `org.bluetooth.service.device_information.xml`; docs/reference/GATT-HEALTH.md §11).
 ///
 /// Some devices pad with NUL bytes: trailing NULs are dropped. Invalid UTF-8 is repaired with U+FFFD
 /// rather than refused, so a device's provenance is never lost to one bad byte.

@@ -1,7 +1,7 @@
 /// The layout shared by BPS 1.1's Enhanced Blood Pressure Measurement 0x2B34 (three SFLOATs) and
 /// Enhanced Intermediate Cuff Pressure 0x2B35 (one SFLOAT). Field list and presence from the GSS
 /// (embassy-rs/bt-hci); field order from two independent peers (RonanB96/bluetooth-sig-python,
-/// im97mori-github/JavaBLEUtil), unverified against the spec text (GATT-HEALTH.md §7):
+/// im97mori-github/JavaBLEUtil), unverified against the spec text (docs/reference/GATT-HEALTH.md §7):
 ///
 /// | field | type | present when |
 /// |---|---|---|

@@ -1,5 +1,5 @@
 /// Enhanced Blood Pressure Measurement 0x2B34 (BPS 1.1): 0x2A35 with uint32 time stamps counted from
-/// an Epoch Start, and a User Facing Time. Layout in ``EnhancedBloodPressureFrame`` (GATT-HEALTH.md §7).
+/// an Epoch Start, and a User Facing Time. Layout in ``EnhancedBloodPressureFrame`` (docs/reference/GATT-HEALTH.md §7).
 public struct EnhancedBloodPressureMeasurement: Hashable, Sendable, GATTCharacteristicValue {
     public static let characteristic = HealthCharacteristic.enhancedBloodPressureMeasurement
 

@@ -1,5 +1,5 @@
 /// Enhanced Intermediate Cuff Pressure 0x2B35 (BPS 1.1): one SFLOAT, no unused Diastolic/MAP pair, then
-/// the tail of 0x2B34. Layout in ``EnhancedBloodPressureFrame`` (GATT-HEALTH.md §7).
+/// the tail of 0x2B34. Layout in ``EnhancedBloodPressureFrame`` (docs/reference/GATT-HEALTH.md §7).
 public struct EnhancedIntermediateCuffPressure: Hashable, Sendable, GATTCharacteristicValue {
     public static let characteristic = HealthCharacteristic.enhancedIntermediateCuffPressure
 

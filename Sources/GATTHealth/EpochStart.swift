@@ -1,6 +1,6 @@
 /// The epoch of the BPS 1.1 uint32 time stamps, chosen by flag bit 6 of 0x2B34/0x2B35: 0 → 1900-01-01,
 /// 1 → 2000-01-01, both 00:00:00 (GSS via embassy-rs/bt-hci; unverified against the BPS 1.1 text,
-/// GATT-HEALTH.md §7).
+/// docs/reference/GATT-HEALTH.md §7).
 public enum EpochStart: Hashable, Sendable {
     case year1900
     case year2000

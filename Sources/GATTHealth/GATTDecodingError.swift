@@ -7,7 +7,7 @@ public struct GATTDecodingError: Error, Hashable, Sendable, CustomStringConverti
     public enum Problem: Hashable, Sendable {
         /// The frame has `actual` bytes; its flags (or its fixed layout) need at least `required`.
         case truncated(required: Int, actual: Int)
-        /// An op code the decoder does not know (Record Access Control Point, GATT-HEALTH.md §8).
+        /// An op code the decoder does not know (Record Access Control Point, docs/reference/GATT-HEALTH.md §8).
         case unsupportedOpCode(UInt8)
         /// An operator that the op code does not allow, or that the decoder does not know.
         case unsupportedOperator(UInt8)

@@ -2,7 +2,7 @@
 ///
 /// Numbers and names: Bluetooth SIG Assigned Numbers (the `org.bluetooth.characteristic.*` GATT XML,
 /// archived in oesmith/gatt-xml, and the GSS YAML for the BPS 1.1 additions 0x2B34–0x2B36);
-/// shared/reference/GATT-HEALTH.md §2.
+/// docs/reference/GATT-HEALTH.md §2.
 public enum HealthCharacteristic: UInt16, CaseIterable, Hashable, Sendable {
     case dateTime = 0x2A08
     case batteryLevel = 0x2A19
@@ -59,7 +59,7 @@ public enum HealthCharacteristic: UInt16, CaseIterable, Hashable, Sendable {
         String(name.lowercased().map { $0 == " " ? "-" : $0 })
     }
 
-    /// The service that holds this characteristic (GATT-HEALTH.md §2); nil for Date Time 0x2A08, a
+    /// The service that holds this characteristic (docs/reference/GATT-HEALTH.md §2); nil for Date Time 0x2A08, a
     /// field type that standard services embed rather than expose.
     public var service: HealthService? {
         switch self {
@@ -95,7 +95,7 @@ public enum HealthCharacteristic: UInt16, CaseIterable, Hashable, Sendable {
     }
 }
 
-/// The services cuffd looks for, by their 16-bit assigned numbers (GATT-HEALTH.md §2).
+/// The services cuffd looks for, by their 16-bit assigned numbers (docs/reference/GATT-HEALTH.md §2).
 public enum HealthService: UInt16, CaseIterable, Hashable, Sendable {
     case currentTime = 0x1805
     case deviceInformation = 0x180A

@@ -1,5 +1,5 @@
 /// Heart Rate Control Point 0x2A39 (write, uint8; gatt-xml `heart_rate_control_point.xml`;
-/// GATT-HEALTH.md §9). Only 0x01 is defined; a server answers any other value with ATT error 0x80
+/// docs/reference/GATT-HEALTH.md §9). Only 0x01 is defined; a server answers any other value with ATT error 0x80
 /// "Control Point value not supported" (google/bumble `heart_rate_service.py`).
 public struct HeartRateControlPoint: RawRepresentable, Hashable, Sendable, GATTCharacteristicValue {
     public static let characteristic = HealthCharacteristic.heartRateControlPoint

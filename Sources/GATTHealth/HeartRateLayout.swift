@@ -1,4 +1,4 @@
-/// Where the fields of a Heart Rate Measurement frame lie (GATT-HEALTH.md §9), from its flags byte alone,
+/// Where the fields of a Heart Rate Measurement frame lie (docs/reference/GATT-HEALTH.md §9), from its flags byte alone,
 /// by masks and shifts rather than branches.
 @usableFromInline
 struct HeartRateLayout {

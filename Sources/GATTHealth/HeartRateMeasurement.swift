@@ -1,4 +1,4 @@
-/// Heart Rate Measurement 0x2A37 (notify; gatt-xml `heart_rate_measurement.xml`; GATT-HEALTH.md §9):
+/// Heart Rate Measurement 0x2A37 (notify; gatt-xml `heart_rate_measurement.xml`; docs/reference/GATT-HEALTH.md §9):
 ///
 /// | offset | size | field | present when |
 /// |---|---|---|---|

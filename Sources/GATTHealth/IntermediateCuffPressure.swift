@@ -1,5 +1,5 @@
 /// Intermediate Cuff Pressure 0x2A36 (notify): the cuff pressure while a measurement runs (gatt-xml
-/// `intermediate_cuff_pressure.xml`; GATT-HEALTH.md §5). Same flags and field order as 0x2A35; the
+/// `intermediate_cuff_pressure.xml`; docs/reference/GATT-HEALTH.md §5). Same flags and field order as 0x2A35; the
 /// pressure sits in the Systolic slot and the Diastolic and MAP slots are unused — ignored on decode
 /// whatever they hold (Nordic's own tests send 0x0000 there), written as NaN on encode as the GSS says.
 public struct IntermediateCuffPressure: Hashable, Sendable, QuirkAwareValue {

@@ -1,7 +1,7 @@
 /// IEEE 11073-20601 SFLOAT: a 4-bit signed exponent (bits 15–12) and a 12-bit signed mantissa
 /// (bits 11–0). The raw bit pattern is kept, so precision and special values survive decoding.
 ///
-/// Special values follow the exact-pattern rule (GATT-HEALTH.md §3): only the five whole 16-bit
+/// Special values follow the exact-pattern rule (docs/reference/GATT-HEALTH.md §3): only the five whole 16-bit
 /// patterns 0x07FF, 0x0800, 0x07FE, 0x0802 and 0x0801 are special, so wire `FF F7` is 204.7.
 public struct MedFloat16: MedicalFloat {
     /// The 16 bits as they came off the wire (after little-endian assembly).

@@ -1,5 +1,5 @@
 /// IEEE 11073-20601 FLOAT: an 8-bit signed exponent (bits 31–24) and a 24-bit signed mantissa
-/// (bits 23–0), raw bit pattern kept. Special values follow the exact-pattern rule (GATT-HEALTH.md §3).
+/// (bits 23–0), raw bit pattern kept. Special values follow the exact-pattern rule (docs/reference/GATT-HEALTH.md §3).
 public struct MedFloat32: MedicalFloat {
     /// The 32 bits as they came off the wire (after little-endian assembly).
     public let bitPattern: UInt32

@@ -1,5 +1,5 @@
-/// The five reserved patterns of IEEE 11073-20601 SFLOAT and FLOAT (HL7/phd `FLOATS.md`;
-/// GATT-HEALTH.md §3). A value is special only when its *whole* bit pattern equals one of them.
+/// The five reserved patterns of IEEE 11073-20601 SFLOAT and FLOAT (HL7 PHD implementation guide, "FLOATs";
+/// docs/reference/GATT-HEALTH.md §3). A value is special only when its *whole* bit pattern equals one of them.
 public enum MedFloatSpecial: String, CaseIterable, Hashable, Sendable {
     /// Not a Number: an invalid result (0x07FF / 0x007FFFFF).
     case nan = "NaN"
@@ -16,7 +16,7 @@ public enum MedFloatSpecial: String, CaseIterable, Hashable, Sendable {
 /// An IEEE 11073-20601 decimal floating-point value: mantissa × 10^exponent, both two's complement.
 ///
 /// The exponent carries precision (2, 2.0 and 2.00 differ), so values keep their mantissa and exponent
-/// and become a `Double` only on demand (GATT-HEALTH.md §3, "Precision and arithmetic").
+/// and become a `Double` only on demand (docs/reference/GATT-HEALTH.md §3, "Precision and arithmetic").
 public protocol MedicalFloat: Hashable, Sendable, CustomStringConvertible {
     /// The signed mantissa; meaningless when ``special`` is not nil.
     var mantissa: Int32 { get }

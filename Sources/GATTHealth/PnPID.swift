@@ -1,4 +1,4 @@
-/// PnP ID 0x2A50 (gatt-xml `pnp_id.xml`; GATT-HEALTH.md §11): Vendor ID Source (1 = Bluetooth SIG,
+/// PnP ID 0x2A50 (gatt-xml `pnp_id.xml`; docs/reference/GATT-HEALTH.md §11): Vendor ID Source (1 = Bluetooth SIG,
 /// 2 = USB-IF), Vendor ID, Product ID, Product Version — 7 bytes.
 public struct PnPID: Hashable, Sendable, GATTCharacteristicValue {
     public static let characteristic = HealthCharacteristic.pnpID

@@ -1,5 +1,5 @@
 /// QardioArm's vendor control characteristic inside the Blood Pressure Service 0x1810: the only known
-/// way to start and cancel a measurement from the central (GATT-HEALTH.md §12). **Reverse-engineered,
+/// way to start and cancel a measurement from the central (docs/reference/GATT-HEALTH.md §12). **Reverse-engineered,
 /// unverified**: no vendor document exists. The characteristic, its properties (write + notify) and the
 /// start/cancel writes come from exedre/qcardio-cli `qcardio/commands/arm.py`, dwardu-ltd/offline-qardio-app-ios
 /// `BluetoothController.swift` and the blog post "Reversing the QardioArm"; the phase codes rest on qcardio-cli

@@ -1,6 +1,6 @@
 /// Record Access Control Point 0x2A52: requests written by the client and the responses the server
 /// indicates (gatt-xml `record_access_control_point.xml`; Omron's 0x10/0x11 extension from
-/// StanfordSpezi/SpeziDevices `RecordAccessOpCode+Omron.swift`; GATT-HEALTH.md §8).
+/// StanfordSpezi/SpeziDevices `RecordAccessOpCode+Omron.swift`; docs/reference/GATT-HEALTH.md §8).
 /// A value is `op code, operator, operand…`. RACP manages stored records only; it starts no measurement.
 public struct RecordAccessControlPoint: Hashable, Sendable, GATTCharacteristicValue {
     public static let characteristic = HealthCharacteristic.recordAccessControlPoint

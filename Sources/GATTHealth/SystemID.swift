@@ -1,4 +1,4 @@
-/// System ID 0x2A23 (gatt-xml `system_id.xml`; GATT-HEALTH.md §11): a 40-bit Manufacturer Identifier
+/// System ID 0x2A23 (gatt-xml `system_id.xml`; docs/reference/GATT-HEALTH.md §11): a 40-bit Manufacturer Identifier
 /// then a 24-bit Organizationally Unique Identifier, least significant octet first — an EUI-64 that
 /// identifies the device across gateways.
 public struct SystemID: Hashable, Sendable, GATTCharacteristicValue {

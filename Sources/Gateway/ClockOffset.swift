@@ -1,7 +1,7 @@
 import FoundationEssentials
 import GATTHealth
 
-/// How far a cuff's clock is from the truth (GATT-HEALTH.md §10, §13.4): its Current Time is a local wall
+/// How far a cuff's clock is from the truth (docs/reference/GATT-HEALTH.md §10, §13.4): its Current Time is a local wall
 /// clock without a zone, so the offset is the gateway's instant minus the cuff's time read as UTC — the
 /// amount to add to any time stamp the cuff makes with that clock (PHD IG coincident time stamp).
 enum ClockOffset {

@@ -13,7 +13,7 @@ struct Cuff {
     var provisioning: Task<Void, Never>?
     /// A stored-record download under way.
     var download: RecordDownload?
-    /// The QardioArm start/stop control point (GATT-HEALTH.md §12), when the cuff has one.
+    /// The QardioArm start/stop control point (docs/reference/GATT-HEALTH.md §12), when the cuff has one.
     var vendorControl: String?
     var clockOffset: Duration?
     var lastReadingAt: Date?

@@ -1,8 +1,8 @@
 import BlueZ
 import GATTHealth
 
-/// Measurement sessions (issue 4: "Standard cuffs have none: there, "start" arms a session that waits for
-/// the cuff, and "stop" ends it"; GATT-HEALTH.md §12).
+/// Measurement sessions ("Standard cuffs have none: there, "start" arms a session that waits for
+/// the cuff, and "stop" ends it"; docs/reference/GATT-HEALTH.md §12).
 extension CuffGateway {
     /// Arms a session for the cuff at `address` (any known cuff when nil): updates come until a new
     /// reading is committed, the cuff reports a failure, `timeout` passes, or ``stopMeasurement(_:)``.
@@ -58,7 +58,7 @@ extension CuffGateway {
     }
 
     /// Time is up: the watcher ends, and a vendor cuff still inflating is told to cancel ("send F1 02 on
-    /// cancel, timeout or shutdown", GATT-HEALTH.md §12).
+    /// cancel, timeout or shutdown", docs/reference/GATT-HEALTH.md §12).
     private func expire(_ token: Int) async {
         guard let watcher = watchers.removeValue(forKey: token) else { return }
         watcher.end(.timedOut)
@@ -71,7 +71,7 @@ extension CuffGateway {
         watchers[token] = nil
     }
 
-    /// A QardioArm phase notification (GATT-HEALTH.md §12): logged; an aborted or failed measurement ends
+    /// A QardioArm phase notification (docs/reference/GATT-HEALTH.md §12): logged; an aborted or failed measurement ends
     /// the sessions armed for the cuff, since no reading will follow.
     func vendorPhase(_ address: BluetoothAddress, _ bytes: [UInt8]) {
         guard let phase = try? QardioArmControlPoint.Phase(decoding: bytes) else {

@@ -1,7 +1,7 @@
 import BlueZ
 import GATTHealth
 
-/// Scanning, pairing and forgetting cuffs (BLUEZ-DBUS.md §2, §5): what `cuffctl scan`, `pair` and
+/// Scanning, pairing and forgetting cuffs (docs/reference/BLUEZ-DBUS.md §2, §5): what `cuffctl scan`, `pair` and
 /// `forget` ask for.
 extension CuffGateway {
     /// Discovers cuffs (Blood Pressure or Heart Rate service) for `duration` and returns what was seen,
@@ -26,7 +26,7 @@ extension CuffGateway {
     /// displays, when the person gave it up front; otherwise a passkey request is relayed through
     /// ``GatewayEvent/passkeyRequested(_:)`` and answered with ``providePasskey(_:for:)``. While cuffd pairs,
     /// its agent speaks `KeyboardDisplay` so passkey cuffs can be typed in; it is `NoInputNoOutput` again
-    /// afterwards (BLUEZ-DBUS.md §5).
+    /// afterwards (docs/reference/BLUEZ-DBUS.md §5).
     public func pair(_ address: BluetoothAddress, passkey: UInt32?, timeout: Duration) async throws(GatewayError) -> CuffStatus {
         let adapter = try usableAdapter()
         let id = DeviceID(adapter: adapter.address, address: address)

@@ -3,7 +3,7 @@ import FoundationEssentials
 import GATTHealth
 
 /// What the Gateway does each time a cuff's services are resolved, in order: check the services really
-/// exist (BLUEZ-DBUS.md §6), measure and set its clock (GATT-HEALTH.md §10), learn who it is once per bond
+/// exist (docs/reference/BLUEZ-DBUS.md §6), measure and set its clock (docs/reference/GATT-HEALTH.md §10), learn who it is once per bond
 /// (Device Information, §11; Blood Pressure Feature, §6), then download new stored records where it
 /// keeps them (BPS 1.1 RACP, §7–§8). The link may drop at any step; the task is then canceled.
 extension CuffGateway {
@@ -46,7 +46,7 @@ extension CuffGateway {
         return false
     }
 
-    /// Still no health service: drop the link and connect again once (BLUEZ-DBUS.md §6 rule); a cuff that
+    /// Still no health service: drop the link and connect again once (docs/reference/BLUEZ-DBUS.md §6 rule); a cuff that
     /// keeps resolving to nothing is reported, and BlueZ's cache is the likely culprit (§11).
     private func reconnectForMissingServices(_ id: DeviceID) async {
         emit(.problem(id.address, "services resolved without Blood Pressure or Heart Rate characteristics; reconnecting"))
@@ -71,7 +71,7 @@ extension CuffGateway {
     }
 
     /// Sets the cuff's clock to the gateway's local time where configured and allowed (CTS writes are
-    /// optional, GATT-HEALTH.md §10); what it measures afterwards carries the time just written.
+    /// optional, docs/reference/GATT-HEALTH.md §10); what it measures afterwards carries the time just written.
     private func setClock(_ id: DeviceID, measured: (offset: Duration, characteristic: GattCharacteristic)) async {
         guard configuration.clockSync, measured.characteristic.isWritable else {
             emit(.clockSynchronized(id.address, offset: measured.offset, written: false))
@@ -92,7 +92,7 @@ extension CuffGateway {
         emit(.clockSynchronized(id.address, offset: measured.offset, written: true))
     }
 
-    /// Reads Device Information once per bond (GATT-HEALTH.md §11; each string is optional) and the Blood
+    /// Reads Device Information once per bond (docs/reference/GATT-HEALTH.md §11; each string is optional) and the Blood
     /// Pressure Feature, remembers them, and lets the session handle the values it held back.
     private func identify(_ id: DeviceID) async {
         guard let cuff = cuffs[id.address] else { return }

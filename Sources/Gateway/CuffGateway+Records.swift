@@ -2,7 +2,7 @@ import BlueZ
 import FoundationEssentials
 import GATTHealth
 
-/// Stored-record downloads from BPS 1.1 cuffs (GATT-HEALTH.md §7–§8): "report records greater than the
+/// Stored-record downloads from BPS 1.1 cuffs (docs/reference/GATT-HEALTH.md §7–§8): "report records greater than the
 /// last sequence stored", reassembled from 0x2B36 segments, each committed before the next counts.
 extension CuffGateway {
     /// Writes the RACP request once indications are on for the records and the responses (the cuff

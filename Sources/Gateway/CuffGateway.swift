@@ -9,7 +9,7 @@ import GATTHealth
 ///
 /// Which devices are cuffs: those bluetoothd holds a bond with that offer Blood Pressure 0x1810 or Heart
 /// Rate 0x180D, those cuffd pairs, and those the configuration names. For each, notifications are kept
-/// enabled (bluetoothd re-enables them on every reconnection, BLUEZ-DBUS.md §7), so a bonded, trusted cuff
+/// enabled (bluetoothd re-enables them on every reconnection, docs/reference/BLUEZ-DBUS.md §7), so a bonded, trusted cuff
 /// that wakes is connected by bluetoothd itself (GattProfile1) and its values flow without a request.
 public actor CuffGateway {
     let bluez: BluezClient

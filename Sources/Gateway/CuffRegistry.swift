@@ -2,8 +2,8 @@ import BlueZ
 import GATTHealth
 
 /// What the Gateway remembers about each cuff between connections and restarts: who it is (read once per
-/// bond, GATT-HEALTH.md §11), its Blood Pressure Feature, and the last stored-record sequence number it
-/// committed, so a download asks only for newer records (GATT-HEALTH.md §8).
+/// bond, docs/reference/GATT-HEALTH.md §11), its Blood Pressure Feature, and the last stored-record sequence number it
+/// committed, so a download asks only for newer records (docs/reference/GATT-HEALTH.md §8).
 public struct CuffRecord: Codable, Hashable, Sendable {
     public var address: BluetoothAddress
     /// Who the cuff said it is in Device Information; nil until it was read.

@@ -5,7 +5,7 @@ import GATTHealth
 ///
 /// A reading counts as received only once the store has committed it; until then it stays pending, and a
 /// store failure never loses it (the cuff may already have deleted its copy once bluetoothd confirmed the
-/// indication, BLUEZ-DBUS.md pitfall 1).
+/// indication, docs/reference/BLUEZ-DBUS.md pitfall 1).
 ///
 /// Reentrancy: the actor runs other calls while one awaits the store, so `handle` and `identify` can overlap.
 /// Only one of them drains ``pending`` at a time (`isCommitting`); the others append and return, and the
@@ -32,7 +32,7 @@ public actor CuffSession {
     private let laterEvents: @Sendable ([SessionEvent]) async -> Void
     /// Values that arrived before the cuff was identified: a reading's sync identifier names the device,
     /// so it must not be made from a half-known identity (stored records arrive the moment indications
-    /// are enabled, often before Device Information could be read; GATT-HEALTH.md §13.2).
+    /// are enabled, often before Device Information could be read; docs/reference/GATT-HEALTH.md §13.2).
     private var held: [LinkEvent] = []
     /// Whether the cuff's identity is complete, so values are handled as they come.
     public private(set) var isIdentified: Bool
@@ -146,7 +146,7 @@ public actor CuffSession {
         }
     }
 
-    /// A record a BPS 1.1 cuff sent from its memory through RACP (GATT-HEALTH.md §7–§8), carrying its
+    /// A record a BPS 1.1 cuff sent from its memory through RACP (docs/reference/GATT-HEALTH.md §7–§8), carrying its
     /// sequence number, which then names it in the sync identifier.
     private func handleRecord(
         _ sequenceNumber: UInt16, _ characteristic: HealthCharacteristic, _ bytes: [UInt8], _ receivedAt: Date,

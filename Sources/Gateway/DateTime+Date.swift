@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 extension DateTime {
-    /// `date` as a wall clock in `zone` shows it: what a cuff's clock holds (GATT-HEALTH.md §10: no zone
+    /// `date` as a wall clock in `zone` shows it: what a cuff's clock holds (docs/reference/GATT-HEALTH.md §10: no zone
     /// on the wire).
     public init(_ date: Date, in zone: LocalTimeZone = LocalTimeZone()) {
         self.init(zone.wallClock(at: date))

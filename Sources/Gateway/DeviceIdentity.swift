@@ -2,7 +2,7 @@ import BlueZ
 import GATTHealth
 
 /// Who a cuff is: its address plus what it says about itself in Device Information (read once per device
-/// and stored with every sample, GATT-HEALTH.md §11), and the key that names it across gateways.
+/// and stored with every sample, docs/reference/GATT-HEALTH.md §11), and the key that names it across gateways.
 public struct DeviceIdentity: Hashable, Sendable, Codable {
     public var address: BluetoothAddress
     /// The advertised name (device quirks are looked up by it).
@@ -73,6 +73,6 @@ public struct DeviceIdentity: Hashable, Sendable, Codable {
         try container.encodeIfPresent(systemID?.eui64, forKey: .systemID)
     }
 
-    /// The quirk this device needs, from the quirk table (GATT-HEALTH.md §13.5).
+    /// The quirk this device needs, from the quirk table (docs/reference/GATT-HEALTH.md §13.5).
     public var quirk: BloodPressureQuirk? { name.flatMap(BloodPressureQuirk.forAdvertisedName) }
 }

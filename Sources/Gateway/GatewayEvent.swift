@@ -18,9 +18,9 @@ public enum GatewayEvent: Sendable {
     case packet(BluetoothAddress, DecodedCharacteristic, payload: [UInt8])
     /// Pairing waits for the passkey the cuff displays (``CuffGateway/providePasskey(_:for:)``).
     case passkeyRequested(BluetoothAddress)
-    /// A stored-record download through RACP ended (GATT-HEALTH.md §8): how many records the cuff sent.
+    /// A stored-record download through RACP ended (docs/reference/GATT-HEALTH.md §8): how many records the cuff sent.
     case recordsDownloaded(BluetoothAddress, count: Int)
-    /// The cuff's clock was read and, where allowed, set (GATT-HEALTH.md §10).
+    /// The cuff's clock was read and, where allowed, set (docs/reference/GATT-HEALTH.md §10).
     case clockSynchronized(BluetoothAddress, offset: Duration, written: Bool)
     /// A cuff with a vendor control point reported the phase of its measurement (QardioArm: inflating,
     /// measuring, deflating, completed, aborted, error).

@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// The gateway's own zone as the C library resolves it (`TZ`, else /etc/localtime; tzset(3)): the zone a
-/// cuff's clock is assumed to show, since the wire carries none (GATT-HEALTH.md §10).
+/// cuff's clock is assumed to show, since the wire carries none (docs/reference/GATT-HEALTH.md §10).
 ///
 /// Asked through localtime_r(3) rather than Foundation's `TimeZone`: on Linux `TimeZone.current` opens ICU
 /// and its zone data, over a megabyte of the daemon's resident memory (Benchmarks/RESULTS.md, the daemon),

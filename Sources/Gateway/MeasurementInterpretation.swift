@@ -24,7 +24,7 @@ public enum MeasurementInterpretation: Hashable, Sendable {
             payload: payload, device: device, users: users, receivedAt: receivedAt, clockOffset: clockOffset, sequenceNumber: sequenceNumber)
     }
 
-    /// Interprets a BPS 1.1 Enhanced Blood Pressure Measurement (0x2B34, GATT-HEALTH.md §7), typically a
+    /// Interprets a BPS 1.1 Enhanced Blood Pressure Measurement (0x2B34, docs/reference/GATT-HEALTH.md §7), typically a
     /// stored record. Its time stamp counts UTC seconds from the epoch its flag names, so it needs no clock
     /// offset; it is kept as a UTC calendar time.
     public init(

@@ -21,7 +21,7 @@ public enum MeasurementUpdate: Sendable {
 /// The measurement is the first reading that arrived after the session was armed and was new to the
 /// store: a cuff re-sending its history is recognized by the store, and history held back from an
 /// earlier link (its Device Information not read yet) arrived before. A BPS 1.1 record downloaded from
-/// the cuff's memory (it has a sequence number, GATT-HEALTH.md §7–§8) whose UTC time stamp lies before
+/// the cuff's memory (it has a sequence number, docs/reference/GATT-HEALTH.md §7–§8) whose UTC time stamp lies before
 /// the session was armed is history too, however new to the store: the VM acceptance suite saw a
 /// download cut off by the cuff's first link loss end `cuffctl start` with a record three days old.
 final class MeasurementWatcher: Sendable {

@@ -1,7 +1,7 @@
 import BlueZ
 import Synchronization
 
-/// Answers bluetoothd's agent questions for the Gateway (BLUEZ-DBUS.md §5): it accepts pairing only for a
+/// Answers bluetoothd's agent questions for the Gateway (docs/reference/BLUEZ-DBUS.md §5): it accepts pairing only for a
 /// device cuffd was asked to pair (or a cuff it already collects from), and relays a passkey from the
 /// person — given up front with `cuffctl pair --passkey`, or asked for through the control API while
 /// bluetoothd waits.

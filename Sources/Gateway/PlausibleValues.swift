@@ -30,7 +30,7 @@ struct PlausibleValues: Hashable, Sendable {
     }
 
     /// An optional value worth storing: a number, not 0 (a MAP of 0x0000 means "not measured" on Beurer
-    /// cuffs and others, GATT-HEALTH.md §4, "MAP may be 0x0000 or NaN on real cuffs: treat it as optional"),
+    /// cuffs and others, docs/reference/GATT-HEALTH.md §4, "MAP may be 0x0000 or NaN on real cuffs: treat it as optional"),
     /// and within `range`, else recorded as dropped.
     private mutating func keep(_ value: MedFloat16, _ range: PlausibleRange, _ unit: PressureUnit?) -> MedFloat16? {
         guard value.isFinite, value.mantissa != 0 else { return nil }

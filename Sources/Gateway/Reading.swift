@@ -13,7 +13,7 @@ public struct Reading: Hashable, Sendable {
     public var unit: PressureUnit
     public var systolic: MedFloat16
     public var diastolic: MedFloat16
-    /// nil when the cuff sent a special value, a 0 that means "not measured" (Beurer, GATT-HEALTH.md §13.5),
+    /// nil when the cuff sent a special value, a 0 that means "not measured" (Beurer, docs/reference/GATT-HEALTH.md §13.5),
     /// or an implausible value (``dropped``).
     public var meanArterialPressure: MedFloat16?
     /// Beats per minute; nil when absent, special or implausible (``dropped``).
@@ -57,9 +57,9 @@ public struct Reading: Hashable, Sendable {
         self.dropped = dropped
     }
 
-    /// The key that recognizes this reading when the cuff sends it again (HEALTH-STORE.md §3): device
+    /// The key that recognizes this reading when the cuff sends it again (docs/reference/HEALTH-STORE.md §3): device
     /// identity + User ID + the record's sequence number, or else its device time stamp and raw bytes.
-    /// Time alone is not unique — cuffs send distinct readings with the same minute (GATT-HEALTH.md §13.3).
+    /// Time alone is not unique — cuffs send distinct readings with the same minute (docs/reference/GATT-HEALTH.md §13.3).
     /// A reading with an unknown device time is recognized by its bytes alone.
     public var syncIdentifier: String {
         let user = userID.map { "u\($0)" } ?? "u-"

@@ -1,6 +1,6 @@
 import GATTHealth
 
-/// One download of a BPS 1.1 cuff's stored records (GATT-HEALTH.md §7–§8): the RACP request that asks
+/// One download of a BPS 1.1 cuff's stored records (docs/reference/GATT-HEALTH.md §7–§8): the RACP request that asks
 /// for what is newer than the last record stored, then 0x2B36 segments reassembled into records, until
 /// the cuff's RACP Response Code ends it. Pure state: the Gateway writes the request and feeds the
 /// indications in.

@@ -1,5 +1,5 @@
 /// Who stands behind each User ID of each cuff, as the configuration says. BPS User IDs are 0–254 and
-/// 255 is "Unknown User", which is never mapped to a person (GATT-HEALTH.md §4, §13.3).
+/// 255 is "Unknown User", which is never mapped to a person (docs/reference/GATT-HEALTH.md §4, §13.3).
 public struct UserDirectory: Sendable, Equatable {
     private var people: [String: [UInt8: String]]
     private var defaults: [String: String]

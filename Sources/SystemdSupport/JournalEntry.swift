@@ -1,4 +1,4 @@
-/// One journal entry in the native protocol (systemd `docs/JOURNAL_NATIVE_PROTOCOL.md`): `NAME=value\n`
+/// One journal entry in the native protocol (systemd's "Native Journal Protocol" document; docs/reference/BLUEZ-DBUS.md §17): `NAME=value\n`
 /// per field, or, for a value holding a newline, `NAME\n` + 64-bit little-endian length + bytes + `\n`.
 struct JournalEntry {
     private(set) var fields: [(name: String, value: String)] = []

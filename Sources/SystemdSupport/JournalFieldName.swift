@@ -1,6 +1,6 @@
 /// Journal field names: 1–64 characters of `A–Z`, `0–9` and `_`, not starting with a digit, and not with
 /// `_` (those are trusted fields a client cannot set) — systemd's `journal_field_valid()`,
-/// BLUEZ-DBUS.md §17. swift-log metadata keys such as `device.address` are mapped (`DEVICE_ADDRESS`)
+/// docs/reference/BLUEZ-DBUS.md §17. swift-log metadata keys such as `device.address` are mapped (`DEVICE_ADDRESS`)
 /// instead of being dropped by the journal.
 enum JournalFieldName {
     static let maximumLength = 64

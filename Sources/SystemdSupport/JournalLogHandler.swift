@@ -2,7 +2,7 @@ import Logging
 
 /// A swift-log handler that writes structured entries to the journal's native socket: `MESSAGE`,
 /// `PRIORITY`, `SYSLOG_IDENTIFIER`, `CODE_FILE`/`CODE_LINE`/`CODE_FUNC`, and every metadata key as a field
-/// named by ``JournalFieldName`` (BLUEZ-DBUS.md §17). It never sets `UNIT=`, which belongs to the service
+/// named by ``JournalFieldName`` (docs/reference/BLUEZ-DBUS.md §17). It never sets `UNIT=`, which belongs to the service
 /// manager. When the journal cannot take an entry, the entry goes to stderr instead.
 public struct JournalLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]

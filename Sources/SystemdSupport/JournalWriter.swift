@@ -4,7 +4,7 @@ import CLinux
 import Glibc
 #endif
 
-/// Sends entries to the journal's native socket (BLUEZ-DBUS.md §17). An entry too large for one
+/// Sends entries to the journal's native socket (docs/reference/BLUEZ-DBUS.md §17). An entry too large for one
 /// datagram (`EMSGSIZE`) goes in a sealed memfd passed with `SCM_RIGHTS`, as the protocol describes.
 public final class JournalWriter: Sendable {
     /// The journal's native socket on every systemd system.

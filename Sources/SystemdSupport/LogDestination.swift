@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// Where a daemon's log goes: the journal's native protocol when systemd connected stderr to the journal
-/// (`$JOURNAL_STREAM` names stderr's device and inode, BLUEZ-DBUS.md §17), readable stderr otherwise.
+/// (`$JOURNAL_STREAM` names stderr's device and inode, docs/reference/BLUEZ-DBUS.md §17), readable stderr otherwise.
 public enum LogDestination: Equatable, Sendable {
     case journal
     case standardError

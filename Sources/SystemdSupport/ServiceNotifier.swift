@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// `sd_notify(3)` without libsystemd: readiness, status, stopping and watchdog pings sent as
-/// newline-separated `KEY=VALUE` datagrams to `$NOTIFY_SOCKET` (BLUEZ-DBUS.md §16; the shape of
+/// newline-separated `KEY=VALUE` datagrams to `$NOTIFY_SOCKET` (docs/reference/BLUEZ-DBUS.md §16; the shape of
 /// bluez `src/shared/mainloop-notify.c`). Outside systemd (no `NOTIFY_SOCKET`) every call does nothing.
 public final class ServiceNotifier: Sendable {
     private let socket: UnixDatagramSocket?

@@ -1,6 +1,6 @@
 import GATTHealth
 
-/// The fields of one decoded value, in wire order, named as in shared/reference/TEST-VECTORS.json;
+/// The fields of one decoded value, in wire order, named as in Tests/Vectors/TEST-VECTORS.json;
 /// printed as JSON by `cuffctl decode --json` and as aligned text otherwise.
 struct DecodeReport {
     let title: String

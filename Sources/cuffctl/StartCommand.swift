@@ -4,7 +4,7 @@ import Foundation
 
 /// `cuffctl start [ADDRESS] [--timeout S] [--json]`: arms a measurement session and shows the cuff pressure
 /// as the cuff reports it, then the reading. Standard cuffs measure when their user presses START; a QardioArm
-/// is told to start (GATT-HEALTH.md §12). Exit 0 once a new reading was stored.
+/// is told to start (docs/reference/GATT-HEALTH.md §12). Exit 0 once a new reading was stored.
 struct StartCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "start", abstract: "Wait for the next measurement (press START on the cuff) and show its progress.",

@@ -43,7 +43,7 @@ struct StatsCommand: AsyncParsableCommand {
     }
 }
 
-/// `cuffctl grant UID TYPE ACCESS`: let a user read (or share) a type (HEALTH-STORE.md §6). Administrators only.
+/// `cuffctl grant UID TYPE ACCESS`: let a user read (or share) a type (docs/reference/HEALTH-STORE.md §6). Administrators only.
 struct GrantCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "grant", abstract: "Let a user read or write a type of health data.",

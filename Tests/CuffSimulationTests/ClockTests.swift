@@ -6,7 +6,7 @@ import Foundation
 import GATTHealth
 import Testing
 
-/// A cuff's clock on Current Time 0x2A2B (GATT-HEALTH.md §10).
+/// A cuff's clock on Current Time 0x2A2B (docs/reference/GATT-HEALTH.md §10).
 @Suite("cuff-sim: the cuff's clock")
 struct ClockTests {
     static func scenario(_ clock: String) -> String {

@@ -54,7 +54,7 @@ final class EmulatorHarness: Sendable {
 
     /// The characteristic object of `uuid` (16-bit like "2a35", or a full 128-bit UUID) under the device,
     /// from the tree, waited for up to 2 s as a client must: a first resolution turns `ServicesResolved`
-    /// true before the objects are exported (BLUEZ-DBUS.md §6, docs/acceptance.md).
+    /// true before the objects are exported (docs/reference/BLUEZ-DBUS.md §6, docs/acceptance.md).
     func characteristicPath(_ uuid: String) async throws -> DBusObjectPath {
         let uuid = uuid.count == 4 ? "0000\(uuid.lowercased())-0000-1000-8000-00805f9b34fb" : uuid
         let deadline = ContinuousClock.now + .seconds(2)
@@ -87,7 +87,7 @@ final class EmulatorHarness: Sendable {
     }
 
     /// Connects and waits until services are resolved and every GATT object is on the bus: a first
-    /// resolution turns `ServicesResolved` true before the objects are exported (BLUEZ-DBUS.md §6,
+    /// resolution turns `ServicesResolved` true before the objects are exported (docs/reference/BLUEZ-DBUS.md §6,
     /// docs/acceptance.md), so the emulator's own "services resolved" line marks the end.
     func connectAndResolve() async throws {
         let signals = try await recordSignals()

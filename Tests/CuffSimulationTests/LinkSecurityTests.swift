@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// A cuff that pairs protects its health characteristics on an unpaired link; bluetoothd raises the
-/// link's security by itself through the default agent (BLUEZ-DBUS.md §5, "Automatic security elevation").
+/// link's security by itself through the default agent (docs/reference/BLUEZ-DBUS.md §5, "Automatic security elevation").
 @Suite("cuff-sim: link security")
 struct LinkSecurityTests {
     static let agent = PairingTests.agentPath

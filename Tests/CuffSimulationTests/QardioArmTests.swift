@@ -4,7 +4,7 @@ import DBus
 import GATTHealth
 import Testing
 
-/// QardioArm's vendor start/cancel control point (GATT-HEALTH.md §12).
+/// QardioArm's vendor start/cancel control point (docs/reference/GATT-HEALTH.md §12).
 @Suite("cuff-sim: QardioArm start and cancel")
 struct QardioArmTests {
     static let onStart = #"""

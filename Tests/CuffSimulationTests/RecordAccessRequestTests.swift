@@ -2,7 +2,7 @@
 import GATTHealth
 import Testing
 
-/// What the emulated BPS 1.1 cuff makes of each RACP write, without a bus (GATT-HEALTH.md §8).
+/// What the emulated BPS 1.1 cuff makes of each RACP write, without a bus (docs/reference/GATT-HEALTH.md §8).
 @Suite("cuff-sim: RACP requests")
 struct RecordAccessRequestTests {
     static let records = [3, 7, 8, 12].map { RecordSpec(sequence: $0, value: HexValue(bytes: [UInt8($0)])) }

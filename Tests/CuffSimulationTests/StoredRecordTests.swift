@@ -4,7 +4,7 @@ import GATTHealth
 import Testing
 
 /// A BPS 1.1 cuff over the bus: RACP 0x2A52 requests, records indicated on 0x2B36 in segments, responses
-/// (GATT-HEALTH.md §7–§8).
+/// (docs/reference/GATT-HEALTH.md §7–§8).
 @Suite("cuff-sim: stored records through RACP")
 struct StoredRecordTests {
     static func scenario(feature: String = "0000", segmentSize: Int? = 8) -> String {

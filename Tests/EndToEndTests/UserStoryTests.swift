@@ -3,7 +3,7 @@ import DBusTestSupport
 import Foundation
 import Testing
 
-/// The user story of issue 6 over cuff-sim: pair, start shows progress and the reading, the reading is
+/// The user story over cuff-sim: pair, start shows progress and the reading, the reading is
 /// stored once with its device and user — also after the cuff re-sends it —, the journal has its entry,
 /// SIGTERM shuts down cleanly, SIGKILL and a restart lose nothing committed.
 @Suite("cuff-sim + cuffd + cuffctl", .serialized)
@@ -79,7 +79,7 @@ struct UserStoryTests {
         #expect(stack.notify.texts.contains { $0.contains("STOPPING=1") })
     }
 
-    @Test("Idle, nothing wakes cuffd: no thread of it runs for three seconds (issue 6 §6, wakeups 0/s)")
+    @Test("Idle, nothing wakes cuffd: no thread of it runs for three seconds (wakeups 0/s)")
     func idleDaemonSleeps() async throws {
         let stack = try await Stack.make(scenario: "one-cuff.json")
         try await stack.startDaemon()

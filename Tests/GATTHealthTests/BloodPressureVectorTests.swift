@@ -51,7 +51,7 @@ struct BloodPressureVectorTests {
     }
 
     @Test func beurerFramesWithoutTheQuirkDecodeSpecLiterally() throws {
-        // GATT-HEALTH.md §13.5: the spec-literal pulse of BPM-R4 is −256000, and one byte is left over.
+        // docs/reference/GATT-HEALTH.md §13.5: the spec-literal pulse of BPM-R4 is −256000, and one byte is left over.
         let value = try BloodPressureMeasurement(decoding: TestVector.bytes("BPM-R4"))
         #expect(value.pulseRate?.doubleValue == -256_000)
         #expect(value.userID == nil)

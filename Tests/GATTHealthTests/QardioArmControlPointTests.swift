@@ -1,7 +1,7 @@
 import GATTHealth
 import Testing
 
-@Suite("QardioArm control point (reverse-engineered, GATT-HEALTH.md §12)")
+@Suite("QardioArm control point (reverse-engineered, docs/reference/GATT-HEALTH.md §12)")
 struct QardioArmControlPointTests {
     @Test func commandsAreTheWritesTheVendorAppSends() throws {
         // "Reversing the QardioArm": the vendor app writes 0xf101 to start and 0xf102 to cancel.

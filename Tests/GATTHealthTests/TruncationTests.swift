@@ -26,7 +26,7 @@ struct TruncationTests {
         }
     }
 
-    /// The spec's length rules (GATT-HEALTH.md §4, §5, §8, §9), restated for the test.
+    /// The spec's length rules (docs/reference/GATT-HEALTH.md §4, §5, §8, §9), restated for the test.
     static func requiredLength(_ characteristic: HealthCharacteristic, _ bytes: [UInt8], quirk: BloodPressureQuirk?) -> Int {
         guard let flags = bytes.first else { return characteristic == .recordAccessControlPoint ? 2 : 1 }
         func bit(_ n: UInt8) -> Int { Int(flags >> n & 1) }

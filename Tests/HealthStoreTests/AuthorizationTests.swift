@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import HealthStore
 
-/// Per-client, per-type authorization (HEALTH-STORE.md §6).
+/// Per-client, per-type authorization (docs/reference/HEALTH-STORE.md §6).
 @Suite struct AuthorizationTests {
     @Test func savingWithoutADecisionOrWhenDeniedFailsAndWritesNothing() throws {
         let store = try Fixture.store()

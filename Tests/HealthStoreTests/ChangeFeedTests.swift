@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 @testable import HealthStore
 
-/// The anchored change feed (HEALTH-STORE.md §5; `HKAnchoredObjectQuery`).
+/// The anchored change feed (docs/reference/HEALTH-STORE.md §5; `HKAnchoredObjectQuery`).
 @Suite struct ChangeFeedTests {
     @Test func pagesWithHasMoreAndNeverSkipAnObject() throws {
         let store = try Fixture.store()

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import HealthStore
 
-/// The bloodPressure correlation (HEALTH-STORE.md §1–2; `healthkit-hkcorrelation.md`).
+/// The bloodPressure correlation (docs/reference/HEALTH-STORE.md §1–2; HealthKit: `HKCorrelation`).
 @Suite struct CorrelationTests {
     @Test func aReadingIsSavedAsCorrelationMembersAndLinkedPulse() throws {
         let store = try Fixture.store()

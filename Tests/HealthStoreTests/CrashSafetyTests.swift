@@ -4,7 +4,7 @@ import GRDB
 import Testing
 @testable import HealthStore
 
-/// Process-crash durability (HEALTH-STORE.md §13.1, after SQLite's crash tests): a child writer
+/// Process-crash durability (docs/reference/HEALTH-STORE.md §13.1, after SQLite's crash tests): a child writer
 /// (`store-crash-writer`) is SIGKILLed at random points; afterwards every commit it acknowledged
 /// is present, no correlation is half-saved and `PRAGMA integrity_check` is ok.
 ///

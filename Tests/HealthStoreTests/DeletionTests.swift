@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import HealthStore
 
-/// Deletion and tombstones (HEALTH-STORE.md §4).
+/// Deletion and tombstones (docs/reference/HEALTH-STORE.md §4).
 @Suite struct DeletionTests {
     @Test func deletingACorrelationTombstonesItsMembersAndPulse() throws {
         let store = try Fixture.store()

@@ -4,7 +4,7 @@ import Testing
 @testable import HealthStore
 
 /// The SQLite engine's durability settings, file modes, migrations and error mapping
-/// (HEALTH-STORE.md §12; issue 5 "Engine").
+/// (docs/reference/HEALTH-STORE.md §12).
 @Suite struct DurabilityTests {
     func engine(_ store: HealthStore) throws -> SQLiteEngine { try #require(store.engine as? SQLiteEngine) }
 

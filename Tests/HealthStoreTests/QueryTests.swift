@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import HealthStore
 
-/// Sample and correlation queries (HEALTH-STORE.md §5; `HKSampleQuery`, `HKCorrelationQuery`).
+/// Sample and correlation queries (docs/reference/HEALTH-STORE.md §5; `HKSampleQuery`, `HKCorrelationQuery`).
 @Suite struct QueryTests {
     let store: HealthStore
     let samples: [QuantitySample]

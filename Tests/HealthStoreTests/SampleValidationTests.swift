@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import HealthStore
 
-/// Bad input gets a typed error and writes nothing (issue 5); samples are immutable values with
-/// start ≤ end (`healthkit-hksample.md`).
+/// Bad input gets a typed error and writes nothing; samples are immutable values with
+/// start ≤ end (HealthKit: `HKSample`).
 @Suite struct SampleValidationTests {
     @Test func endBeforeStartIsRejectedAndTheBatchIsNotWritten() throws {
         let store = try Fixture.store()

@@ -3,7 +3,7 @@ import GRDB
 import Testing
 @testable import HealthStore
 
-/// Statistics and statistics collections (HEALTH-STORE.md §5; `HKStatisticsQuery`).
+/// Statistics and statistics collections (docs/reference/HEALTH-STORE.md §5; `HKStatisticsQuery`).
 @Suite struct StatisticsTests {
     @Test func minMaxAverageMostRecent() throws {
         let store = try Fixture.store()

@@ -1,7 +1,7 @@
 import Testing
 @testable import HealthStore
 
-/// Units: parsing of HealthKit and UCUM strings, dimension checks, exact conversions (HEALTH-STORE.md §1).
+/// Units: parsing of HealthKit and UCUM strings, dimension checks, exact conversions (docs/reference/HEALTH-STORE.md §1).
 @Suite struct UnitTests {
     @Test(arguments: [
         ("mmHg", HealthUnit.millimeterOfMercury), ("mm[Hg]", .millimeterOfMercury), ("kPa", .kilopascal), ("Pa", .pascal),
@@ -46,7 +46,7 @@ import Testing
     }
 }
 
-/// The type registry (HEALTH-STORE.md §1 table).
+/// The type registry (docs/reference/HEALTH-STORE.md §1 table).
 @Suite struct TypeRegistryTests {
     @Test func standardTypesHaveCanonicalUnitsAndDiscreteAggregation() throws {
         let registry = QuantityTypeRegistry.standard

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import HealthStore
 
-/// The sync identifier / version rule (HEALTH-STORE.md §3): unique (source, syncIdentifier);
+/// The sync identifier / version rule (docs/reference/HEALTH-STORE.md §3): unique (source, syncIdentifier);
 /// replaced iff the version is strictly greater; equal or lower is a no-op returning the stored object.
 @Suite struct UpsertTests {
     @Test func sameVersionIsANoOpReturningTheStoredObject() throws {

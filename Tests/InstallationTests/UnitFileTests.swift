@@ -2,7 +2,7 @@ import Foundation
 import FoundationXML
 import Testing
 
-/// The shipped service files, held to the goals of issue 6 by systemd's own tools.
+/// The shipped service files, held to their hardening goals by systemd's own tools.
 @Suite("Installation files", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze")))
 struct UnitFileTests {
     static let systemdDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

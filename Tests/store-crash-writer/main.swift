@@ -1,5 +1,5 @@
 // store-crash-writer: the child process of HealthStoreTests' crash-safety test
-// (HEALTH-STORE.md §13.1, after SQLite's crash tests in `testing.html`).
+// (docs/reference/HEALTH-STORE.md §13.1, after SQLite's crash tests in `testing.html`).
 //
 // Usage: store-crash-writer <database path> <run id>
 // Prints "ready" once the store is open, then loops forever: saves a blood-pressure reading

@@ -3,7 +3,7 @@ import GATTHealth
 
 /// ATT error codes an emulated cuff answers with (Core Specification Vol 3 Part F §3.4.1.1; 0xFD and 0xFE
 /// from the Core Specification Supplement's common profile error codes), and the D-Bus error bluetoothd
-/// 5.66 makes of each (`create_gatt_dbus_error()` in `src/gatt-client.c`; BLUEZ-DBUS.md §5, §8).
+/// 5.66 makes of each (`create_gatt_dbus_error()` in `src/gatt-client.c`; docs/reference/BLUEZ-DBUS.md §5, §8).
 enum ATTError: UInt8, Error {
     case readNotPermitted = 0x02
     case writeNotPermitted = 0x03

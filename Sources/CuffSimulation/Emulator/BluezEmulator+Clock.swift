@@ -1,7 +1,7 @@
 import BlueZ
 import GATTHealth
 
-/// The cuff's clock on Current Time 0x2A2B (GATT-HEALTH.md §10): reads show it running, writes set it
+/// The cuff's clock on Current Time 0x2A2B (docs/reference/GATT-HEALTH.md §10): reads show it running, writes set it
 /// where the scenario lets them. Every read and write names the clock in the log, so a test can check
 /// what a client's sync did.
 extension BluezEmulator {

@@ -1,7 +1,7 @@
 import DBus
 
 /// Adapter1 discovery, device appearance and the removal of temporary devices
-/// (`src/adapter.c`, BLUEZ-DBUS.md §2).
+/// (`src/adapter.c`, docs/reference/BLUEZ-DBUS.md §2).
 extension BluezEmulator {
     func setDiscoveryFilter(_ filter: DBusProperties, client: String) throws(DBusError) {
         var uuids: Set<String> = []

@@ -2,7 +2,7 @@ import DBus
 import GATTHealth
 
 /// GattCharacteristic1 reads, writes and notify sessions, and the values the cuff sends
-/// (`src/gatt-client.c`, BLUEZ-DBUS.md §7–§8). bluetoothd forwards reads and write requests to the cuff,
+/// (`src/gatt-client.c`, docs/reference/BLUEZ-DBUS.md §7–§8). bluetoothd forwards reads and write requests to the cuff,
 /// which refuses what its characteristic does not allow with an ATT error (``ATTError``).
 extension BluezEmulator {
     func readValue(at path: DBusObjectPath, options: DBusProperties) async throws(DBusError) -> [UInt8] {

@@ -1,6 +1,6 @@
 import DBus
 
-/// Device1 links and pairing (`src/device.c`, BLUEZ-DBUS.md §3–§6).
+/// Device1 links and pairing (`src/device.c`, docs/reference/BLUEZ-DBUS.md §3–§6).
 extension BluezEmulator {
     /// How long `Connect` waits for a cuff to advertise before it gives up the way a real
     /// controller does.
@@ -20,7 +20,7 @@ extension BluezEmulator {
     }
 
     /// Brings the LE link up: waits for an advertisement, sets `Connected`, replies, and only
-    /// then resolves services (`ServicesResolved` follows `Connected`, BLUEZ-DBUS.md §6, docs/acceptance.md).
+    /// then resolves services (`ServicesResolved` follows `Connected`, docs/reference/BLUEZ-DBUS.md §6, docs/acceptance.md).
     func establishLink(_ index: Int) async throws(DBusError) {
         guard powered else { throw BluezError.notReady }
         guard !cuffs[index].connected else { throw BluezError.alreadyConnected }
@@ -81,7 +81,7 @@ extension BluezEmulator {
         scheduleRemoval(index)
     }
 
-    /// GattProfile1 auto-connect (BLUEZ-DBUS.md §4): a bonded, trusted cuff advertising a
+    /// GattProfile1 auto-connect (docs/reference/BLUEZ-DBUS.md §4): a bonded, trusted cuff advertising a
     /// service some registered application's profile names is connected without being asked.
     func autoConnectIfWanted(_ index: Int) {
         let cuff = cuffs[index]
@@ -102,7 +102,7 @@ extension BluezEmulator {
 
     // MARK: - Pairing
 
-    /// Pairs the way the cuff requires (BLUEZ-DBUS.md §5): connects first if needed, asks the
+    /// Pairs the way the cuff requires (docs/reference/BLUEZ-DBUS.md §5): connects first if needed, asks the
     /// caller's agent (else the default agent) before replying; a passkey cuff needs an agent
     /// that can type the key it displays.
     func pair(device path: DBusObjectPath, client: String) async throws(DBusError) {

@@ -1,6 +1,6 @@
 import GATTHealth
 
-/// QardioArm's vendor control point (GATT-HEALTH.md §12, reverse-engineered): `F1 01` starts a
+/// QardioArm's vendor control point (docs/reference/GATT-HEALTH.md §12, reverse-engineered): `F1 01` starts a
 /// measurement — phase `F2 01` (inflating), the cuff's `onStart` script, then `F2 04` (completed) —
 /// and `F1 02` cancels it with `F2 05` (aborted). Phases go out as notifications on the control point.
 extension BluezEmulator {

@@ -1,6 +1,6 @@
 import GATTHealth
 
-/// A BPS 1.1 cuff's stored-record procedures (GATT-HEALTH.md §7–§8): a write to RACP 0x2A52 is answered
+/// A BPS 1.1 cuff's stored-record procedures (docs/reference/GATT-HEALTH.md §7–§8): a write to RACP 0x2A52 is answered
 /// at once, then the cuff indicates the selected records on 0x2B36, segment by segment, and ends with
 /// its response on 0x2A52. Reports leave the records in memory; a delete removes them.
 extension BluezEmulator {

@@ -1,7 +1,7 @@
 import DBus
 
 /// AgentManager1 and GattManager1 registrations (`src/agent.c`, `src/gatt-database.c`,
-/// BLUEZ-DBUS.md §4–§5). Each is tied to the client's unique name and dropped when it leaves.
+/// docs/reference/BLUEZ-DBUS.md §4–§5). Each is tied to the client's unique name and dropped when it leaves.
 extension BluezEmulator {
     static let capabilities: Set<String> = ["DisplayOnly", "DisplayYesNo", "KeyboardOnly", "NoInputNoOutput", "KeyboardDisplay", ""]
 

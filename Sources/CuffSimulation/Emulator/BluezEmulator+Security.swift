@@ -3,7 +3,7 @@ import DBus
 /// Link security: a cuff that pairs (`justWorks`, `passkey:N`) refuses its protected characteristics
 /// (``GattLayout/protectedServices``) on an unpaired link with ATT "Insufficient Authentication", and
 /// bluetoothd raises the link's security by itself and retries (`change_security()` in
-/// `src/shared/att.c`, BLUEZ-DBUS.md §5, "Automatic security elevation").
+/// `src/shared/att.c`, docs/reference/BLUEZ-DBUS.md §5, "Automatic security elevation").
 extension BluezEmulator {
     /// Returns once the link may carry `characteristic`; throws `NotPermitted: Not paired` when security
     /// elevation fails (`create_gatt_dbus_error()` in `src/gatt-client.c`).

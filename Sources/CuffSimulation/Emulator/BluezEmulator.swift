@@ -4,7 +4,7 @@ import Foundation
 import GATTHealth
 
 /// An emulated bluetoothd: owns `org.bluez` on a bus and exports the object model of BlueZ 5.66
-/// (BLUEZ-DBUS.md §1–§10) with the cuffs of a scenario, which advertise, connect, pair and send
+/// (docs/reference/BLUEZ-DBUS.md §1–§10) with the cuffs of a scenario, which advertise, connect, pair and send
 /// their scripted values the way real ones do through the real daemon.
 ///
 /// Where bluetoothd is awkward, this is too: `ServicesResolved` follows `Connected`; temporary
@@ -26,7 +26,7 @@ public actor BluezEmulator {
     var defaultAgentOwner: String?
     /// GattManager1 applications by client and object path, with their GattProfile1 UUIDs.
     var applications: [ApplicationKey: Set<String>] = [:]
-    /// Discovery sessions and filters by client (BLUEZ-DBUS.md §2: one session per client).
+    /// Discovery sessions and filters by client (docs/reference/BLUEZ-DBUS.md §2: one session per client).
     var discoverySessions: Set<String> = []
     var discoveryFilters: [String: Set<String>] = [:]
     private var clientWatch: Task<Void, Never>?
@@ -88,7 +88,7 @@ public actor BluezEmulator {
 
     /// bluetoothd restarts: `org.bluez` leaves the bus, links drop, every agent, application,
     /// discovery and notify session is forgotten, and it comes back with the bonded devices only
-    /// (BLUEZ-DBUS.md §10).
+    /// (docs/reference/BLUEZ-DBUS.md §10).
     func restart() async {
         log("bluetoothd restarting: every registration is dropped")
         stop()

@@ -1,7 +1,7 @@
 import DBus
 
 /// The names bluetoothd 5.66 uses on the bus (`doc/adapter-api.txt`, `doc/device-api.txt`,
-/// `doc/gatt-api.txt`, `doc/agent-api.txt`; shared/reference/BLUEZ-DBUS.md §1).
+/// `doc/gatt-api.txt`, `doc/agent-api.txt`; docs/reference/BLUEZ-DBUS.md §1).
 enum Bluez {
     static let serviceName = "org.bluez"
     static let root: DBusObjectPath = "/org/bluez"
@@ -19,7 +19,7 @@ enum Bluez {
 }
 
 /// `org.bluez.Error.*` replies, with the messages bluetoothd sends (`src/error.c`,
-/// BLUEZ-DBUS.md §12; the `le-connection-*` reasons of §3 go in the message).
+/// docs/reference/BLUEZ-DBUS.md §12; the `le-connection-*` reasons of §3 go in the message).
 enum BluezError {
     static func make(_ name: String, _ message: String) -> DBusError {
         DBusError(DBusError.Name(rawValue: "org.bluez.Error." + name), message)

@@ -1,7 +1,7 @@
 import GATTHealth
 
 /// A characteristic an emulated cuff exposes: one with a SIG-assigned 16-bit number, or QardioArm's
-/// vendor control point, known only by its 128-bit UUID (GATT-HEALTH.md §12).
+/// vendor control point, known only by its 128-bit UUID (docs/reference/GATT-HEALTH.md §12).
 enum CharacteristicID: Hashable, Sendable {
     case assigned(HealthCharacteristic)
     case qardioArmControl

@@ -1,7 +1,7 @@
 import Foundation
 import GATTHealth
 
-/// A cuff's own clock, served on Current Time 0x2A2B (GATT-HEALTH.md §10): a wall clock without a zone
+/// A cuff's own clock, served on Current Time 0x2A2B (docs/reference/GATT-HEALTH.md §10): a wall clock without a zone
 /// that runs on from the time it was started or last set. It is kept as that wall-clock time read as UTC,
 /// so running it on needs no zone and no daylight-saving rules.
 struct CuffClock: Sendable {

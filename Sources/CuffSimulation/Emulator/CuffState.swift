@@ -17,10 +17,10 @@ struct CuffState {
     var paired: Bool
     var trusted: Bool
     /// bluetoothd stops auto-connecting an untrusted device its client disconnected, until the
-    /// next `Connect` (`dev_disconnect` in `src/device.c`, BLUEZ-DBUS.md §3).
+    /// next `Connect` (`dev_disconnect` in `src/device.c`, docs/reference/BLUEZ-DBUS.md §3).
     var autoConnectArmed = true
     /// The `StartNotify` sessions, by characteristic: the unique names of the clients. They
-    /// outlive the link; bluetoothd re-enables them on every reconnection (BLUEZ-DBUS.md §7).
+    /// outlive the link; bluetoothd re-enables them on every reconnection (docs/reference/BLUEZ-DBUS.md §7).
     var notifySessions: [CharacteristicID: Set<String>] = [:]
     /// The last value of each characteristic (reads, notifications, writes).
     var values: [CharacteristicID: [UInt8]] = [:]
@@ -70,7 +70,7 @@ struct CuffState {
         recordProcedure = nil
     }
 
-    /// bluetoothd drops temporary devices: neither paired nor trusted (BLUEZ-DBUS.md §2).
+    /// bluetoothd drops temporary devices: neither paired nor trusted (docs/reference/BLUEZ-DBUS.md §2).
     var isTemporary: Bool { !paired && !trusted }
 
     /// The characteristic whose enabling starts the cuff's script: 0x2A35 for a blood-pressure

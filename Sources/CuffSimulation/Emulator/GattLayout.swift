@@ -31,7 +31,7 @@ struct EmulatedService: Sendable {
 
 /// The GATT database of a cuff: the services of its scenario, with object paths numbered by ATT
 /// handle the way bluetoothd names them (`serviceNNNN/charNNNN/descNNNN`, four lower-case hex
-/// digits; BLUEZ-DBUS.md §1). bluetoothd hides GAP 0x1800 and GATT 0x1801, so neither appears.
+/// digits; docs/reference/BLUEZ-DBUS.md §1). bluetoothd hides GAP 0x1800 and GATT 0x1801, so neither appears.
 struct GattLayout: Sendable {
     /// The ATT MTU the emulated link negotiated (`GattCharacteristic1.MTU`; bluetoothd asks for 517).
     static let mtu: UInt16 = 247
@@ -88,7 +88,7 @@ struct GattLayout: Sendable {
 
     /// The services whose characteristics a cuff that pairs protects: measurements, records, control
     /// points and its clock. Device Information and Battery stay readable on an unencrypted link, as on
-    /// the cuffs of GATT-HEALTH.md §13.1, which ask for security when indications are enabled.
+    /// the cuffs of docs/reference/GATT-HEALTH.md §13.1, which ask for security when indications are enabled.
     static let protectedServices: Set<HealthService> = [.bloodPressure, .heartRate, .currentTime]
 
     /// Every characteristic of the cuff, service by service.
@@ -96,7 +96,7 @@ struct GattLayout: Sendable {
         spec.services.flatMap { declarations(of: $0, spec: spec) }
     }
 
-    /// The characteristics each service carries (GATT-HEALTH.md §2, §7, §12), their properties, and
+    /// The characteristics each service carries (docs/reference/GATT-HEALTH.md §2, §7, §12), their properties, and
     /// their first values. A cuff with `records` is BPS 1.1: Enhanced BPM, Blood Pressure Record and RACP.
     private static func declarations(of service: HealthService, spec: CuffSpec) -> [Declaration] {
         func assigned(_ characteristic: HealthCharacteristic, _ flags: [String], _ value: [UInt8] = []) -> Declaration {

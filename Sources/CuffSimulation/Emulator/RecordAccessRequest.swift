@@ -1,7 +1,7 @@
 import GATTHealth
 
 /// What a BPS 1.1 cuff makes of one value written to its Record Access Control Point 0x2A52
-/// (GATT-HEALTH.md §8): the records it selects, and the indication that ends the procedure. Pure; the
+/// (docs/reference/GATT-HEALTH.md §8): the records it selects, and the indication that ends the procedure. Pure; the
 /// emulator carries it out (``BluezEmulator/requestRecordAccess(_:_:)``).
 ///
 /// Refusals follow the Response Code table: an op code other than 0x01–0x04 → Op Code Not Supported;

@@ -1,4 +1,4 @@
-/// The E2E-CRC a BPS 1.1 cuff whose Feature has bit 6 appends to each record (GATT-HEALTH.md §7):
+/// The E2E-CRC a BPS 1.1 cuff whose Feature has bit 6 appends to each record (docs/reference/GATT-HEALTH.md §7):
 /// CRC-16/MCRF4XX — polynomial 0x1021 reflected (0x8408), initial value 0xFFFF, no final XOR — as the
 /// MED working group's CGMS uses it (Nordic Android-BLE-Library `CGMFeatureDataCallback.java`). Unverified
 /// for BPS; cuffd keeps the CRC and does not check it. Catalogue check value (CRC RevEng): "123456789" →

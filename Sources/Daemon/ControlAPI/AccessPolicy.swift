@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// Who may do what through the control API, checked in the daemon by the caller's credentials on top of the
-/// bus policy (systemd/org.cuffd.Gateway1.conf; BLUEZ-DBUS.md §21): root and members of the admin group
+/// bus policy (systemd/org.cuffd.Gateway1.conf; docs/reference/BLUEZ-DBUS.md §21): root and members of the admin group
 /// administer (pair, forget, grant), members of the reader group read state and start measurements,
 /// everyone else is refused.
 public struct AccessPolicy: Sendable {
@@ -39,7 +39,7 @@ public struct AccessPolicy: Sendable {
     }
 
     /// The store principal a caller reads as: administrators read everything, as the daemon does; a reader
-    /// goes through HealthStore's per-client grants (HEALTH-STORE.md §6).
+    /// goes through HealthStore's per-client grants (docs/reference/HEALTH-STORE.md §6).
     public func storeClient(for caller: ConnectionCredentials) -> HealthClient {
         role(of: caller) == .administrator ? .daemon(uid: caller.uid) : .user(uid: caller.uid, groups: caller.groups)
     }

@@ -2,7 +2,7 @@ import DBus
 import Foundation
 import HealthStore
 
-/// Statistics and grants: the store half of the API (HEALTH-STORE.md §5–§6).
+/// Statistics and grants: the store half of the API (docs/reference/HEALTH-STORE.md §5–§6).
 extension ControlAPI {
     /// The types a grant or a statistic names; `bloodPressure` stands for the correlation's members and the
     /// pulse stored with them.

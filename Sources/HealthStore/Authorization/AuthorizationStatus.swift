@@ -1,5 +1,5 @@
 /// Share status for one type, as `HKAuthorizationStatus` (`HKDefines.h`): reports **share** status
-/// only; read status is not disclosed (`healthkit-hkhealthstore-authorizationstatus(for:).md`).
+/// only; read status is not disclosed (HealthKit: `HKHealthStore.authorizationStatus(for:)`).
 public enum AuthorizationStatus: Int, Sendable, Hashable {
     /// No grant stored for the client and type.
     case notDetermined = 0

@@ -1,5 +1,5 @@
-/// The principal calling the store: the D-Bus caller's unix uid (BLUEZ-DBUS.md §21) with its
-/// groups, or the daemon itself (HEALTH-STORE.md §6).
+/// The principal calling the store: the D-Bus caller's unix uid (docs/reference/BLUEZ-DBUS.md §21) with its
+/// groups, or the daemon itself (docs/reference/HEALTH-STORE.md §6).
 public struct HealthClient: Sendable, Hashable {
     /// Unix user ID.
     public let uid: UInt32

@@ -2,7 +2,7 @@ import Foundation
 
 extension BloodPressureReading {
     /// Suffixes appended to the reading's sync identifier for its member and linked samples, so
-    /// each object keeps a unique (source, syncIdentifier) key (HEALTH-STORE.md §3).
+    /// each object keeps a unique (source, syncIdentifier) key (docs/reference/HEALTH-STORE.md §3).
     enum MemberSuffix {
         static let systolic = "#systolic"
         static let diastolic = "#diastolic"

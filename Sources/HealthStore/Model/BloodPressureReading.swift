@@ -2,7 +2,7 @@ import Foundation
 
 /// One cuff reading as the Gateway hands it to the store; converted into a `bloodPressure`
 /// ``Correlation`` (systolic + diastolic + optional mean member) with the pulse as a linked
-/// `heartRate` sample, all saved in one transaction (issue 5 design notes; HEALTH-STORE.md §1–3).
+/// `heartRate` sample, all saved in one transaction (docs/reference/HEALTH-STORE.md §1–3).
 public struct BloodPressureReading: Sendable, Hashable {
     /// Systolic pressure in ``pressureUnit``.
     public var systolic: Double
@@ -36,10 +36,10 @@ public struct BloodPressureReading: Sendable, Hashable {
     public var bodyPosition: BodyPosition?
     /// Cuff location, if known.
     public var measurementLocation: MeasurementLocation?
-    /// Original unit and SFLOAT fields, so the device value stays recoverable (HEALTH-STORE.md §1).
+    /// Original unit and SFLOAT fields, so the device value stays recoverable (docs/reference/HEALTH-STORE.md §1).
     public var deviceValue: String?
     /// Sync identifier: device identity + user ID + sequence number or time stamp + value hash
-    /// (HEALTH-STORE.md §3).
+    /// (docs/reference/HEALTH-STORE.md §3).
     public var syncIdentifier: String
     /// Sync version (≥ 0).
     public var syncVersion: Int64

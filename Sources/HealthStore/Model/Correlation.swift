@@ -1,11 +1,11 @@
 import Foundation
 
-/// An immutable group of quantity samples saved and deleted together (`healthkit-hkcorrelation.md`).
+/// An immutable group of quantity samples saved and deleted together (HealthKit: `HKCorrelation`).
 ///
 /// Blood pressure: exactly one systolic and one diastolic member (plus an optional mean), all
-/// with the correlation's dates (HEALTH-STORE.md §2). ``linkedSamples`` is a cuffd extension for
+/// with the correlation's dates (docs/reference/HEALTH-STORE.md §2). ``linkedSamples`` is a cuffd extension for
 /// samples that belong with the correlation without being members, such as the cuff's pulse: "The
-/// pulse a cuff reports is not a member of the BP correlation" (HEALTH-STORE.md §1), yet it is
+/// pulse a cuff reports is not a member of the BP correlation" (docs/reference/HEALTH-STORE.md §1), yet it is
 /// written in the same transaction and deleted with it.
 public struct Correlation: Sendable, Hashable, Identifiable {
     /// Object identity.

@@ -1,4 +1,4 @@
-/// A kind of correlation, as HealthKit's `HKCorrelationType` (HEALTH-STORE.md §1–2).
+/// A kind of correlation, as HealthKit's `HKCorrelationType` (docs/reference/HEALTH-STORE.md §1–2).
 public struct CorrelationType: Sendable, Hashable, CustomStringConvertible {
     /// Stable identifier, stored in the database.
     public let identifier: String
@@ -15,8 +15,8 @@ public struct CorrelationType: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `HKCorrelationTypeIdentifierBloodPressure`: "Blood pressure correlations always include two
-    /// quantity samples, representing the systolic and diastolic values" (`healthkit-hkcorrelation.md`);
-    /// cuffd accepts the mean as an optional member (HEALTH-STORE.md §1). LOINC 85354-9, MDC 150020.
+    /// quantity samples, representing the systolic and diastolic values" (HealthKit: `HKCorrelation`);
+    /// cuffd accepts the mean as an optional member (docs/reference/HEALTH-STORE.md §1). LOINC 85354-9, MDC 150020.
     public static let bloodPressure = CorrelationType(
         identifier: "bloodPressure",
         requiredMembers: [.bloodPressureSystolic, .bloodPressureDiastolic],

@@ -1,5 +1,5 @@
-/// The device that produced a sample: HealthKit's `HKDevice` fields (`healthkit-hkdevice.md`) plus a
-/// stable cross-gateway identity and a device type (HEALTH-STORE.md §2).
+/// The device that produced a sample: HealthKit's `HKDevice` fields (HealthKit: `HKDevice`) plus a
+/// stable cross-gateway identity and a device type (docs/reference/HEALTH-STORE.md §2).
 ///
 /// `localIdentifier` is per host in HealthKit; on a gateway it holds the BLE identity address.
 /// ``identity`` is the stable key (DIS System ID EUI-64, or manufacturer + serial number) used to

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Typed metadata of a sample: values keyed by ``MetadataKey``, each key accepting one value kind
-/// (HEALTH-STORE.md §2). Validated against the store's key registry at save.
+/// (docs/reference/HEALTH-STORE.md §2). Validated against the store's key registry at save.
 ///
 /// The sync identifier and version are kept in typed fields (they are indexed columns in the
 /// store and set on every stored object); every other key lives in ``entries``.
@@ -104,7 +104,7 @@ public struct HealthMetadata: Sendable, Hashable {
 extension HealthMetadata {
     /// Checks every entry against `registry` (known key, right kind, allowed range) and the HealthKit
     /// rule "HKMetadataKeySyncVersion must be provided if HKMetadataKeySyncIdentifier is provided"
-    /// (`HKMetadata.h`), which cuffd applies both ways (HEALTH-STORE.md §2 "always together").
+    /// (`HKMetadata.h`), which cuffd applies both ways (docs/reference/HEALTH-STORE.md §2 "always together").
     func validate(against registry: [String: MetadataKey]) throws(HealthStoreError) {
         if let syncVersion, syncVersion < 0 {
             throw .invalidMetadata(key: MetadataKey.syncVersion.name, reason: "\(syncVersion) outside 0...\(Int64.max)")

@@ -17,7 +17,7 @@ public enum HealthObject: Sendable, Hashable {
 }
 
 /// A deletion as the change feed reports it: `HKDeletedObject(uuid, metadata)` carrying only the
-/// sync identifier and version (`healthkit-hkdeletedobject-metadata.md`, HEALTH-STORE.md §4).
+/// sync identifier and version (HealthKit: `HKDeletedObject.metadata`, docs/reference/HEALTH-STORE.md §4).
 public struct DeletedObject: Sendable, Hashable {
     /// UUID of the deleted (or replaced) object.
     public let uuid: UUID

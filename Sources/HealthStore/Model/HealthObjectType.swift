@@ -15,7 +15,7 @@ public enum HealthObjectType: Sendable, Hashable, CustomStringConvertible {
 
     /// The quantity types a client must be allowed to read to read this type as a whole (for a
     /// correlation: its required member types; optional members are filtered per type,
-    /// `healthkit-hkcorrelationquery.md`). Saving checks the types actually present.
+    /// HealthKit: `HKCorrelationQuery`). Saving checks the types actually present.
     public var authorizationTypes: [QuantityType] {
         switch self {
         case .quantity(let type): [type]

@@ -1,6 +1,6 @@
-/// An amount with a unit, as HealthKit's `HKQuantity` (`healthkit-hkquantity.md`).
+/// An amount with a unit, as HealthKit's `HKQuantity` (HealthKit: `HKQuantity`).
 ///
-/// Values are `Double`, as HealthKit stores even counts as `Double` (HEALTH-STORE.md §1).
+/// Values are `Double`, as HealthKit stores even counts as `Double` (docs/reference/HEALTH-STORE.md §1).
 public struct HealthQuantity: Sendable, Hashable, CustomStringConvertible {
     /// The unit the value was given in.
     public let unit: HealthUnit

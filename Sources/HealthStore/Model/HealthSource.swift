@@ -1,4 +1,4 @@
-/// The writer principal of samples (`healthkit-hksource.md`): cuffd's gateway, an import tool, a
+/// The writer principal of samples (HealthKit: `HKSource`): cuffd's gateway, an import tool, a
 /// user entering data. Assigned by the store from the saving ``HealthClient``, never by the caller.
 public struct HealthSource: Sendable, Hashable, Codable {
     /// Stable key (HealthKit's bundle identifier), e.g. `org.cuffd.gateway` or `uid.1000`.
@@ -13,7 +13,7 @@ public struct HealthSource: Sendable, Hashable, Codable {
     }
 }
 
-/// A source at a given version (`healthkit-hksourcerevision.md`): assigned by the store at save time.
+/// A source at a given version (HealthKit: `HKSourceRevision`): assigned by the store at save time.
 public struct SourceRevision: Sendable, Hashable, Codable {
     /// The writer.
     public let source: HealthSource

@@ -3,7 +3,7 @@ import Foundation
 /// The physical dimension a ``HealthUnit`` measures. Units convert only within one dimension.
 ///
 /// HealthKit: "Units are compatible when they measure the same dimension"; `count` and `%` are
-/// both scalar but not convertible (`healthkit-hkunit-count().md`, HEALTH-STORE.md §1), so they get
+/// both scalar but not convertible (HealthKit: `HKUnit.count()`, docs/reference/HEALTH-STORE.md §1), so they get
 /// separate dimensions here.
 public enum UnitDimension: String, Sendable, Hashable, CaseIterable {
     /// Pressure; SI base Pa.
@@ -18,7 +18,7 @@ public enum UnitDimension: String, Sendable, Hashable, CaseIterable {
 
 /// A unit of measure parsed from a HealthKit or UCUM unit string.
 ///
-/// Accepted strings (HEALTH-STORE.md §1, `healthkit-hkunit-init(from:)-9qont.md`, UCUM):
+/// Accepted strings (docs/reference/HEALTH-STORE.md §1, HealthKit: `HKUnit(from:)`, UCUM):
 /// pressure `mmHg`, `mm[Hg]`, `kPa`, `Pa`; frequency `count/min`, `/min`, `{beat}/min`, `bpm`, `Hz`;
 /// `count`; `%`. Anything else is rejected with ``HealthStoreError/unknownUnit(_:)``.
 ///
@@ -27,7 +27,7 @@ public enum UnitDimension: String, Sendable, Hashable, CaseIterable {
 /// `mmHg` ↔ `mm[Hg]` round-trips exactly.
 public struct HealthUnit: Sendable, Hashable, CustomStringConvertible {
     /// Pascals per millimetre of mercury: 13.5951 g/cm³ × 9.80665 m/s² × 1 mm
-    /// (HEALTH-STORE.md §1 conversion table; Nordic Android-BLE-Library `BloodPressureTypes.java`).
+    /// (docs/reference/HEALTH-STORE.md §1 conversion table; Nordic Android-BLE-Library `BloodPressureTypes.java`).
     public static let pascalsPerMillimeterOfMercury = 133.322387415
 
     /// Canonical spelling (the HealthKit form, e.g. `mmHg`, `count/min`).
@@ -45,7 +45,7 @@ public struct HealthUnit: Sendable, Hashable, CustomStringConvertible {
     public static let pascal = HealthUnit(symbol: "Pa", dimension: .pressure, factorToBase: 1)
     /// Beats (counts) per minute, the canonical heart-rate unit (HealthKit's documented `count/min`).
     public static let countPerMinute = HealthUnit(symbol: "count/min", dimension: .frequency, factorToBase: 1.0 / 60.0)
-    /// Hertz (1/s); 1 Hz = 60 count/min (HEALTH-STORE.md §1).
+    /// Hertz (1/s); 1 Hz = 60 count/min (docs/reference/HEALTH-STORE.md §1).
     public static let hertz = HealthUnit(symbol: "Hz", dimension: .frequency, factorToBase: 1)
     /// A dimensionless count.
     public static let count = HealthUnit(symbol: "count", dimension: .count, factorToBase: 1)

@@ -1,6 +1,6 @@
 /// A metadata key with the one value kind it accepts and, for enumerations, its allowed range.
 ///
-/// The registry of standard keys follows HEALTH-STORE.md §2 (HealthKit `HKMetadata.h`, Health
+/// The registry of standard keys follows docs/reference/HEALTH-STORE.md §2 (HealthKit `HKMetadata.h`, Health
 /// Connect `Metadata.kt` / `BloodPressureRecord.kt`, BPS, PHD IG coincident time stamp).
 public struct MetadataKey: Sendable, Hashable, CustomStringConvertible {
     /// Key name as stored (HealthKit spelling without the `HKMetadataKey` prefix).

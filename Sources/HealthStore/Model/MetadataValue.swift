@@ -1,6 +1,6 @@
 import Foundation
 
-/// The value kinds metadata may hold (HEALTH-STORE.md §2 "Typed metadata": string, integer, double,
+/// The value kinds metadata may hold (docs/reference/HEALTH-STORE.md §2 "Typed metadata": string, integer, double,
 /// bool or date).
 public enum MetadataValueKind: String, Sendable, Hashable {
     /// The kinds of ``MetadataValue``.

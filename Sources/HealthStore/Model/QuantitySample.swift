@@ -1,7 +1,7 @@
 import Foundation
 
-/// An immutable measurement of one quantity type over a time interval (`healthkit-hkquantitysample.md`,
-/// HEALTH-STORE.md §2).
+/// An immutable measurement of one quantity type over a time interval (HealthKit: `HKQuantitySample`,
+/// docs/reference/HEALTH-STORE.md §2).
 ///
 /// The UUID is assigned at creation; ``sourceRevision`` is assigned by the store at save. After a
 /// save, ``quantity`` is in the type's canonical unit; the original unit stays readable through

@@ -1,4 +1,4 @@
-/// A kind of quantity sample, as HealthKit's `HKQuantityType` (HEALTH-STORE.md §1 table).
+/// A kind of quantity sample, as HealthKit's `HKQuantityType` (docs/reference/HEALTH-STORE.md §1 table).
 ///
 /// Types are values identified by ``identifier``; the built-in ones are static members and a
 /// ``QuantityTypeRegistry`` makes further types known to a store.

@@ -1,9 +1,9 @@
 /// The quantity types a store knows; unknown identifiers are rejected with
-/// ``HealthStoreError/unknownType(_:)`` (issue 5: "unknown type … gets a typed error").
+/// ``HealthStoreError/unknownType(_:)`` (the store's contract: "unknown type … gets a typed error").
 public struct QuantityTypeRegistry: Sendable {
     private var types: [String: QuantityType]
 
-    /// The four types of HEALTH-STORE.md §1.
+    /// The four types of docs/reference/HEALTH-STORE.md §1.
     public static let standard = QuantityTypeRegistry(types: [
         .bloodPressureSystolic, .bloodPressureDiastolic, .bloodPressureMean, .heartRate,
     ])

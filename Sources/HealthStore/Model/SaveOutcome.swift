@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a save did to one object under the sync-identifier rule (HEALTH-STORE.md §3): an object
+/// What a save did to one object under the sync-identifier rule (docs/reference/HEALTH-STORE.md §3): an object
 /// replaces the stored one with the same (source, syncIdentifier) **iff** its version is strictly
 /// greater; equal or lower is an idempotent no-op returning the stored object.
 public enum SaveOutcome<Object: Sendable & Hashable>: Sendable, Hashable {

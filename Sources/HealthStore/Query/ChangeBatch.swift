@@ -1,7 +1,7 @@
 /// Integer change-feed position (`HKQueryAnchor(fromValue:)`): the change sequence of the last
 /// object returned. Every saved object and every tombstone gets the next value of one counter,
 /// incremented inside the writing transaction, so anchors are gap-free and commit-ordered and a
-/// reader never skips a commit (HEALTH-STORE.md §14 trap 1; SQLite has one writer).
+/// reader never skips a commit (docs/reference/HEALTH-STORE.md §14 trap 1; SQLite has one writer).
 public struct QueryAnchor: Sendable, Hashable, Comparable, Codable {
     /// The raw value.
     public let rawValue: Int64

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Filters for sample, correlation and statistics queries (HEALTH-STORE.md §5: date range, sources,
+/// Filters for sample, correlation and statistics queries (docs/reference/HEALTH-STORE.md §5: date range, sources,
 /// device property, metadata key = values, UUIDs, "no correlation"), and the bounds of a page
 /// (``SamplePosition``). All set filters must match.
 public struct SamplePredicate: Sendable, Hashable {
@@ -63,7 +63,7 @@ public struct SamplePredicate: Sendable, Hashable {
     }
 
     /// This predicate further restricted to `source` (used for clients without read permission,
-    /// which "see only the data that your app has written", HEALTH-STORE.md §6).
+    /// which "see only the data that your app has written", docs/reference/HEALTH-STORE.md §6).
     func restricted(toSource source: String) -> SamplePredicate {
         var copy = self
         copy.sourceBundleIdentifiers = (sourceBundleIdentifiers ?? [source]).intersection([source])

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// The anchored change feed and tombstone retention (HEALTH-STORE.md §4–5).
+/// The anchored change feed and tombstone retention (docs/reference/HEALTH-STORE.md §4–5).
 ///
 /// Samples and tombstones share one change counter. A page is read in one snapshot: rows with
 /// `change_seq > anchor` in order, `limit + 1` of them to learn `hasMore`. The new anchor is the

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// Deletion with tombstones (HEALTH-STORE.md §4): only the writing source may delete ("An
+/// Deletion with tombstones (docs/reference/HEALTH-STORE.md §4): only the writing source may delete ("An
 /// application may only delete objects that it previously saved", `HKHealthStore.h`); deleting a
 /// correlation tombstones it with its members and linked samples atomically (cuffd rule); members
 /// are never deleted alone, so no correlation is ever half-present.

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// Stored per-client, per-type grants (HEALTH-STORE.md §6).
+/// Stored per-client, per-type grants (docs/reference/HEALTH-STORE.md §6).
 extension SQLiteEngine {
     public func grant(uid: UInt32, type: QuantityType) throws(HealthStoreError) -> AuthorizationGrant? {
         try read { db in

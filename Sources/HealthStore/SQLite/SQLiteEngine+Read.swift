@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// Sample and correlation queries (HEALTH-STORE.md §5) and row decoding. Quantity and correlation
+/// Sample and correlation queries (docs/reference/HEALTH-STORE.md §5) and row decoding. Quantity and correlation
 /// types have distinct `type_id`s, so `type_id = ?` alone selects the right kind of row and the
 /// query stays on the index `sample_type_start`.
 extension SQLiteEngine {

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// Saving: the sync-identifier upsert rule (HEALTH-STORE.md §3) inside one write transaction.
+/// Saving: the sync-identifier upsert rule (docs/reference/HEALTH-STORE.md §3) inside one write transaction.
 ///
 /// The stored row for (source, syncIdentifier) is looked up and then inserted or updated within the
 /// same transaction; SQLite has a single writer, so nothing can interleave, and the unique index

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// Statistics (HEALTH-STORE.md §5; `HKStatisticsQuery`, `HKStatisticsCollectionQuery`) computed in
+/// Statistics (docs/reference/HEALTH-STORE.md §5; `HKStatisticsQuery`, `HKStatisticsCollectionQuery`) computed in
 /// SQL: buckets come in as a JSON array of boundaries, paired with `lead()`. When the predicate
 /// filters at most by source and every boundary falls on a 15-minute UTC slot, buckets are summed
 /// from `sample_rollup` (migration v2); otherwise each bucket scans its range of the covering index

@@ -3,7 +3,7 @@ import GRDB
 
 /// The SQLite engine through GRDB: one `DatabasePool` (WAL, one writer, concurrent snapshot readers).
 ///
-/// Durability (HEALTH-STORE.md §12): `DatabasePool` runs `PRAGMA synchronous = NORMAL` on its writer
+/// Durability (docs/reference/HEALTH-STORE.md §12): `DatabasePool` runs `PRAGMA synchronous = NORMAL` on its writer
 /// after `prepareDatabase` (GRDB `Database.setUpWALMode`), so FULL is set on the writer once the
 /// pool is open, then `journal_mode = wal` and `synchronous = 2` are read back and the open fails
 /// with ``HealthStoreError/durabilityNotEnforced(journalMode:synchronous:)`` otherwise. The path is

@@ -1,6 +1,6 @@
 import GRDB
 
-/// Maps SQLite result codes to ``HealthStoreError`` (issue 5: "full disk → SQLite error mapped to a
+/// Maps SQLite result codes to ``HealthStoreError`` (the store's contract: "full disk → SQLite error mapped to a
 /// clear case"). Codes: https://sqlite.org/rescode.html.
 enum SQLiteErrorMapping {
     static func map(_ error: any Error) -> HealthStoreError {

@@ -3,7 +3,7 @@ import GRDB
 /// Versioned schema of the SQLite engine (GRDB `DatabaseMigrator`; each migration runs once, in a
 /// transaction, recorded in `grdb_migrations`). Never edit a shipped migration: append a new one.
 ///
-/// Rules carried by the schema (HEALTH-STORE.md §3–4): `STRICT` tables; `CHECK (start_at <= end_at)`;
+/// Rules carried by the schema (docs/reference/HEALTH-STORE.md §3–4): `STRICT` tables; `CHECK (start_at <= end_at)`;
 /// sync identifier and version both or neither; unique (source, sync identifier); one change
 /// counter in `store_state` shared by samples and tombstones. Times are integer microseconds since
 /// 1970 UTC; UUIDs are 16-byte blobs.

@@ -3,7 +3,7 @@ import GRDB
 
 /// State of one write transaction: id caches for types, sources, revisions and devices, the change
 /// counter (read once and written back before commit; one writer, so gap-free and commit-ordered:
-/// HEALTH-STORE.md §14 trap 1), the row ids, the batched `sample` inserts and the rollup deltas.
+/// docs/reference/HEALTH-STORE.md §14 trap 1), the row ids, the batched `sample` inserts and the rollup deltas.
 ///
 /// Inserted rows wait in ``SQLiteSampleInserter`` and their rollup deltas here; ``flushPending()``
 /// writes both and must run before any statement that reads or changes `sample` rows the
@@ -80,7 +80,7 @@ final class SQLiteWriteContext {
         FROM sample WHERE source_id = ? AND sync_identifier = ?
         """) }
 
-    /// The stored row holding (source, sync identifier), the upsert rule's look-up (HEALTH-STORE.md
+    /// The stored row holding (source, sync identifier), the upsert rule's look-up (docs/reference/HEALTH-STORE.md
     /// §3); pending rows are written first when one of them holds the key.
     func storedKey(_ sourceID: Int64, _ syncIdentifier: String) throws -> SQLiteEngine.StoredKey? {
         if pendingSyncKeys.contains(SyncKey(sourceID: sourceID, syncIdentifier: syncIdentifier)) { try flushRows() }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Per-client, per-type authorization (HEALTH-STORE.md §6): share permission to save; without read
+/// Per-client, per-type authorization (docs/reference/HEALTH-STORE.md §6): share permission to save; without read
 /// permission a client "see[s] only the data that your app has written"; the daemon writes and
 /// reads cuff data under its own source; root or the admin group grants and revokes.
 extension HealthStore {

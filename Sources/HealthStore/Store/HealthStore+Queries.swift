@@ -1,6 +1,6 @@
 import Foundation
 
-/// Queries (HEALTH-STORE.md §5); reads of non-readable types return only the caller's own writes.
+/// Queries (docs/reference/HEALTH-STORE.md §5); reads of non-readable types return only the caller's own writes.
 extension HealthStore {
     public func samples(_ query: SampleQuery, as client: HealthClient) throws(HealthStoreError) -> [QuantitySample] {
         _ = try configuration.quantityTypes.type(query.type.identifier)
@@ -10,7 +10,7 @@ extension HealthStore {
     }
 
     /// Correlations readable as a whole, or the client's own; members of types the client may not
-    /// read are dropped unless it wrote them (`healthkit-hkcorrelationquery.md`).
+    /// read are dropped unless it wrote them (HealthKit: `HKCorrelationQuery`).
     public func correlations(_ query: CorrelationQuery, as client: HealthClient) throws(HealthStoreError) -> [Correlation] {
         guard configuration.correlationTypes.contains(query.type) else { throw .unknownType(query.type.identifier) }
         var restricted = query
@@ -19,7 +19,7 @@ extension HealthStore {
     }
 
     /// Drops the members and linked samples of a `type` correlation that `client` may not read, unless it
-    /// wrote them (`healthkit-hkcorrelationquery.md`); queries and the change feed alike.
+    /// wrote them (HealthKit: `HKCorrelationQuery`); queries and the change feed alike.
     private func readableParts(of type: CorrelationType, _ client: HealthClient) throws(HealthStoreError) -> (Correlation) -> Correlation {
         let own = configuration.source(for: client).bundleIdentifier
         var readable: [String: Bool] = [:]

@@ -2,8 +2,8 @@ import Foundation
 
 extension HealthStore {
     /// Checks one sample and returns it in canonical unit with its source revision: registered
-    /// type, compatible unit, finite value, start ≤ end (`healthkit-hksample.md`), valid metadata.
-    /// Implausible but finite values are kept: "flag, do not reject" (HEALTH-STORE.md §1).
+    /// type, compatible unit, finite value, start ≤ end (HealthKit: `HKSample`), valid metadata.
+    /// Implausible but finite values are kept: "flag, do not reject" (docs/reference/HEALTH-STORE.md §1).
     /// `registered`, a type already found in the registry (the previous sample's), spares the
     /// look-up for runs of one type.
     func validated(_ sample: QuantitySample, revision: SharedValue<SourceRevision>, registered: QuantityType? = nil) throws(HealthStoreError) -> QuantitySample {
@@ -19,8 +19,8 @@ extension HealthStore {
     }
 
     /// Checks a correlation: registered type; each required member exactly once, optional members
-    /// at most once, nothing else (`healthkit-hkcorrelation.md`); members dated as the correlation
-    /// (HEALTH-STORE.md §2); members and linked samples valid; UUIDs distinct.
+    /// at most once, nothing else (HealthKit: `HKCorrelation`); members dated as the correlation
+    /// (docs/reference/HEALTH-STORE.md §2); members and linked samples valid; UUIDs distinct.
     func validated(_ correlation: Correlation, revision: SharedValue<SourceRevision>) throws(HealthStoreError) -> Correlation {
         guard let type = configuration.correlationTypes.first(where: { $0.identifier == correlation.type.identifier }),
               type == correlation.type

@@ -21,7 +21,7 @@ public final class HealthStore: HealthStoring {
     }
 
     /// Opens (creating if needed) the SQLite store at `path`: WAL, synchronous=FULL verified,
-    /// migrations applied, file mode set (HEALTH-STORE.md §12).
+    /// migrations applied, file mode set (docs/reference/HEALTH-STORE.md §12).
     public static func open(path: String, configuration: StoreConfiguration = StoreConfiguration()) throws(HealthStoreError) -> HealthStore {
         try HealthStore(engine: SQLiteEngine(path: path, configuration: configuration), configuration: configuration)
     }

@@ -2,9 +2,9 @@ import Foundation
 
 /// Storage behind ``HealthStore``: objects arrive validated, authorized and in canonical units; the
 /// engine applies the sync-identifier rule, tombstones and the change counter transactionally.
-/// SQLite implements it now (``SQLiteEngine``); a PostgreSQL engine can follow (HEALTH-STORE.md §14).
+/// SQLite implements it now (``SQLiteEngine``); a PostgreSQL engine can follow (docs/reference/HEALTH-STORE.md §14).
 public protocol HealthStoreEngine: Sendable {
-    /// Upserts samples in one transaction (HEALTH-STORE.md §3).
+    /// Upserts samples in one transaction (docs/reference/HEALTH-STORE.md §3).
     func saveSamples(_ samples: [QuantitySample], at now: Date) throws(HealthStoreError) -> [SaveOutcome<QuantitySample>]
     /// Upserts correlations with their members and linked samples in one transaction.
     func saveCorrelations(_ correlations: [Correlation], at now: Date) throws(HealthStoreError) -> [SaveOutcome<Correlation>]

@@ -1,15 +1,15 @@
 import Foundation
 
-/// Every failure of the store. Bad input and denied clients write nothing (issue 5).
+/// Every failure of the store. Bad input and denied clients write nothing.
 public enum HealthStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     // Input
-    /// The unit string is not one of the accepted HealthKit/UCUM forms (HEALTH-STORE.md §1).
+    /// The unit string is not one of the accepted HealthKit/UCUM forms (docs/reference/HEALTH-STORE.md §1).
     case unknownUnit(String)
     /// The unit measures another dimension than the type's canonical unit.
     case incompatibleUnit(unit: String, expected: String)
     /// The type identifier is not registered.
     case unknownType(String)
-    /// `end < start` (`healthkit-hksample.md`: start ≤ end).
+    /// `end < start` (HealthKit: `HKSample`: start ≤ end).
     case endBeforeStart(uuid: UUID)
     /// NaN or infinite value.
     case nonFiniteValue(uuid: UUID)
@@ -52,7 +52,7 @@ public enum HealthStoreError: Error, Sendable, Hashable, CustomStringConvertible
     case databaseBusy
     /// SQLITE_READONLY / SQLITE_CANTOPEN / SQLITE_PERM / SQLITE_IOERR, with the SQLite message.
     case storageUnavailable(String)
-    /// After open, journal_mode or synchronous was not what durability requires (HEALTH-STORE.md §12).
+    /// After open, journal_mode or synchronous was not what durability requires (docs/reference/HEALTH-STORE.md §12).
     case durabilityNotEnforced(journalMode: String, synchronous: Int)
     /// The database was written by a newer schema than this build knows.
     case unsupportedSchema(String)

@@ -1,10 +1,10 @@
 import Foundation
 
 /// The store as the Gateway, the D-Bus layer and exporters see it: HealthKit's `HKHealthStore`
-/// semantics without SQL (issue 5: "The Gateway talks to a store protocol, not to SQL").
+/// semantics without SQL (the store's contract: "The Gateway talks to a store protocol, not to SQL").
 ///
 /// Calls are synchronous and thread-safe; a write returns only after its transaction committed
-/// (WAL, synchronous=FULL, HEALTH-STORE.md §12), so a caller may acknowledge the cuff afterwards.
+/// (WAL, synchronous=FULL, docs/reference/HEALTH-STORE.md §12), so a caller may acknowledge the cuff afterwards.
 public protocol HealthStoring: Sendable {
     /// Saves one cuff reading as a blood-pressure correlation with its pulse, in one transaction.
     /// ``SaveOutcome/alreadyStored(_:)`` means the sync identifier was stored at an equal or
@@ -37,7 +37,7 @@ public protocol HealthStoring: Sendable {
     func observe(_ types: Set<HealthObjectType>) -> AsyncStream<Set<String>>
     /// The client's share status for `type` (`authorizationStatus(for:)`).
     func authorizationStatus(for type: QuantityType, as client: HealthClient) throws(HealthStoreError) -> AuthorizationStatus
-    /// Grants or revokes; only root or the admin group (issue 5).
+    /// Grants or revokes; only root or the admin group.
     func setAuthorization(_ grant: AuthorizationGrant, by client: HealthClient) throws(HealthStoreError)
     /// The stored grants of `uid` that allow anything, by type.
     func grants(of uid: UInt32) throws(HealthStoreError) -> [AuthorizationGrant]

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Settings of a store, as small value type (STYLE.md "behaviour is configured with small value types").
+/// Settings of a store, as small value type.
 public struct StoreConfiguration: Sendable {
     /// Known quantity types; samples of other types are rejected.
     public var quantityTypes: QuantityTypeRegistry = .standard
@@ -8,10 +8,10 @@ public struct StoreConfiguration: Sendable {
     public var correlationTypes: [CorrelationType] = [.bloodPressure]
     /// Known metadata keys; entries under other keys are rejected.
     public var metadataKeys: [MetadataKey] = MetadataKey.standard
-    /// How long tombstones are kept. HEALTH-STORE.md §4 asks for ≥ 30 days (Health Connect change
+    /// How long tombstones are kept. docs/reference/HEALTH-STORE.md §4 asks for ≥ 30 days (Health Connect change
     /// tokens are "only valid for 30 days"); shorter values exist for tests.
     public var tombstoneRetention: TimeInterval = 30 * 86_400
-    /// Members of this group (and root) may grant and revoke (issue 5).
+    /// Members of this group (and root) may grant and revoke.
     public var adminGroup: UInt32?
     /// The source the daemon writes cuff data under.
     public var daemonSource = HealthSource(bundleIdentifier: "org.cuffd.gateway", name: "cuffd")
@@ -22,7 +22,7 @@ public struct StoreConfiguration: Sendable {
     /// Host model recorded in each ``SourceRevision``.
     public var productType: String?
     /// Permission bits of the database file (and, as SQLite copies them, its -wal and -shm files):
-    /// 0o600 by default, 0o640 to let a group read backups (issue 5).
+    /// 0o600 by default, 0o640 to let a group read backups.
     public var fileMode: UInt16 = 0o600
     /// The clock: save times, tombstone times and retention. Injected for tests.
     public var clock: @Sendable () -> Date = { Date() }
