@@ -27,11 +27,15 @@ let package = Package(
             dependencies: [
                 "GATTHealth", "DBus",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
                 "CAllocationCounter",
                 "CBenchmarkSink",
+                "CuffSimulation",
                 "Daemon",
                 "Diagnostics",
+                "Gateway",
                 "HealthStore",
+                "ScenarioReplay",
                 "SystemdSupport",
             ]
         ),
@@ -61,10 +65,16 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "BlueZ", "DBus", "GATTHealth", "Gateway", "HealthStore", "CuffSimulation", "SystemdSupport", "CLinux",
+                "BlueZ", "DBus", "GATTHealth", "Gateway", "HealthStore", "SystemdSupport", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
+        ),
+        // `cuffctl replay`: a scenario's cuffs played straight into Gateway sessions and a store, without Bluetooth
+        // or D-Bus — kept out of `Daemon`, so the daemon does not link the emulator.
+        .target(
+            name: "ScenarioReplay",
+            dependencies: ["CuffSimulation", "Daemon", "Gateway", "GATTHealth", .product(name: "Logging", package: "swift-log")]
         ),
         // One thread's event loop as the main actor's and the default executor, so that an idle daemon is
         // woken by nothing (libdispatch's global queues tick a 1 s monitor once they have a worker).
@@ -87,8 +97,9 @@ let package = Package(
         .executableTarget(
             name: "cuffd",
             dependencies: [
-                "Daemon", "MainLoop", "SystemdSupport", "CDBusStatic",
+                "Daemon", "DBus", "MainLoop", "SystemdSupport", "CDBusStatic",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             exclude: ["cuffd.order", "link"],
@@ -139,7 +150,10 @@ let package = Package(
         ),
         .testTarget(
             name: "DaemonTests",
-            dependencies: ["Daemon", "DBus", "Gateway", "HealthStore", "CuffSimulation", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: [
+                "BlueZ", "Daemon", "DBus", "Gateway", "GATTHealth", "HealthStore", "CuffSimulation", "ScenarioReplay",
+                .product(name: "Logging", package: "swift-log"), .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(name: "InstallationTests"),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),

@@ -110,13 +110,6 @@ public actor CuffSession {
         return produced
     }
 
-    /// Tries the store again at once, without waiting for the retry timer.
-    @discardableResult
-    public func retryPending() async -> [SessionEvent] {
-        var produced: [SessionEvent] = []
-        await commitPending(&produced)
-        return produced
-    }
 
     private func handleValue(
         _ characteristic: HealthCharacteristic, _ bytes: [UInt8], _ receivedAt: Date, _ produced: inout [SessionEvent]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CuffSimulation
 import Daemon
+import ScenarioReplay
 import Foundation
 import Gateway
 import HealthStore

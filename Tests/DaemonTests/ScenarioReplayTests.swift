@@ -1,5 +1,6 @@
 import CuffSimulation
 import Daemon
+import ScenarioReplay
 import Foundation
 import Gateway
 import HealthStore

@@ -1,4 +1,5 @@
 import CuffSimulation
+import Daemon
 import FoundationEssentials
 import Gateway
 import GATTHealth
