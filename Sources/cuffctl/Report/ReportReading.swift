@@ -1,0 +1,67 @@
+import Foundation
+
+/// One reading as `cuffctl report` draws and lists it (docs/report.md): its time in the local zone, pressures in
+/// mmHg, pulse, the cuff's flags, and whether it was taken in the morning or the evening.
+struct ReportReading {
+    enum TimeOfDay: String {
+        /// 04:00–11:59 local time.
+        case morning
+        /// 16:00–23:59 local time.
+        case evening
+        case other
+    }
+
+    var time: Date
+    var systolic: Double
+    var diastolic: Double
+    var pulse: Double?
+    var status: UInt16
+    var device: String
+    var person: String?
+
+    init?(_ reading: ReadingOutput) {
+        guard let time = reading.time, let systolic = reading.double("systolic"), let diastolic = reading.double("diastolic") else { return nil }
+        self.time = time
+        self.systolic = systolic
+        self.diastolic = diastolic
+        pulse = reading.double("pulseRate")
+        status = reading.status ?? 0
+        let device = reading.device
+        self.device = [device["manufacturer"], device["model"], device["address"]].compactMap { $0 }.joined(separator: " ")
+        person = reading.string("person")
+    }
+
+    init(time: Date, systolic: Double, diastolic: Double, pulse: Double? = nil, status: UInt16 = 0, device: String = "", person: String? = nil) {
+        self.time = time
+        self.systolic = systolic
+        self.diastolic = diastolic
+        self.pulse = pulse
+        self.status = status
+        self.device = device
+        self.person = person
+    }
+
+    /// Morning and evening as home monitoring protocols ask for them, by the local hour.
+    func timeOfDay(in calendar: Calendar) -> TimeOfDay {
+        switch calendar.component(.hour, from: time) {
+        case 4 ..< 12: .morning
+        case 16 ..< 24: .evening
+        default: .other
+        }
+    }
+
+    /// The cuff's flags in words (Measurement Status, docs/reference/GATT-HEALTH.md §4).
+    var flags: [String] {
+        var flags: [String] = []
+        if status & 0x0001 != 0 { flags.append("body movement") }
+        if status & 0x0002 != 0 { flags.append("cuff too loose") }
+        if status & 0x0004 != 0 { flags.append("irregular pulse") }
+        switch status >> 3 & 0x3 {
+        case 1: flags.append("pulse above range")
+        case 2: flags.append("pulse below range")
+        default: break
+        }
+        if status & 0x0020 != 0 { flags.append("improper position") }
+        return flags
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+@testable import cuffctl
+
+@Suite("cuffctl report: averages, categories, chart and page")
+struct ReportTests {
+    static var calendar: Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "Europe/Berlin")!
+        return calendar
+    }
+
+    /// A reading at `hour`:00 Berlin time on 2026-11-`day`.
+    static func reading(day: Int, hour: Int, _ systolic: Double, _ diastolic: Double, status: UInt16 = 0) -> ReportReading {
+        let date = calendar.date(from: DateComponents(year: 2026, month: 11, day: day, hour: hour))!
+        return ReportReading(time: date, systolic: systolic, diastolic: diastolic, pulse: 70, status: status, device: "ACME BP-1 C4:F3:12:53:F2:C9")
+    }
+
+    @Test("The ESH protocol's average leaves the first day out, and needs three days with mornings and evenings")
+    func protocolAverage() {
+        var readings = [Self.reading(day: 1, hour: 8, 180, 110), Self.reading(day: 1, hour: 20, 180, 110)]
+        for day in 2 ... 4 {
+            readings += [Self.reading(day: day, hour: 7, 130, 80), Self.reading(day: day, hour: 21, 120, 76)]
+        }
+        let summary = HomeMonitoringSummary(readings, calendar: Self.calendar)
+        #expect(summary.protocolAverage == .init(systolic: 125, diastolic: 78, count: 6))
+        #expect(summary.all?.count == 8)
+        #expect(summary.mornings == .init(systolic: 142.5, diastolic: 87.5, count: 4))
+        #expect(summary.protocolShortfall == nil)
+
+        let short = HomeMonitoringSummary(Array(readings.prefix(6)), calendar: Self.calendar)
+        #expect(short.protocolAverage == nil)
+        #expect(short.protocolShortfall?.contains("2 days have both a morning and an evening reading") == true)
+    }
+
+    @Test("Guideline categories of a home average", arguments: [
+        (118.0, 76.0, "normal", "below"), (124, 78, "elevated", "below"), (131, 79, "stage 1", "below"),
+        (128, 82, "stage 1", "below"), (136, 80, "stage 2", "at or above"), (120, 86, "stage 2", "at or above"),
+    ])
+    func categories(_ systolic: Double, _ diastolic: Double, _ accAha: String, _ esh: String) {
+        #expect(BloodPressureCategory.accAha2017(home: systolic, diastolic).hasPrefix(accAha))
+        #expect(BloodPressureCategory.esh2023(home: systolic, diastolic).hasPrefix(esh))
+    }
+
+    @Test("One systolic and one diastolic mark per reading; evenings hollow; flags in words; nothing fetched")
+    func page() {
+        let readings = [Self.reading(day: 2, hour: 7, 130, 80, status: 0x0004), Self.reading(day: 2, hour: 21, 121, 77), Self.reading(day: 3, hour: 14, 125, 79)]
+        let html = ReportPage(readings: readings, period: (nil, readings[2].time), person: "Ann <& Bob>", calendar: Self.calendar).html
+        #expect(html.components(separatedBy: "class=\"reading-sys ").count - 1 == 3)
+        #expect(html.components(separatedBy: "class=\"reading-dia ").count - 1 == 3)
+        #expect(html.contains("class=\"reading-sys evening\""))
+        #expect(html.contains("irregular pulse"))
+        #expect(html.contains("Ann &lt;&amp; Bob&gt;"))
+        #expect(!html.contains("<script") && !html.contains("src=") && !html.contains("url("))
+        #expect(html.components(separatedBy: "http").count - 1 == 1, "only the SVG namespace")
+    }
+
+    @Test("An empty period says so")
+    func emptyPeriod() {
+        let html = ReportPage(readings: [], period: (Date(timeIntervalSince1970: 0), Date()), person: nil, calendar: Self.calendar).html
+        #expect(html.contains("No readings were stored in this period."))
+        #expect(!html.contains("<svg"))
+    }
+}
