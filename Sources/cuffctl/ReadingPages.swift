@@ -1,4 +1,5 @@
 import DBus
+import Daemon
 
 /// Reads through cuffd's `Readings` a page at a time (docs/dbus-api.md, "Paging"), so that neither cuffd nor
 /// cuffctl holds more than one page of a store of any size.
@@ -6,9 +7,31 @@ struct ReadingPages {
     /// Readings asked for per call: cuffd's largest page.
     static let pageSize = 1000
 
-    let cuffd: CuffdConnection
     /// The caller's filter, without `limit`, `before` or `after`.
     let filter: [String: DBusVariant]
+    /// Answers one `Readings` request: cuffd over the bus, or a store file read in this process.
+    private let fetch: ([String: DBusVariant]) async throws -> [ReadingOutput]
+
+    /// Pages from cuffd, read with the caller's rights.
+    init(cuffd: CuffdConnection, filter: [String: DBusVariant]) {
+        self.filter = filter
+        fetch = { request in
+            let reply = try await cuffd.call("Readings", [request.dbusValue])
+            return try (reply.first?.decode([DBusProperties].self) ?? []).map(ReadingOutput.init)
+        }
+    }
+
+    /// Pages from a store file opened read-only in this process (`export --store`).
+    init(store: StoreReadingPages, filter: [String: DBusVariant]) {
+        self.filter = filter
+        fetch = { request in
+            do {
+                return try store.page(request).map(ReadingOutput.init)
+            } catch let error as DBusError {
+                throw CuffctlFailure(error)
+            }
+        }
+    }
 
     /// Every matching reading, oldest first, handed over a page at a time.
     func forEach(_ body: ([ReadingOutput]) throws -> Void) async throws {
@@ -41,7 +64,6 @@ struct ReadingPages {
     private func page(_ request: [String: DBusVariant], size: Int) async throws -> [ReadingOutput] {
         var request = request
         request["limit"] = DBusVariant(UInt32(size))
-        let reply = try await cuffd.call("Readings", [request.dbusValue])
-        return try (reply.first?.decode([DBusProperties].self) ?? []).map(ReadingOutput.init)
+        return try await fetch(request)
     }
 }

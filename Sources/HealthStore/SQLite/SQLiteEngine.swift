@@ -45,6 +45,21 @@ public final class SQLiteEngine: HealthStoreEngine {
         try migrate()
     }
 
+    /// The store at `path`, opened read-only: nothing is created, migrated or written, not even the WAL mode
+    /// (docs/health-store.md, "The store file"). The file must be a cuffd store this build can read.
+    public init(readOnlyPath path: String, configuration: StoreConfiguration) throws(HealthStoreError) {
+        guard access(path, R_OK) == 0 else { throw .storageUnavailable("cannot read \(path): \(String(cString: strerror(errno)))") }
+        try SQLiteStoreFile.check(path)
+        var grdb = Configuration()
+        grdb.readonly = true
+        do {
+            writer = try DatabaseQueue(path: SQLiteStoreFile.readOnlyLocation(path), configuration: grdb)
+        } catch { throw SQLiteErrorMapping.map(error) }
+        types = configuration.quantityTypes
+        correlationTypes = Dictionary(configuration.correlationTypes.map { ($0.identifier, $0) }, uniquingKeysWith: { a, _ in a })
+        metadataKeys = configuration.metadataRegistry
+    }
+
     /// An in-memory database with the same schema (no WAL, no durability).
     public init(inMemoryWith configuration: StoreConfiguration) throws(HealthStoreError) {
         var grdb = Configuration()

@@ -31,13 +31,29 @@ enum SQLiteStoreFile {
         if status.st_size > 0 { try identify(path) }
     }
 
+    /// Where SQLite opens `path` to read it without writing anything beside it: with no WAL file nobody is
+    /// writing it (a new file, a backup, a stopped cuffd), and it is opened as an immutable URI, so SQLite creates
+    /// no -wal or -shm file; while cuffd writes it, a plain read-only connection shares its WAL.
+    static func readOnlyLocation(_ path: String) -> String {
+        guard access(path + "-wal", F_OK) != 0 else { return path }
+        return "file:" + path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)! + "?immutable=1"
+    }
+
+    /// Refuses `path` unless it is a regular file holding a cuffd store this build can read; writes nothing.
+    static func check(_ path: String) throws(HealthStoreError) {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { throw .storageUnavailable("cannot examine \(path): \(String(cString: strerror(errno)))") }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw .notAStore(path: path, reason: "it is \(describe(status.st_mode))") }
+        try identify(path)
+    }
+
     /// Reads the file's application ID, tables and migrations without writing, and refuses anything but a cuffd
     /// store (with the ID, or from before stores carried it) that this build can read, or an empty database.
     private static func identify(_ path: String) throws(HealthStoreError) {
         var configuration = Configuration()
         configuration.readonly = true
         do {
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            let queue = try DatabaseQueue(path: readOnlyLocation(path), configuration: configuration)
             defer { try? queue.close() }
             let migrator = SQLiteSchema.migrator
             let (id, tables, applied) = try queue.read { db in

@@ -12,18 +12,24 @@ public final class HealthStore: HealthStoring {
     let metadataRegistry: [String: MetadataKey]
     let observers = ObserverCenter()
 
-    /// A store over any engine.
-    public init(engine: any HealthStoreEngine, configuration: StoreConfiguration) throws(HealthStoreError) {
+    /// A store over any engine; expired tombstones are purged first unless `purging` is false (a read-only store).
+    public init(engine: any HealthStoreEngine, configuration: StoreConfiguration, purging: Bool = true) throws(HealthStoreError) {
         self.engine = engine
         self.configuration = configuration
         metadataRegistry = configuration.metadataRegistry
-        _ = try purgeExpiredTombstones()
+        if purging { _ = try purgeExpiredTombstones() }
     }
 
     /// Opens (creating if needed) the SQLite store at `path`: WAL, synchronous=FULL verified,
     /// migrations applied, file mode set (docs/reference/HEALTH-STORE.md §12).
     public static func open(path: String, configuration: StoreConfiguration = StoreConfiguration()) throws(HealthStoreError) -> HealthStore {
         try HealthStore(engine: SQLiteEngine(path: path, configuration: configuration), configuration: configuration)
+    }
+
+    /// The store at `path` for reading only — a backup, or a store read by an administrator beside cuffd: nothing
+    /// is created, migrated or written, and tombstones are not purged.
+    public static func openReadOnly(path: String, configuration: StoreConfiguration = StoreConfiguration()) throws(HealthStoreError) -> HealthStore {
+        try HealthStore(engine: SQLiteEngine(readOnlyPath: path, configuration: configuration), configuration: configuration, purging: false)
     }
 
     /// A store in an in-memory SQLite database (no durability; for tests and previews).

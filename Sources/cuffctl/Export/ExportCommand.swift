@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+import HealthStore
+import DBus
+import Daemon
 
 /// `cuffctl export --format fhir|omh|csv` (docs/export.md): the readings the caller may read, page by page
 /// from cuffd's `Readings`, each page written out as it comes.
@@ -25,6 +28,7 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "Only this cuff (its address).") var device: String?
     @Option(help: "Only this User ID of the cuff (0–254).") var user: UInt8?
     @Option(help: "Write to FILE instead of standard output.") var output: String?
+    @Option(help: "Read the store FILE directly, read-only (an administrator's or a backup), instead of asking cuffd.") var store: String?
     @Flag(help: "omh: one data point per line instead of one JSON array.") var ndjson = false
     @Option(help: "fhir: a collection Bundle, or a transaction of conditional creates.") var fhirBundle: FHIRBundleExport.Kind = .collection
 
@@ -42,16 +46,26 @@ struct ExportCommand: AsyncParsableCommand {
                 throw CuffctlFailure(message: "--since \(self.since!) is after --until \(self.until!)", status: ExitStatus.usage)
             }
             let match = ReadingMatch(since: since, until: until, device: device, user: user, person: person)
-            let cuffd = try CuffdConnection(bus)
+            let pages = try readingPages(match.readingsFilter)
             let destination = try output.map(ExportDestination.init(path:)) ?? ExportDestination()
             defer { destination.discard() }
             var formatter = formatter(created: now)
             try destination.write(formatter.opening)
-            try await ReadingPages(cuffd: cuffd, filter: match.readingsFilter).forEach { page in
+            try await pages.forEach { page in
                 try destination.write(page.filter(match.matches).map { formatter.text(for: $0) }.joined())
             }
             try destination.write(formatter.closing)
             try destination.commit()
+        }
+    }
+
+    /// cuffd's readings, or with `--store` those of a store file opened read-only here.
+    private func readingPages(_ filter: [String: DBusVariant]) throws -> ReadingPages {
+        guard let store else { return ReadingPages(cuffd: try CuffdConnection(bus), filter: filter) }
+        do {
+            return ReadingPages(store: StoreReadingPages(store: try HealthStore.openReadOnly(path: store)), filter: filter)
+        } catch {
+            throw CuffctlFailure(message: "\(store): \(error)", status: ExitStatus.malformedPayload)
         }
     }
 

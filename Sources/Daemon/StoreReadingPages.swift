@@ -1,0 +1,26 @@
+import DBus
+import HealthStore
+
+/// The pages `Readings` answers (docs/dbus-api.md, Paging), read from a store file in this process instead of
+/// through cuffd: `cuffctl export --store` reads a backup, or a store an administrator reads beside cuffd, with
+/// the same dictionaries and cursors, the oldest first.
+public struct StoreReadingPages {
+    let store: any HealthStoring
+    let client: HealthClient
+
+    public init(store: any HealthStoring, client: HealthClient = .daemon()) {
+        self.store = store
+        self.client = client
+    }
+
+    /// The page `Readings` would answer to `request` (its filter keys: `since`, `until`, `device`, `user`,
+    /// `limit`, `before`, `after`), with the caller's rights replaced by this store's client.
+    public func page(_ request: DBusProperties) throws -> [DBusProperties] {
+        let query = try ReadingFilter(request)
+        do {
+            return try query.readings(in: store, as: client).map(ReadingDictionary.make)
+        } catch let error as HealthStoreError {
+            throw ControlError.from(error).dbusError
+        }
+    }
+}
