@@ -1,6 +1,8 @@
 // Whether cuffd's memory stays bounded whatever its store holds (docs/dbus-api.md, Paging): `cuffctl readings
 // --json` reads every reading of a store through cuffd a page at a time, for a small store and a large one in
 // the same run; cuffd's and cuffctl's peak resident memory (VmHWM) and the readings per second are printed.
+// Then `cuffctl export --store` (CSV and FHIR) of the same files beside `sqlite3 -csv` dumping the store's
+// sample rows, in readings per second, with the export's peak memory (docs/export.md).
 //
 // Run: swift build -c release && swift run -c release readings-benchmark [LARGE] [SMALL]   (1000000 and 1000)
 import DBusTestSupport
@@ -89,6 +91,45 @@ func measure(count: Int) throws -> Figures {
 
 func mebibytes(_ kibibytes: Int) -> String { String(format: "%.1f MiB", Double(kibibytes) / 1024) }
 
+/// Runs a command with its output counted and thrown away; seconds taken and the peak RSS in KiB.
+func timed(_ executable: String, _ arguments: [String]) throws -> (seconds: Double, peakKiB: Int) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    let reader = Thread { while !output.fileHandleForReading.availableData.isEmpty {} }
+    let clock = ContinuousClock()
+    let started = clock.now
+    try process.run()
+    reader.start()
+    var peak = 0
+    while process.isRunning {
+        peak = max(peak, peakKiB(process.processIdentifier))
+        Thread.sleep(forTimeInterval: 0.01)
+    }
+    let elapsed = clock.now - started
+    guard process.terminationStatus == 0 else { fatalError("\(executable) \(arguments) exited \(process.terminationStatus)") }
+    return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, peak)
+}
+
+/// `cuffctl export --store` against `sqlite3 -csv` on one store file.
+func measureExport(count: Int) throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("export-benchmark-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("health.sqlite").path
+    try makeStore(path, count: count)
+    let cuffctl = binaries.appendingPathComponent("cuffctl").path
+    let dump = try timed("/usr/bin/sqlite3", ["-csv", path, "SELECT start_at, value, metadata, sync_identifier FROM sample ORDER BY start_at"])
+    let csv = try timed(cuffctl, ["export", "--format", "csv", "--store", path])
+    let fhir = try timed(cuffctl, ["export", "--format", "fhir", "--store", path])
+    func rate(_ seconds: Double) -> Int { Int(Double(count) / seconds) }
+    print("export of \(count) readings, one run: sqlite3 -csv \(rate(dump.seconds))/s; CSV \(rate(csv.seconds))/s (\(String(format: "%.2f", dump.seconds / csv.seconds))× sqlite3), peak \(mebibytes(csv.peakKiB)); FHIR \(rate(fhir.seconds))/s (\(String(format: "%.2f", dump.seconds / fhir.seconds))×), peak \(mebibytes(fhir.peakKiB))")
+}
+
+try measureExport(count: small)
+try measureExport(count: large)
 let figures = [try measure(count: small), try measure(count: large)]
 for figure in figures {
     print("\(figure.count) readings: \(Int(Double(figure.count) / figure.seconds)) readings/s through cuffd; cuffd idle \(mebibytes(figure.cuffdIdleKiB)), peak \(mebibytes(figure.cuffdPeakKiB)); cuffctl peak \(mebibytes(figure.cuffctlPeakKiB))")
