@@ -64,29 +64,11 @@ func measure(count: Int) throws -> Figures {
     Thread.sleep(forTimeInterval: 1)
     let idle = peakKiB(daemon.pid)
 
-    let client = Process()
-    client.executableURL = binaries.appendingPathComponent("cuffctl")
-    client.arguments = ["readings", "--json", "--bus", bus.address]
-    let output = Pipe()
-    client.standardOutput = output
-    // Count the output's bytes as it comes, so that the pipe never fills.
-    let reader = Thread { while !output.fileHandleForReading.availableData.isEmpty {} }
-    let clock = ContinuousClock()
-    let started = clock.now
-    try client.run()
-    reader.start()
-    var clientPeak = 0
-    while client.isRunning {
-        clientPeak = max(clientPeak, peakKiB(client.processIdentifier))
-        Thread.sleep(forTimeInterval: 0.02)
-    }
-    let elapsed = clock.now - started
+    let client = try timed(binaries.appendingPathComponent("cuffctl").path, ["readings", "--json", "--bus", bus.address])
     let daemonPeak = peakKiB(daemon.pid)
     daemon.terminate()
     simulator.terminate()
-    guard client.terminationStatus == 0 else { fatalError("cuffctl readings exited \(client.terminationStatus)") }
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    return Figures(count: count, seconds: seconds, cuffdIdleKiB: idle, cuffdPeakKiB: daemonPeak, cuffctlPeakKiB: clientPeak)
+    return Figures(count: count, seconds: client.seconds, cuffdIdleKiB: idle, cuffdPeakKiB: daemonPeak, cuffctlPeakKiB: client.peakKiB)
 }
 
 func mebibytes(_ kibibytes: Int) -> String { String(format: "%.1f MiB", Double(kibibytes) / 1024) }

@@ -6,17 +6,8 @@ import Testing
 @Suite("cuffctl export --store")
 struct ExportFromStoreTests {
     static func run(_ arguments: [String]) async throws -> (status: Int32, output: String, error: String) {
-        try await offCooperativePool {
-            let process = Process(), output = Pipe(), error = Pipe()
-            process.executableURL = Stack.binaries.appendingPathComponent("cuffctl")
-            process.arguments = arguments
-            process.standardOutput = output
-            process.standardError = error
-            try process.run()
-            let out = output.fileHandleForReading.readDataToEndOfFile(), err = error.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
-        }
+        let result = try await ExternalCommand.runDetached(Stack.binaries.appendingPathComponent("cuffctl").path, arguments)
+        return (result.status, result.standardOutput, result.standardError)
     }
 
     @Test("Every reading of a store file, with no cuffd running, and the file left exactly as it was")

@@ -8,19 +8,9 @@ import Testing
 struct ReportBrowserTests {
     /// Runs headless chromium with `arguments` on `page`; its standard output and error.
     static func chromium(_ arguments: [String], _ page: URL) async throws -> (output: String, error: String) {
-        try await offCooperativePool {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/chromium")
-            process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0"] + arguments + [page.absoluteString]
-            let output = Pipe(), error = Pipe()
-            process.standardOutput = output
-            process.standardError = error
-            try process.run()
-            let out = output.fileHandleForReading.readDataToEndOfFile()
-            let err = error.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
-        }
+        let result = try await ExternalCommand.runDetached(
+            "/usr/bin/chromium", ["--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0"] + arguments + [page.absoluteString])
+        return (result.standardOutput, result.standardError)
     }
 
     @Test("A month of readings: rendered without a console message, one point per reading, a screenshot taken")
