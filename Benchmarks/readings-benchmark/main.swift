@@ -3,6 +3,7 @@
 // the same run; cuffd's and cuffctl's peak resident memory (VmHWM) and the readings per second are printed.
 // Then `cuffctl export --store` (CSV and FHIR) of the same files beside `sqlite3 -csv` dumping the store's
 // sample rows, in readings per second, with the export's peak memory (docs/export.md).
+// First, the CPU `cuffctl report` takes over ten years of twice-daily readings (docs/report.md).
 //
 // Run: swift build -c release && swift run -c release readings-benchmark [LARGE] [SMALL]   (1000000 and 1000)
 import DBusTestSupport
@@ -14,8 +15,8 @@ let large = arguments.count > 1 ? Int(arguments[1]) ?? 1_000_000 : 1_000_000
 let small = arguments.count > 2 ? Int(arguments[2]) ?? 1_000 : 1_000
 let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
 
-/// A store of `count` readings, one a minute, written in batches as cuffd's ingest writes them.
-func makeStore(_ path: String, count: Int) throws {
+/// A store of `count` readings, `spacing` seconds apart, written in batches as cuffd's ingest writes them.
+func makeStore(_ path: String, count: Int, spacing: TimeInterval = 60) throws {
     let store = try HealthStore.open(path: path)
     let device = HealthDevice(identity: "C4F312FFFE53F2C9", name: "BP-1", manufacturer: "cuffd project", model: "SIM-1", serialNumber: "0001", localIdentifier: "C4:F3:12:53:F2:C9")
     let start = Date(timeIntervalSince1970: 1_600_000_000)
@@ -24,7 +25,7 @@ func makeStore(_ path: String, count: Int) throws {
             let systolic = Double(100 + n % 60), diastolic = Double(60 + n % 30), pulse = Double(50 + n % 40)
             return BloodPressureReading(
                 systolic: systolic, diastolic: diastolic, mean: 90, pulse: pulse,
-                receivedAt: start.addingTimeInterval(Double(n) * 60), device: device, deviceUserID: 1,
+                receivedAt: start.addingTimeInterval(Double(n) * spacing), device: device, deviceUserID: 1,
                 measurementStatus: 0, syncIdentifier: "C4F312FFFE53F2C9-1-\(n)")
         }
         _ = try store.saveBloodPressure(readings, as: .daemon())
@@ -46,35 +47,55 @@ struct Figures {
     let cuffctlPeakKiB: Int
 }
 
-/// cuffd on a store of `count` readings beside cuff-sim; `cuffctl readings --json` through all of it.
-func measure(count: Int) throws -> Figures {
+/// cuffd on the store at `storePath` beside cuff-sim on a private bus, ready; `body` gets the bus and cuffd.
+func withCuffd<Result>(storePath: String, _ body: (PrivateBus, ChildProcess) throws -> Result) throws -> Result {
     let bus = try PrivateBus()
-    let directory = bus.directory
-    let storePath = directory.appendingPathComponent("health.sqlite").path
-    try makeStore(storePath, count: count)
-    let scenario = directory.appendingPathComponent("idle.json")
+    let scenario = bus.directory.appendingPathComponent("idle.json")
     try Data(#"{"adapter": {"address": "00:1A:7D:DA:71:13"}, "cuffs": []}"#.utf8).write(to: scenario)
     let simulator = try ChildProcess(binaries.appendingPathComponent("cuff-sim").path, ["--scenario", scenario.path, "--bus", bus.address])
+    defer { simulator.terminate() }
     Thread.sleep(forTimeInterval: 1)
     let notify = try DatagramReceiver()
     let daemon = try ChildProcess(
         binaries.appendingPathComponent("cuffd").path, ["--bus", bus.address, "--store", storePath, "--config", "/nonexistent"],
         standardError: .discard, environment: ["NOTIFY_SOCKET": notify.path])
+    defer { daemon.terminate() }
     while let datagram = notify.receiveText(), !datagram.contains("READY=1") {}
     Thread.sleep(forTimeInterval: 1)
-    let idle = peakKiB(daemon.pid)
+    return try body(bus, daemon)
+}
 
-    let client = try timed(binaries.appendingPathComponent("cuffctl").path, ["readings", "--json", "--bus", bus.address])
-    let daemonPeak = peakKiB(daemon.pid)
-    daemon.terminate()
-    simulator.terminate()
-    return Figures(count: count, seconds: client.seconds, cuffdIdleKiB: idle, cuffdPeakKiB: daemonPeak, cuffctlPeakKiB: client.peakKiB)
+/// cuffd on a store of `count` readings; `cuffctl readings --json` through all of it.
+func measure(count: Int) throws -> Figures {
+    let directory = try temporaryDirectory("readings-benchmark")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let storePath = directory.appendingPathComponent("health.sqlite").path
+    try makeStore(storePath, count: count)
+    return try withCuffd(storePath: storePath) { bus, daemon in
+        let idle = peakKiB(daemon.pid)
+        let client = try timed(binaries.appendingPathComponent("cuffctl").path, ["readings", "--json", "--bus", bus.address])
+        return Figures(count: count, seconds: client.seconds, cuffdIdleKiB: idle, cuffdPeakKiB: peakKiB(daemon.pid), cuffctlPeakKiB: client.peakKiB)
+    }
+}
+
+/// A new empty directory under the temporary directory.
+func temporaryDirectory(_ name: String) throws -> URL {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory
 }
 
 func mebibytes(_ kibibytes: Int) -> String { String(format: "%.1f MiB", Double(kibibytes) / 1024) }
 
-/// Runs a command with its output counted and thrown away; seconds taken and the peak RSS in KiB.
-func timed(_ executable: String, _ arguments: [String]) throws -> (seconds: Double, peakKiB: Int) {
+/// Seconds of CPU (user and system) that the reaped children of this process have used so far.
+func childrenCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
+
+/// Runs a command with its output counted and thrown away; seconds taken, its CPU seconds and peak RSS in KiB.
+func timed(_ executable: String, _ arguments: [String]) throws -> (seconds: Double, cpuSeconds: Double, peakKiB: Int) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -83,6 +104,7 @@ func timed(_ executable: String, _ arguments: [String]) throws -> (seconds: Doub
     let reader = Thread { while !output.fileHandleForReading.availableData.isEmpty {} }
     let clock = ContinuousClock()
     let started = clock.now
+    let cpuBefore = childrenCPUSeconds()
     try process.run()
     reader.start()
     var peak = 0
@@ -90,15 +112,15 @@ func timed(_ executable: String, _ arguments: [String]) throws -> (seconds: Doub
         peak = max(peak, peakKiB(process.processIdentifier))
         Thread.sleep(forTimeInterval: 0.01)
     }
+    process.waitUntilExit()
     let elapsed = clock.now - started
     guard process.terminationStatus == 0 else { fatalError("\(executable) \(arguments) exited \(process.terminationStatus)") }
-    return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, peak)
+    return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, childrenCPUSeconds() - cpuBefore, peak)
 }
 
 /// `cuffctl export --store` against `sqlite3 -csv` on one store file.
 func measureExport(count: Int) throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("export-benchmark-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = try temporaryDirectory("export-benchmark")
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("health.sqlite").path
     try makeStore(path, count: count)
@@ -110,6 +132,20 @@ func measureExport(count: Int) throws {
     print("export of \(count) readings, one run: sqlite3 -csv \(rate(dump.seconds))/s; CSV \(rate(csv.seconds))/s (\(String(format: "%.2f", dump.seconds / csv.seconds))× sqlite3), peak \(mebibytes(csv.peakKiB)); FHIR \(rate(fhir.seconds))/s (\(String(format: "%.2f", dump.seconds / fhir.seconds))×), peak \(mebibytes(fhir.peakKiB))")
 }
 
+/// `cuffctl report` over ten years of twice-daily readings (≈ 7 300) through cuffd: the CPU cuffctl used.
+func measureReport() throws {
+    let directory = try temporaryDirectory("report-benchmark")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let storePath = directory.appendingPathComponent("health.sqlite").path
+    let count = 7_305
+    try makeStore(storePath, count: count, spacing: 12 * 3600)
+    let report = try withCuffd(storePath: storePath) { bus, _ in
+        try timed(binaries.appendingPathComponent("cuffctl").path, ["report", "--since", "2020-01-01", "--until", "2031-01-01", "--bus", bus.address])
+    }
+    print(String(format: "report of %d readings: %.0f ms of CPU (%.0f ms elapsed), peak %@", count, report.cpuSeconds * 1000, report.seconds * 1000, mebibytes(report.peakKiB)))
+}
+
+try measureReport()
 try measureExport(count: small)
 try measureExport(count: large)
 let figures = [try measure(count: small), try measure(count: large)]

@@ -17,14 +17,34 @@ enum JSONValue: Equatable, Sendable {
 
     /// Compact JSON text.
     var rendered: String {
+        var text = ""
+        render(into: &text)
+        return text
+    }
+
+    /// Appends the compact JSON text to `text`: one growing string, nothing rendered twice.
+    func render(into text: inout String) {
         switch self {
-        case .null: "null"
-        case let .bool(value): value ? "true" : "false"
-        case let .number(text): text
-        case let .string(text): Self.quoted(text)
-        case let .array(items): "[" + items.map(\.rendered).joined(separator: ",") + "]"
+        case .null: text += "null"
+        case let .bool(value): text += value ? "true" : "false"
+        case let .number(number): text += number
+        case let .string(string): Self.quote(string, into: &text)
+        case let .array(items):
+            text += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { text += "," }
+                item.render(into: &text)
+            }
+            text += "]"
         case let .object(members):
-            "{" + members.map { Self.quoted($0.0) + ":" + $0.1.rendered }.joined(separator: ",") + "}"
+            text += "{"
+            for (index, (key, value)) in members.enumerated() {
+                if index > 0 { text += "," }
+                Self.quote(key, into: &text)
+                text += ":"
+                value.render(into: &text)
+            }
+            text += "}"
         }
     }
 
@@ -38,20 +58,27 @@ enum JSONValue: Equatable, Sendable {
         }
     }
 
-    private static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
+    /// A JSON string (RFC 8259 §7): `"` and `\` escaped, control characters as `\n`, `\u001f`…; text
+    /// without any of them (nearly all) appended whole.
+    private static func quote(_ string: String, into text: inout String) {
+        text += "\""
+        guard string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            text += string
+            text += "\""
+            return
+        }
+        for scalar in string.unicodeScalars {
             switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
             case _ where scalar.value < 0x20:
-                out += "\\u" + Hex.digits(UInt16(scalar.value)).lowercased()
-            default: out.unicodeScalars.append(scalar)
+                text += "\\u" + Hex.digits(UInt16(scalar.value)).lowercased()
+            default: text.unicodeScalars.append(scalar)
             }
         }
-        return out + "\""
+        text += "\""
     }
 }

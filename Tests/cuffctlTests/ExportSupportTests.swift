@@ -15,6 +15,28 @@ struct ExportSupportTests {
         #expect(ExportTime.local(Date(timeIntervalSince1970: 1_782_000_000), in: ExportSamples.zone).hasSuffix("+02:00"))
     }
 
+    /// The arithmetic calendar against Foundation's Gregorian one where both are Gregorian (Foundation's
+    /// turns Julian before October 1582; ISO 8601 and FHIR's dateTime stay Gregorian): every 28 February and
+    /// 1 March of four centuries and 2 000 random days up to 9999; and the first and last days of the
+    /// supported years, 719 162 days before and 2 932 896 days after 1970-01-01.
+    @Test func civilDatesAgreeWithFoundationsCalendar() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        func daysSinceUnixEpoch(_ year: Int, _ month: Int, _ day: Int) -> Int {
+            Int((calendar.date(from: DateComponents(year: year, month: month, day: day))!.timeIntervalSince1970 / 86_400).rounded(.down))
+        }
+        var days = [-1, 0, 1] + (0 ..< 2_000).map { _ in Int.random(in: daysSinceUnixEpoch(1583, 1, 1) ... daysSinceUnixEpoch(9999, 12, 31)) }
+        for year in 1900 ... 2300 { days += [daysSinceUnixEpoch(year, 2, 28), daysSinceUnixEpoch(year, 3, 1)] }
+        for day in days {
+            let parts = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: Double(day) * 86_400))
+            let civil = ExportTime.civilDate(daysSinceUnixEpoch: day)
+            #expect([civil.year, civil.month, civil.day] == [parts.year, parts.month, parts.day], "day \(day)")
+        }
+        #expect(ExportTime.civilDate(daysSinceUnixEpoch: -719_162) == (1, 1, 1))
+        #expect(ExportTime.civilDate(daysSinceUnixEpoch: 2_932_896) == (9999, 12, 31))
+        #expect(ExportTime.utc(Date(timeIntervalSince1970: -1)) == "1969-12-31T23:59:59Z")
+    }
+
     @Test func datesSpansAndRefusals() throws {
         let now = Date(timeIntervalSince1970: 2_000_000_000)
         #expect(try ExportDate.parse("30d", now: now) == now.addingTimeInterval(-30 * 86400))

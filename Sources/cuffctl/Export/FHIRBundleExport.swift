@@ -31,9 +31,13 @@ struct FHIRBundleExport: ExportFormatter {
         var text = ""
         for entry in [resources.patient, resources.device].compactMap({ $0 }) {
             guard referenced.insert(entry.fullUrl).inserted else { continue }
-            text += separator() + self.entry(entry).rendered
+            text += separator()
+            self.entry(entry).render(into: &text)
         }
-        for entry in resources.observations { text += separator() + self.entry(entry).rendered }
+        for entry in resources.observations {
+            text += separator()
+            self.entry(entry).render(into: &text)
+        }
         return text
     }
 
