@@ -17,34 +17,34 @@ enum JSONValue: Equatable, Sendable {
 
     /// Compact JSON text.
     var rendered: String {
-        var text = ""
-        render(into: &text)
-        return text
+        var bytes: [UInt8] = []
+        render(into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Appends the compact JSON text to `text`: one growing string, nothing rendered twice.
-    func render(into text: inout String) {
+    /// Appends the compact JSON text, UTF-8, to `bytes`: one growing buffer, nothing rendered twice.
+    func render(into bytes: inout [UInt8]) {
         switch self {
-        case .null: text += "null"
-        case let .bool(value): text += value ? "true" : "false"
-        case let .number(number): text += number
-        case let .string(string): Self.quote(string, into: &text)
+        case .null: bytes += "null".utf8
+        case let .bool(value): bytes += (value ? "true" : "false").utf8
+        case let .number(number): bytes += number.utf8
+        case let .string(string): Self.quote(string, into: &bytes)
         case let .array(items):
-            text += "["
+            bytes.append(UInt8(ascii: "["))
             for (index, item) in items.enumerated() {
-                if index > 0 { text += "," }
-                item.render(into: &text)
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                item.render(into: &bytes)
             }
-            text += "]"
+            bytes.append(UInt8(ascii: "]"))
         case let .object(members):
-            text += "{"
+            bytes.append(UInt8(ascii: "{"))
             for (index, (key, value)) in members.enumerated() {
-                if index > 0 { text += "," }
-                Self.quote(key, into: &text)
-                text += ":"
-                value.render(into: &text)
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                Self.quote(key, into: &bytes)
+                bytes.append(UInt8(ascii: ":"))
+                value.render(into: &bytes)
             }
-            text += "}"
+            bytes.append(UInt8(ascii: "}"))
         }
     }
 
@@ -58,27 +58,31 @@ enum JSONValue: Equatable, Sendable {
         }
     }
 
-    /// A JSON string (RFC 8259 §7): `"` and `\` escaped, control characters as `\n`, `\u001f`…; text
-    /// without any of them (nearly all) appended whole.
-    private static func quote(_ string: String, into text: inout String) {
-        text += "\""
-        guard string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
-            text += string
-            text += "\""
-            return
-        }
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20:
-                text += "\\u" + Hex.digits(UInt16(scalar.value)).lowercased()
-            default: text.unicodeScalars.append(scalar)
+    /// A JSON string (RFC 8259 §7): `"` and `\` escaped, control characters as `\n`, `\u001f`…, the runs
+    /// between them copied whole. Only ASCII bytes are escaped, and no byte of a multi-byte UTF-8 sequence is ASCII.
+    private static func quote(_ string: String, into bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        var string = string
+        string.withUTF8 { utf8 in
+            var runStart = 0
+            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                bytes += UnsafeBufferPointer(rebasing: utf8[runStart ..< index])
+                bytes += escape(byte).utf8
+                runStart = index + 1
             }
+            bytes += UnsafeBufferPointer(rebasing: utf8[runStart...])
         }
-        text += "\""
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static func escape(_ byte: UInt8) -> String {
+        switch byte {
+        case UInt8(ascii: "\""): "\\\""
+        case UInt8(ascii: "\\"): "\\\\"
+        case UInt8(ascii: "\n"): "\\n"
+        case UInt8(ascii: "\r"): "\\r"
+        case UInt8(ascii: "\t"): "\\t"
+        default: "\\u" + Hex.digits(UInt16(byte)).lowercased()
+        }
     }
 }

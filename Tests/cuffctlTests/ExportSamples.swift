@@ -29,6 +29,8 @@ enum ExportSamples {
     /// The whole text a formatter writes for these readings.
     static func export(_ formatter: some ExportFormatter, _ readings: [ReadingOutput]) -> String {
         var formatter = formatter
-        return formatter.opening + readings.map { formatter.text(for: $0) }.joined() + formatter.closing
+        var output = Array(formatter.opening.utf8)
+        for reading in readings { formatter.append(reading, to: &output) }
+        return String(decoding: output + formatter.closing.utf8, as: UTF8.self)
     }
 }

@@ -17,14 +17,14 @@ struct CSVExport: ExportFormatter {
     var opening: String { Self.row(Self.columns.map(Self.field)) }
     var closing: String { "" }
 
-    func text(for reading: ReadingOutput) -> String {
+    func append(_ reading: ReadingOutput, to output: inout [UInt8]) {
         func number(_ key: String) -> String { reading.double(key).map(ReadingOutput.text) ?? "" }
         func text(_ value: String?) -> String { value.map { Self.field(Self.defused($0)) } ?? "" }
         func flag(_ bit: Bool) -> String { bit ? "1" : "0" }
         let device = reading.device
         let status = reading.status.map(BloodPressureMeasurementStatus.init(rawValue:))
         let time = reading.time
-        return Self.row([
+        output += Self.row([
             time.map { ExportTime.local($0, in: zone) } ?? "", time.map(ExportTime.utc) ?? "",
             number("systolic"), number("diastolic"), number("meanArterialPressure"), number("pulseRate"),
             text(reading.string("unit")), text(reading.string("person")), reading.userID.map { String($0) } ?? "",
@@ -32,7 +32,7 @@ struct CSVExport: ExportFormatter {
             status.map { flag($0.bodyMovement) } ?? "", status.map { flag($0.cuffTooLoose) } ?? "",
             status.map { flag($0.irregularPulse) } ?? "", status.map { "\($0.pulseRateRange)" } ?? "",
             status.map { flag($0.improperPosition) } ?? "", text(reading.string("syncIdentifier")),
-        ])
+        ]).utf8
     }
 
     private static func row(_ fields: [String]) -> String { fields.joined(separator: ",") + "\r\n" }

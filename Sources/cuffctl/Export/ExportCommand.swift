@@ -51,8 +51,11 @@ struct ExportCommand: AsyncParsableCommand {
             defer { destination.discard() }
             var formatter = formatter(created: now)
             try destination.write(formatter.opening)
+            var output: [UInt8] = []
             try await pages.forEach { page in
-                try destination.write(page.filter(match.matches).map { formatter.text(for: $0) }.joined())
+                output.removeAll(keepingCapacity: true)
+                for reading in page where match.matches(reading) { formatter.append(reading, to: &output) }
+                try destination.write(output)
             }
             try destination.write(formatter.closing)
             try destination.commit()

@@ -40,7 +40,12 @@ final class ExportDestination {
     deinit { discard() }
 
     func write(_ text: String) throws {
-        var bytes = Array(text.utf8)[...]
+        try write(Array(text.utf8))
+    }
+
+    /// Writes all of `output`, in as many `write(2)` calls as the kernel needs.
+    func write(_ output: [UInt8]) throws {
+        var bytes = output[...]
         while !bytes.isEmpty {
             let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }

@@ -3,8 +3,9 @@
 protocol ExportFormatter {
     /// Written before the first reading (a header row, a Bundle's opening).
     var opening: String { get }
-    /// The text of one reading; a formatter may remember what it already wrote (a Patient, a separator).
-    mutating func text(for reading: ReadingOutput) -> String
+    /// Appends the UTF-8 text of one reading to `output`; a formatter may remember what it already wrote (a
+    /// Patient, a separator).
+    mutating func append(_ reading: ReadingOutput, to output: inout [UInt8])
     /// Written after the last reading.
     var closing: String { get }
 }

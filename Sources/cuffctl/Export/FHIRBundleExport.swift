@@ -26,24 +26,22 @@ struct FHIRBundleExport: ExportFormatter {
     /// FHIR's JSON has no empty arrays: a Bundle without entries has no `entry`.
     var closing: String { entries == 0 ? "}\n" : "]}\n" }
 
-    mutating func text(for reading: ReadingOutput) -> String {
+    mutating func append(_ reading: ReadingOutput, to output: inout [UInt8]) {
         let resources = FHIRResources(reading: reading, zone: zone)
-        var text = ""
-        for entry in [resources.patient, resources.device].compactMap({ $0 }) {
-            guard referenced.insert(entry.fullUrl).inserted else { continue }
-            text += separator()
-            self.entry(entry).render(into: &text)
+        for (url, entry) in [(resources.patientURL, { resources.patient }), (resources.deviceURL, { resources.device })] {
+            guard let url, referenced.insert(url).inserted, let entry = entry() else { continue }
+            separate(&output)
+            self.entry(entry).render(into: &output)
         }
         for entry in resources.observations {
-            text += separator()
-            self.entry(entry).render(into: &text)
+            separate(&output)
+            self.entry(entry).render(into: &output)
         }
-        return text
     }
 
-    private mutating func separator() -> String {
+    private mutating func separate(_ output: inout [UInt8]) {
         entries += 1
-        return entries == 1 ? ",\"entry\":[" : ","
+        output += (entries == 1 ? ",\"entry\":[" : ",").utf8
     }
 
     private func entry(_ entry: FHIRResources.Entry) -> JSONValue {

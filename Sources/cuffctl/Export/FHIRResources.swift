@@ -15,22 +15,34 @@ struct FHIRResources {
     }
 
     let reading: ReadingOutput
-    var zone: TimeZone = .current
-
-    var syncIdentifier: String? { reading.string("syncIdentifier") }
-    var person: String? { reading.string("person") }
-    var address: String? { reading.device["address"] }
-
+    let zone: TimeZone
+    let syncIdentifier: String?
+    let person: String?
+    /// The cuff as cuffd describes it (`address`, `name`, `manufacturer`, `model`, `serial`).
+    let cuff: [String: String]
     /// What tells one cuff from another: its address and what it says of itself (an address can pass to another
     /// cuff, or a cuff's Device Information change with its firmware), `ADDRESS/MANUFACTURER/MODEL/SERIAL`.
-    var deviceKey: String? {
-        address.map { address in ([address] + ["manufacturer", "model", "serial"].map { reading.device[$0] ?? "" }).joined(separator: "/") }
+    let deviceKey: String?
+    /// The `fullUrl`s of the Patient and Device, which every Observation refers to.
+    let patientURL: String?
+    let deviceURL: String?
+
+    init(reading: ReadingOutput, zone: TimeZone = .current) {
+        self.reading = reading
+        self.zone = zone
+        syncIdentifier = reading.string("syncIdentifier")
+        person = reading.string("person")
+        let cuff = reading.device
+        self.cuff = cuff
+        deviceKey = cuff["address"].map { address in ([address] + ["manufacturer", "model", "serial"].map { cuff[$0] ?? "" }).joined(separator: "/") }
+        patientURL = person.map { NameBasedUUID.urn("patient:" + $0) }
+        deviceURL = deviceKey.map { NameBasedUUID.urn("device:" + $0) }
     }
 
     var patient: Entry? {
-        guard let person else { return nil }
+        guard let person, let patientURL else { return nil }
         return Entry(
-            fullUrl: NameBasedUUID.urn("patient:" + person), type: "Patient",
+            fullUrl: patientURL, type: "Patient",
             resource: .object([
                 ("resourceType", .string("Patient")), ("identifier", Self.identifier(FHIRCodes.person, person)),
                 ("name", .array([.object([("text", .string(person))])])),
@@ -39,8 +51,8 @@ struct FHIRResources {
     }
 
     var device: Entry? {
-        guard let address, let deviceKey else { return nil }
-        let device = reading.device
+        guard let address = cuff["address"], let deviceKey, let deviceURL else { return nil }
+        let device = cuff
         let identifiers = JSONValue.array([
             .object([("system", .string(FHIRCodes.device)), ("value", .string(deviceKey))]),
             .object([("system", .string(FHIRCodes.bluetoothAddress)), ("value", .string(address))]),
@@ -50,7 +62,7 @@ struct FHIRResources {
         if let serial = device["serial"] { resource.append(("serialNumber", .string(serial))) }
         if let name = device["name"] { resource.append(("deviceName", .array([.object([("name", .string(name)), ("type", .string("user-friendly-name"))])]))) }
         if let model = device["model"] { resource.append(("modelNumber", .string(model))) }
-        return Entry(fullUrl: NameBasedUUID.urn("device:" + deviceKey), type: "Device", resource: .object(resource), ifNoneExist: Self.search(FHIRCodes.device, deviceKey))
+        return Entry(fullUrl: deviceURL, type: "Device", resource: .object(resource), ifNoneExist: Self.search(FHIRCodes.device, deviceKey))
     }
 
     /// The reading's Observations: blood pressure, then pulse and status where the reading has them.
@@ -85,12 +97,12 @@ struct FHIRResources {
         resource += [("identifier", Self.identifier(system, syncIdentifier ?? "")), ("status", .string("final"))]
         if profile != nil { resource.append(("category", FHIRCodes.vitalSigns)) }
         resource.append(("code", code))
-        if let person { resource.append(("subject", .object([("reference", .string(NameBasedUUID.urn("patient:" + person)))]))) }
+        if let patientURL { resource.append(("subject", .object([("reference", .string(patientURL))]))) }
         if let time = reading.time { resource.append(("effectiveDateTime", .string(ExportTime.local(time, in: zone)))) }
-        if let deviceKey { resource.append(("device", .object([("reference", .string(NameBasedUUID.urn("device:" + deviceKey)))]))) }
+        if let deviceURL { resource.append(("device", .object([("reference", .string(deviceURL))]))) }
         resource += rest
         // FHIR's JSON has no empty arrays: an Observation without values leaves `component` out.
-        let members = resource.filter { $0.1 != .array([]) }
+        let members = resource.filter { if case let .array(items) = $0.1 { !items.isEmpty } else { true } }
         return Entry(fullUrl: url, type: "Observation", resource: .object(members), ifNoneExist: Self.search(system, syncIdentifier ?? ""))
     }
 
@@ -115,10 +127,14 @@ struct FHIRResources {
         .array([.object([("system", .string(system)), ("value", .string(value))])])
     }
 
-    /// `identifier=SYSTEM|VALUE`, the value percent-encoded for a URL's query.
+    /// RFC 3986's unreserved characters: ASCII letters and digits, `-._~`.
+    private static let unreserved = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
+        .union(CharacterSet(charactersIn: "-._~"))
+
+    /// `identifier=SYSTEM|VALUE`, the value percent-encoded for a URL's query (a sync identifier, hexadecimal
+    /// digits and dashes, needs none).
     private static func search(_ system: String, _ value: String) -> String {
-        var unreserved = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
-        unreserved.insert(charactersIn: "-._~")
-        return "identifier=\(system)|" + (value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value)
+        let plain = value.unicodeScalars.allSatisfy(unreserved.contains)
+        return "identifier=\(system)|" + (plain ? value : value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value)
     }
 }

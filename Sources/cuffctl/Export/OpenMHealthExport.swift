@@ -20,22 +20,23 @@ struct OpenMHealthExport: ExportFormatter {
     var opening: String { ndjson ? "" : "[" }
     var closing: String { ndjson ? "" : "]\n" }
 
-    mutating func text(for reading: ReadingOutput) -> String {
-        guard let time = reading.time, let syncIdentifier = reading.string("syncIdentifier") else { return "" }
+    mutating func append(_ reading: ReadingOutput, to output: inout [UInt8]) {
+        guard let time = reading.time, let syncIdentifier = reading.string("syncIdentifier") else { return }
         let timeFrame = ("effective_time_frame", JSONValue.object([("date_time", .string(ExportTime.local(time, in: zone)))]))
-        var text = ""
         if let systolic = reading.double("systolic"), let diastolic = reading.double("diastolic") {
-            text += point(reading, schema: ("blood-pressure", "4.0"), syncIdentifier: syncIdentifier, body: [
+            append(reading, schema: ("blood-pressure", "4.0"), syncIdentifier: syncIdentifier, to: &output, body: [
                 ("systolic_blood_pressure", Self.value(systolic, "mmHg")), ("diastolic_blood_pressure", Self.value(diastolic, "mmHg")), timeFrame,
             ])
         }
         if let pulse = reading.double("pulseRate") {
-            text += point(reading, schema: ("heart-rate", "2.0"), syncIdentifier: syncIdentifier, body: [("heart_rate", Self.value(pulse, "beats/min")), timeFrame])
+            append(reading, schema: ("heart-rate", "2.0"), syncIdentifier: syncIdentifier, to: &output, body: [("heart_rate", Self.value(pulse, "beats/min")), timeFrame])
         }
-        return text
     }
 
-    private mutating func point(_ reading: ReadingOutput, schema: (name: String, version: String), syncIdentifier: String, body: [(String, JSONValue)]) -> String {
+    /// Appends one data point: `,` before it in an array, a line end after it in NDJSON.
+    private mutating func append(
+        _ reading: ReadingOutput, schema: (name: String, version: String), syncIdentifier: String, to output: inout [UInt8], body: [(String, JSONValue)]
+    ) {
         let device = reading.device
         let source = [device["manufacturer"], device["model"]].compactMap { $0 }.joined(separator: " ")
         let provenance: [(String, JSONValue)] = [
@@ -49,9 +50,10 @@ struct OpenMHealthExport: ExportFormatter {
             ("acquisition_provenance", .object(provenance)),
         ]
         if let person = reading.string("person") { header.append(("user_id", .string(person))) }
-        let line = JSONValue.object([("header", .object(header)), ("body", .object(body))]).rendered
         points += 1
-        return ndjson ? line + "\n" : (points == 1 ? "" : ",") + line
+        if !ndjson && points > 1 { output.append(UInt8(ascii: ",")) }
+        JSONValue.object([("header", .object(header)), ("body", .object(body))]).render(into: &output)
+        if ndjson { output.append(UInt8(ascii: "\n")) }
     }
 
     private static func value(_ value: Double, _ unit: String) -> JSONValue {
