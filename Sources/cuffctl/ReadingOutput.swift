@@ -42,9 +42,8 @@ struct ReadingOutput {
 
     /// `2026-11-23 07:15` in the local zone, whatever the locale.
     static func localMinute(_ date: Date) -> String {
-        let parts = Calendar.current.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
-        return "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute))"
+        let clock = WallClock(date, in: .current)
+        return clock.date + " " + clock.minutes
     }
 
     /// `118` for whole values, else the shortest decimal text.

@@ -22,13 +22,13 @@ struct ReportTests {
         for day in 2 ... 4 {
             readings += [Self.reading(day: day, hour: 7, 130, 80), Self.reading(day: day, hour: 21, 120, 76)]
         }
-        let summary = HomeMonitoringSummary(readings, calendar: Self.calendar)
+        let summary = HomeMonitoringSummary(readings, zone: Self.calendar.timeZone)
         #expect(summary.protocolAverage == .init(systolic: 125, diastolic: 78, count: 6))
         #expect(summary.all?.count == 8)
         #expect(summary.mornings == .init(systolic: 142.5, diastolic: 87.5, count: 4))
         #expect(summary.protocolShortfall == nil)
 
-        let short = HomeMonitoringSummary(Array(readings.prefix(6)), calendar: Self.calendar)
+        let short = HomeMonitoringSummary(Array(readings.prefix(6)), zone: Self.calendar.timeZone)
         #expect(short.protocolAverage == nil)
         #expect(short.protocolShortfall?.contains("2 days have both a morning and an evening reading") == true)
     }
@@ -45,7 +45,7 @@ struct ReportTests {
     @Test("One systolic and one diastolic mark per reading; evenings hollow; flags in words; nothing fetched")
     func page() {
         let readings = [Self.reading(day: 2, hour: 7, 130, 80, status: 0x0004), Self.reading(day: 2, hour: 21, 121, 77), Self.reading(day: 3, hour: 14, 125, 79)]
-        let html = ReportPage(readings: readings, period: (nil, readings[2].time), person: "Ann <& Bob>", calendar: Self.calendar).html
+        let html = ReportPage(readings: readings, period: (nil, readings[2].time), person: "Ann <& Bob>", zone: Self.calendar.timeZone).html
         #expect(html.components(separatedBy: "class=\"reading-sys ").count - 1 == 3)
         #expect(html.components(separatedBy: "class=\"reading-dia ").count - 1 == 3)
         #expect(html.contains("class=\"reading-sys evening\""))
@@ -57,7 +57,7 @@ struct ReportTests {
 
     @Test("An empty period says so")
     func emptyPeriod() {
-        let html = ReportPage(readings: [], period: (Date(timeIntervalSince1970: 0), Date()), person: nil, calendar: Self.calendar).html
+        let html = ReportPage(readings: [], period: (Date(timeIntervalSince1970: 0), Date()), person: nil, zone: Self.calendar.timeZone).html
         #expect(html.contains("No readings were stored in this period."))
         #expect(!html.contains("<svg"))
     }

@@ -1,8 +1,5 @@
 import ArgumentParser
 import Foundation
-import HealthStore
-import DBus
-import Daemon
 
 /// `cuffctl export --format fhir|omh|csv` (docs/export.md): the readings the caller may read, page by page
 /// from cuffd's `Readings`, each page written out as it comes.
@@ -20,7 +17,7 @@ struct ExportCommand: AsyncParsableCommand {
         case csv, fhir, omh
     }
 
-    @OptionGroup var bus: BusOptions
+    @OptionGroup var source: ReadingSource
     @Option(help: "csv, fhir or omh.") var format: Format
     @Option(help: "Only readings measured at or after DATE.") var since: String?
     @Option(help: "Only readings measured before DATE.") var until: String?
@@ -28,7 +25,6 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "Only this cuff (its address).") var device: String?
     @Option(help: "Only this User ID of the cuff (0–254).") var user: UInt8?
     @Option(help: "Write to FILE instead of standard output.") var output: String?
-    @Option(help: "Read the store FILE directly, read-only (an administrator's or a backup), instead of asking cuffd.") var store: String?
     @Flag(help: "omh: one data point per line instead of one JSON array.") var ndjson = false
     @Option(help: "fhir: a collection Bundle, or a transaction of conditional creates.") var fhirBundle: FHIRBundleExport.Kind = .collection
 
@@ -46,7 +42,7 @@ struct ExportCommand: AsyncParsableCommand {
                 throw CuffctlFailure(message: "--since \(self.since!) is after --until \(self.until!)", status: ExitStatus.usage)
             }
             let match = ReadingMatch(since: since, until: until, device: device, user: user, person: person)
-            let pages = try readingPages(match.readingsFilter)
+            let pages = try source.pages(match.readingsFilter)
             let destination = try output.map(ExportDestination.init(path:)) ?? ExportDestination()
             defer { destination.discard() }
             var formatter = formatter(created: now)
@@ -59,16 +55,6 @@ struct ExportCommand: AsyncParsableCommand {
             }
             try destination.write(formatter.closing)
             try destination.commit()
-        }
-    }
-
-    /// cuffd's readings, or with `--store` those of a store file opened read-only here.
-    private func readingPages(_ filter: [String: DBusVariant]) throws -> ReadingPages {
-        guard let store else { return ReadingPages(cuffd: try CuffdConnection(bus), filter: filter) }
-        do {
-            return ReadingPages(store: StoreReadingPages(store: try HealthStore.openReadOnly(path: store)), filter: filter)
-        } catch {
-            throw CuffctlFailure(message: "\(store): \(error)", status: ExitStatus.malformedPayload)
         }
     }
 

@@ -20,24 +20,24 @@ struct HomeMonitoringSummary {
     /// for 7, accepts 3).
     static let minimumProtocolDays = 3
 
-    init(_ readings: [ReportReading], calendar: Calendar) {
+    init(_ readings: [ReportReading], zone: TimeZone) {
         func average(_ readings: [ReportReading]) -> Average? {
             guard !readings.isEmpty else { return nil }
             let count = Double(readings.count)
             return Average(systolic: readings.map(\.systolic).reduce(0, +) / count, diastolic: readings.map(\.diastolic).reduce(0, +) / count, count: readings.count)
         }
         all = average(readings)
-        mornings = average(readings.filter { $0.timeOfDay(in: calendar) == .morning })
-        evenings = average(readings.filter { $0.timeOfDay(in: calendar) == .evening })
+        mornings = average(readings.filter { $0.timeOfDay(in: zone) == .morning })
+        evenings = average(readings.filter { $0.timeOfDay(in: zone) == .evening })
         guard let first = readings.map(\.time).min() else {
             protocolAverage = nil
             protocolShortfall = "there are no readings"
             return
         }
-        let firstDay = calendar.startOfDay(for: first)
-        let kept = readings.filter { calendar.startOfDay(for: $0.time) > firstDay }
-        let completeDays = Dictionary(grouping: kept) { calendar.startOfDay(for: $0.time) }.values.filter { day in
-            day.contains { $0.timeOfDay(in: calendar) == .morning } && day.contains { $0.timeOfDay(in: calendar) == .evening }
+        let firstDay = WallClock(first, in: zone).dayNumber
+        let kept = readings.filter { WallClock($0.time, in: zone).dayNumber > firstDay }
+        let completeDays = Dictionary(grouping: kept) { WallClock($0.time, in: zone).dayNumber }.values.filter { day in
+            day.contains { $0.timeOfDay(in: zone) == .morning } && day.contains { $0.timeOfDay(in: zone) == .evening }
         }.count
         if completeDays >= Self.minimumProtocolDays {
             protocolAverage = average(kept)

@@ -10,7 +10,7 @@ struct ReportCommand: AsyncParsableCommand {
         discussion: "DATE is ISO 8601 or a span back from now (30d, 12w). With --output the file appears only once complete. See docs/report.md."
     )
 
-    @OptionGroup var bus: BusOptions
+    @OptionGroup var source: ReadingSource
     @Option(help: "Readings measured at or after DATE.") var since = "30d"
     @Option(help: "Readings measured before DATE (default: now).") var until: String?
     @Option(help: "Only the readings of this person.") var person: String?
@@ -24,12 +24,11 @@ struct ReportCommand: AsyncParsableCommand {
             let end = try until.map { try ExportDate.parse($0, now: now) } ?? now
             guard start <= end else { throw CuffctlFailure(message: "--since \(since) is after --until \(until ?? "now")", status: ExitStatus.usage) }
             let match = ReadingMatch(since: start, until: end, device: device, user: nil, person: person)
-            let cuffd = try CuffdConnection(bus)
             var readings: [ReportReading] = []
-            try await ReadingPages(cuffd: cuffd, filter: match.readingsFilter).forEach { page in
+            try await source.pages(match.readingsFilter).forEach { page in
                 readings += page.filter(match.matches).compactMap(ReportReading.init)
             }
-            let page = ReportPage(readings: readings, period: (start, end), person: person, calendar: .current)
+            let page = ReportPage(readings: readings, period: (start, end), person: person, zone: .current)
             let destination = try output.map(ExportDestination.init(path:)) ?? ExportDestination()
             defer { destination.discard() }
             try destination.write(page.html)

@@ -6,25 +6,25 @@ struct ReportPage {
     let readings: [ReportReading]
     let period: (start: Date?, end: Date)
     let person: String?
-    let calendar: Calendar
+    let zone: TimeZone
 
     var html: String {
         let sorted = readings.sorted { $0.time < $1.time }
-        let summary = HomeMonitoringSummary(sorted, calendar: calendar)
+        let summary = HomeMonitoringSummary(sorted, zone: zone)
         var body = "<h1>Home blood pressure</h1>"
-        body += "<p class=\"meta\">\(escape(person.map { "Person: \($0) · " } ?? ""))Period: \(period.start.map { Self.day($0, calendar) } ?? "all readings") – \(Self.day(period.end, calendar)) · \(sorted.count) reading\(sorted.count == 1 ? "" : "s")</p>"
+        body += "<p class=\"meta\">\(escape(person.map { "Person: \($0) · " } ?? ""))Period: \(period.start.map { Self.day($0, zone) } ?? "all readings") – \(Self.day(period.end, zone)) · \(sorted.count) reading\(sorted.count == 1 ? "" : "s")</p>"
         guard !sorted.isEmpty else {
             body += "<p class=\"empty\">No readings were stored in this period.</p>"
             return Self.document(body)
         }
-        body += "<section>" + TrendChart(readings: sorted, calendar: calendar).svg
+        body += "<section>" + TrendChart(readings: sorted, zone: zone).svg
         body += "<p class=\"legend\">● morning (04–12 h) ○ evening (16–24 h) ■ other times · shaded: home readings at or above 135/85 mmHg</p></section>"
         body += summaryTable(summary)
         let devices = Set(sorted.map(\.device)).sorted()
         body += "<p class=\"meta\">Devices: \(escape(devices.joined(separator: "; ")))</p>"
         body += "<table class=\"readings\"><thead><tr><th>Date</th><th>Time</th><th>mmHg</th><th>Pulse</th><th>Flags</th></tr></thead><tbody>"
         for reading in sorted {
-            body += "<tr><td>\(Self.day(reading.time, calendar))</td><td>\(Self.clock(reading.time, calendar))</td>"
+            body += "<tr><td>\(Self.day(reading.time, zone))</td><td>\(Self.clock(reading.time, zone))</td>"
             body += "<td>\(Self.whole(reading.systolic))/\(Self.whole(reading.diastolic))</td><td>\(reading.pulse.map(Self.whole) ?? "")</td>"
             body += "<td>\(escape(reading.flags.joined(separator: ", ")))</td></tr>"
         }
@@ -55,15 +55,9 @@ struct ReportPage {
             .replacingOccurrences(of: "\"", with: "&quot;")
     }
 
-    static func day(_ date: Date, _ calendar: Calendar) -> String {
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
-    }
+    static func day(_ date: Date, _ zone: TimeZone) -> String { WallClock(date, in: zone).date }
 
-    static func clock(_ date: Date, _ calendar: Calendar) -> String {
-        let parts = calendar.dateComponents([.hour, .minute], from: date)
-        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
-    }
+    static func clock(_ date: Date, _ zone: TimeZone) -> String { WallClock(date, in: zone).minutes }
 
     static func whole(_ value: Double) -> String { String(Int(value.rounded())) }
 

@@ -42,8 +42,8 @@ struct ReportReading {
     }
 
     /// Morning and evening as home monitoring protocols ask for them, by the local hour.
-    func timeOfDay(in calendar: Calendar) -> TimeOfDay {
-        switch calendar.component(.hour, from: time) {
+    func timeOfDay(in zone: TimeZone) -> TimeOfDay {
+        switch WallClock(time, in: zone).hour {
         case 4 ..< 12: .morning
         case 16 ..< 24: .evening
         default: .other

@@ -5,7 +5,7 @@ import Foundation
 /// others as squares. Every reading is one `reading-sys` and one `reading-dia` mark (the tests count them).
 struct TrendChart {
     let readings: [ReportReading]
-    let calendar: Calendar
+    let zone: TimeZone
 
     static let width = 700.0
     static let left = 44.0, right = 10.0
@@ -26,7 +26,11 @@ struct TrendChart {
         }
         func pressureY(_ value: Double) -> Double { y(value, Self.pressureRange, top: Self.pressureTop, height: Self.pressureHeight) }
         func pulseY(_ value: Double) -> Double { y(value, Self.pulseRange, top: Self.pulseTop, height: Self.pulseHeight) }
-        func number(_ value: Double) -> String { String(format: "%.1f", value) }
+        /// A coordinate to a tenth of a point.
+        func number(_ value: Double) -> String {
+            let tenths = Int((value * 10).rounded())
+            return (tenths < 0 ? "-" : "") + "\(abs(tenths) / 10).\(abs(tenths) % 10)"
+        }
 
         var out = #"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \#(Int(Self.width)) \#(Int(Self.height))" role="img" aria-label="Blood pressure and pulse over time">"#
         // Home thresholds (docs/report.md): systolic ≥ 135 and diastolic ≥ 85 shaded.
@@ -42,10 +46,10 @@ struct TrendChart {
         out += #"<text class="label" x="\#(Self.left)" y="\#(Self.pulseTop - 6)">pulse (/min)</text>"#
         out += #"<text class="label" x="\#(Self.left + 4)" y="\#(Self.pressureTop + 10)">mmHg</text>"#
         for (label, anchor) in [(start, "start"), (end, "end")] {
-            out += #"<text class="axis time \#(anchor)" x="\#(number(x(label)))" y="\#(Self.height - 4)">\#(ReportPage.day(label, calendar))</text>"#
+            out += #"<text class="axis time \#(anchor)" x="\#(number(x(label)))" y="\#(Self.height - 4)">\#(ReportPage.day(label, zone))</text>"#
         }
         for reading in readings {
-            let kind = reading.timeOfDay(in: calendar).rawValue
+            let kind = reading.timeOfDay(in: zone).rawValue
             let cx = number(x(reading.time))
             for (series, value) in [("sys", reading.systolic), ("dia", reading.diastolic)] {
                 out += Self.mark(series: series, kind: kind, x: cx, y: number(pressureY(value)))

@@ -1,0 +1,21 @@
+import ArgumentParser
+import Daemon
+import DBus
+import HealthStore
+
+/// Where `export` and `report` read readings: cuffd over the bus with the caller's rights, or with `--store` a
+/// store file opened read-only in cuffctl itself (docs/export.md, "Reading and writing").
+struct ReadingSource: ParsableArguments {
+    @OptionGroup var bus: BusOptions
+    @Option(help: "Read the store FILE directly, read-only (an administrator's or a backup), instead of asking cuffd.") var store: String?
+
+    /// The pages of readings matching `filter`.
+    func pages(_ filter: [String: DBusVariant]) throws -> ReadingPages {
+        guard let store else { return ReadingPages(cuffd: try CuffdConnection(bus), filter: filter) }
+        do {
+            return ReadingPages(store: StoreReadingPages(store: try HealthStore.openReadOnly(path: store)), filter: filter)
+        } catch {
+            throw CuffctlFailure(message: "\(store): \(error)", status: ExitStatus.malformedPayload)
+        }
+    }
+}
