@@ -34,7 +34,7 @@ public struct CurrentTime: Hashable, Sendable, GATTCharacteristicValue {
 
     /// The value for a known calendar time, with its ISO day of week computed (Monday = 1).
     public init(dateTime: DateTime, adjustReason: AdjustReason = .manualTimeUpdate) {
-        let days = EpochStart.daysFromCivil(Int(dateTime.year), Int(dateTime.month), Int(dateTime.day))
+        let days = ProlepticGregorian.days(year: Int(dateTime.year), month: Int(dateTime.month), day: Int(dateTime.day))
         // 0000-03-01, day 0 of that count, was a Wednesday (ISO 3).
         let isoWeekday = (days % 7 + 7 + 2) % 7 + 1
         self.init(dateTime: dateTime, dayOfWeek: UInt8(isoWeekday), adjustReason: adjustReason)

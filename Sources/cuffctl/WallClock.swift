@@ -1,9 +1,10 @@
 import Foundation
+import GATTHealth
 
 /// What a clock on the wall of a time zone shows at an instant, on the proleptic Gregorian calendar that ISO 8601
 /// and FHIR's `dateTime` use (also before October 1582, where Foundation's Gregorian calendar turns Julian).
-/// Worked out by arithmetic — days since 1970-01-01 to a civil date by the well-known era-of-400-years method —
-/// because exports and reports need it for every reading, and a `Calendar` per reading took most of their time.
+/// Worked out by arithmetic (``ProlepticGregorian``): exports and reports need it for every reading, and a
+/// `Calendar` per reading took most of their time.
 struct WallClock {
     let year: Int, month: Int, day: Int
     let hour: Int, minute: Int, second: Int
@@ -14,7 +15,7 @@ struct WallClock {
         let local = Int(date.timeIntervalSince1970.rounded(.down)) + zone.secondsFromGMT(for: date)
         dayNumber = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
         let seconds = local - dayNumber * 86_400
-        (year, month, day) = Self.civilDate(daysSinceUnixEpoch: dayNumber)
+        (year, month, day) = ProlepticGregorian.date(days: dayNumber + ProlepticGregorian.unixEpochDay)
         (hour, minute, second) = (seconds / 3600, seconds / 60 % 60, seconds % 60)
     }
 
@@ -24,20 +25,6 @@ struct WallClock {
     var minutes: String { Self.digits(hour, 2) + ":" + Self.digits(minute, 2) }
     /// `07:15:00`.
     var seconds: String { minutes + ":" + Self.digits(second, 2) }
-
-    /// Year, month and day of the proleptic Gregorian date `days` after 1970-01-01: shifted to eras of 400 years
-    /// (146 097 days) that start on 0000-03-01, so the leap day falls at the end of each year.
-    static func civilDate(daysSinceUnixEpoch days: Int) -> (year: Int, month: Int, day: Int) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthFromMarch = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
-        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
 
     /// `value` in decimal with leading zeros to `width` digits.
     static func digits(_ value: Int, _ width: Int) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import GATTHealth
 import Testing
 @testable import cuffctl
 
@@ -29,11 +30,11 @@ struct ExportSupportTests {
         for year in 1900 ... 2300 { days += [daysSinceUnixEpoch(year, 2, 28), daysSinceUnixEpoch(year, 3, 1)] }
         for day in days {
             let parts = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: Double(day) * 86_400))
-            let civil = WallClock.civilDate(daysSinceUnixEpoch: day)
+            let civil = ProlepticGregorian.date(days: day + ProlepticGregorian.unixEpochDay)
             #expect([civil.year, civil.month, civil.day] == [parts.year, parts.month, parts.day], "day \(day)")
         }
-        #expect(WallClock.civilDate(daysSinceUnixEpoch: -719_162) == (1, 1, 1))
-        #expect(WallClock.civilDate(daysSinceUnixEpoch: 2_932_896) == (9999, 12, 31))
+        #expect(ProlepticGregorian.date(days: -719_162 + ProlepticGregorian.unixEpochDay) == (1, 1, 1))
+        #expect(ProlepticGregorian.date(days: 2_932_896 + ProlepticGregorian.unixEpochDay) == (9999, 12, 31))
         #expect(ExportTime.utc(Date(timeIntervalSince1970: -1)) == "1969-12-31T23:59:59Z")
     }
 
