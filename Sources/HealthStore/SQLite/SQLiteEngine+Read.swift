@@ -30,7 +30,7 @@ extension SQLiteEngine {
     }
 
     static let columns = """
-        s.id, s.uuid, t.identifier, s.value, s.start_at, s.end_at, s.time_zone, s.revision_id, s.device_id,
+        s.id, s.uuid, s.type_id, s.value, s.start_at, s.end_at, s.time_zone, s.revision_id, s.device_id,
         s.metadata, s.correlation_id, s.is_member, s.is_correlation, s.sync_identifier, s.sync_version
         """
 
@@ -39,7 +39,7 @@ extension SQLiteEngine {
     /// `cached` keeps the prepared statement for the next query with the same SQL (GRDB's
     /// statement cache, which never shrinks: only for SQL from a small set of texts).
     func rows(_ db: Database, where condition: String, _ arguments: StatementArguments, order: String? = nil, limit: Int? = nil, cached: Bool = false) throws -> [SQLiteValues] {
-        var sql = "SELECT \(Self.columns) FROM sample s JOIN sample_type t ON t.id = s.type_id WHERE \(condition)"
+        var sql = "SELECT \(Self.columns) FROM sample s WHERE \(condition)"
         if let order { sql += " ORDER BY \(order)" }
         if let limit { sql += " LIMIT \(max(0, limit))" }
         let statement = try cached ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
@@ -60,12 +60,14 @@ extension SQLiteEngine {
         // serve every query (preparing this one was an eighth of a last-100 query, callgrind).
         var ids: [Int64] = parents.map { $0.id }
         ids += repeatElement(ids[ids.count - 1], count: (1 << (Int.bitWidth - (ids.count - 1).leadingZeroBitCount)) - ids.count)
+        // Without ORDER BY, SQLite reads the rows off `sample_correlation` without sorting them all; each
+        // correlation's own rows are put in id order below.
         var children: [Int64: [SQLiteValues]] = [:]
-        for row in try rows(db, where: "s.correlation_id IN (\(SQLitePredicate.marks(ids.count)))", StatementArguments(ids), order: "s.id", cached: true) {
+        for row in try rows(db, where: "s.correlation_id IN (\(SQLitePredicate.marks(ids.count)))", StatementArguments(ids), cached: true) {
             children[row.correlationID!, default: []].append(row)
         }
         return try parents.compactMap { row in
-            let kids = children[row.id] ?? []
+            let kids = (children[row.id] ?? []).sorted { $0.id < $1.id }
             let members = try kids.filter { $0.isMember }.compactMap(decoder.sample)
             let linked = try kids.filter { !$0.isMember }.compactMap(decoder.sample)
             return try decoder.correlation(row, members: members, linked: linked)
@@ -85,7 +87,8 @@ final class SQLiteRowDecoder {
         self.engine = engine
     }
 
-    private var quantityTypes: [String: QuantityType] = [:]
+    private var quantityTypes: [Int64: QuantityType] = [:]
+    private var typeIdentifiers: [Int64: String] = [:]
     private var metadataCache: [String: HealthMetadata] = [:]
     /// The last metadata decoded: neighbouring rows (a reading's members) mostly share it, and
     /// comparing the text is cheaper than hashing it.
@@ -115,14 +118,21 @@ final class SQLiteRowDecoder {
         return metadata
     }
 
+    /// The identifier of a `sample_type` row (a handful per store, each read once).
+    private func typeIdentifier(_ id: Int64) throws -> String? {
+        if let cached = typeIdentifiers[id] { return cached }
+        let identifier = try String.fetchOne(db.cachedStatement(sql: "SELECT identifier FROM sample_type WHERE id = ?"), arguments: [id])
+        typeIdentifiers[id] = identifier
+        return identifier
+    }
+
     func sample(_ row: SQLiteValues) throws -> QuantitySample? {
-        let identifier = row.typeIdentifier
         let type: QuantityType
-        if let cached = quantityTypes[identifier] {
+        if let cached = quantityTypes[row.typeID] {
             type = cached
         } else {
-            guard let found = try? engine.types.type(identifier) else { return nil }
-            quantityTypes[identifier] = found
+            guard let identifier = try typeIdentifier(row.typeID), let found = try? engine.types.type(identifier) else { return nil }
+            quantityTypes[row.typeID] = found
             type = found
         }
         return QuantitySample(
@@ -132,7 +142,7 @@ final class SQLiteRowDecoder {
     }
 
     func correlation(_ row: SQLiteValues, members: [QuantitySample], linked: [QuantitySample]) throws -> Correlation? {
-        guard let type = engine.correlationTypes[row.typeIdentifier] else { return nil }
+        guard let identifier = try typeIdentifier(row.typeID), let type = engine.correlationTypes[identifier] else { return nil }
         return Correlation(
             uuid: SQLiteCoding.uuid(row.uuid), type: type, start: SQLiteCoding.date(row.start), end: SQLiteCoding.date(row.end),
             objects: members, linkedSamples: linked, timeZoneIdentifier: row.timeZone, sharedDevice: try device(row.deviceID),
@@ -166,7 +176,7 @@ final class SQLiteRowDecoder {
 struct SQLiteValues {
     let id: Int64
     let uuid: Data
-    let typeIdentifier: String
+    let typeID: Int64
     let value: Double?
     let start: Int64
     let end: Int64
@@ -183,7 +193,7 @@ struct SQLiteValues {
     init(_ row: Row) {
         id = row[0]
         uuid = row[1]
-        typeIdentifier = row[2]
+        typeID = row[2]
         value = row[3]
         start = row[4]
         end = row[5]
