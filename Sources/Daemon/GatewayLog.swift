@@ -34,6 +34,15 @@ public struct GatewayLog: Sendable {
             logger.error("Turned away a reading from \(address): \(waiting) already wait for the store", metadata: [
                 "BP_PAYLOAD": "\(Hex.bytes(reading.payload))", "BP_SYNC_IDENTIFIER": "\(reading.syncIdentifier)",
             ])
+        case let .session(address, .heartRateSummary(summary)):
+            HeartRateLog.summary(summary, from: address, to: logger)
+        case let .session(address, .implausibleHeartRate(rate, payload)):
+            logger.warning("Skipped a heart rate of \(rate)/min from \(address): outside \(PlausibleRange.pulseRate.bounds.lowerBound.formatted())–\(PlausibleRange.pulseRate.bounds.upperBound.formatted())/min",
+                           metadata: ["BP_PAYLOAD": "\(Hex.bytes(payload))"])
+        case let .session(address, .heartRatesRefused(reason, waiting)):
+            logger.error("The store refuses heart-rate values (\(reason)); \(waiting) from \(address) wait in memory and are retried with backoff")
+        case let .session(address, .heartRatesRecovered(committed, dropped)):
+            logger.notice("The store takes heart-rate values again: \(committed) from \(address) committed\(dropped > 0 ? ", \(dropped) dropped while it refused" : "")")
         case let .session(address, .stateChanged(state)) where detail != .readings:
             logger.info("Cuff \(address): \(state)")
         case let .problem(address, what):

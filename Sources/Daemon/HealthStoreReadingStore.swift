@@ -19,22 +19,49 @@ public struct HealthStoreReadingStore: ReadingStore {
         return outcome.didCommit ? .stored : .alreadyStored
     }
 
+    public func commit(heartRates samples: [HeartRateSample]) async throws -> Int {
+        try store.save(samples.map(Self.sample), as: client).filter(\.didCommit).count
+    }
+
+    /// The store's sample of a heart-rate value: a `heartRate` quantity at the time it was received, with the
+    /// sensor contact, energy expended and RR intervals as metadata (docs/health-store.md, "Heart rate").
+    static func sample(_ heartRate: HeartRateSample) -> QuantitySample {
+        var metadata = HealthMetadata()
+        metadata.syncIdentifier = heartRate.syncIdentifier
+        metadata.syncVersion = 1
+        metadata.personIdentifier = heartRate.person
+        metadata.wasUserEntered = false
+        metadata[.heartRateSensorContact] = .integer(Self.contactCode[heartRate.sensorContact]!)
+        if let energy = heartRate.energyExpended { metadata[.energyExpended] = .integer(Int64(energy)) }
+        if !heartRate.rrIntervals.isEmpty { metadata[.rrIntervals] = .string(heartRate.rrIntervals.map(String.init).joined(separator: ",")) }
+        metadata[.deviceValue] = .string("0x2A37:" + Hex.bytes(heartRate.payload, separator: ""))
+        return QuantitySample(
+            type: .heartRate, quantity: HealthQuantity(unit: .countPerMinute, doubleValue: Double(heartRate.beatsPerMinute)),
+            start: heartRate.receivedAt, end: heartRate.receivedAt, device: device(heartRate.device, type: "heart-rate-sensor"), metadata: metadata)
+    }
+
+    /// ``MetadataKey/heartRateSensorContact``'s codes.
+    static let contactCode: [HeartRateMeasurement.SensorContact: Int64] = [.notSupported: 0, .notDetected: 1, .detected: 2]
+
+    /// The store's device record of a cuff or sensor.
+    static func device(_ device: DeviceIdentity, type: String) -> HealthDevice {
+        HealthDevice(
+            identity: device.stableKey, deviceType: type, name: device.name,
+            manufacturer: device.manufacturer, model: device.model, serialNumber: device.serial,
+            hardwareVersion: device.hardware, firmwareVersion: device.firmware, softwareVersion: device.software,
+            localIdentifier: device.address.description)
+    }
+
     /// The store's record of a Gateway reading: values as the cuff sent them with their unit, the device's
     /// provenance, the device time only when known, and the raw payload kept as the device value.
     static func record(_ reading: Reading) -> BloodPressureReading {
-        let device = reading.device
         return BloodPressureReading(
             systolic: reading.systolic.doubleValue, diastolic: reading.diastolic.doubleValue,
             mean: reading.meanArterialPressure?.doubleValue,
             pressureUnit: reading.unit == .kilopascals ? .kilopascal : .millimeterOfMercury,
             pulse: reading.pulseRate?.doubleValue, deviceTimestamp: reading.deviceTime?.dateReadAsUTC,
             clockOffsetMs: reading.clockOffset.map { Int64($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) },
-            receivedAt: reading.receivedAt,
-            device: HealthDevice(
-                identity: device.stableKey, deviceType: "blood-pressure-cuff", name: device.name,
-                manufacturer: device.manufacturer, model: device.model, serialNumber: device.serial,
-                hardwareVersion: device.hardware, firmwareVersion: device.firmware, softwareVersion: device.software,
-                localIdentifier: device.address.description),
+            receivedAt: reading.receivedAt, device: device(reading.device, type: "blood-pressure-cuff"),
             deviceUserID: reading.userID, personIdentifier: reading.person, measurementStatus: reading.status?.rawValue,
             deviceValue: "0x2A35:" + Hex.bytes(reading.payload, separator: ""),
             syncIdentifier: reading.syncIdentifier)

@@ -26,10 +26,10 @@ public actor CuffSession {
     private var spooled: Set<String> = []
     /// How many readings may wait for the store before new ones are turned away (each is in the journal).
     public let pendingLimit: Int
-    private let retry: StoreRetry
+    let retry: StoreRetry
     private let spool: any ReadingSpool
     /// Receives what the retry timer produces, which no caller is waiting for.
-    private let laterEvents: @Sendable ([SessionEvent]) async -> Void
+    let laterEvents: @Sendable ([SessionEvent]) async -> Void
     /// Values that arrived before the cuff was identified: a reading's sync identifier names the device,
     /// so it must not be made from a half-known identity (stored records arrive the moment indications
     /// are enabled, often before Device Information could be read; docs/reference/GATT-HEALTH.md §13.2).
@@ -40,9 +40,11 @@ public actor CuffSession {
     public private(set) var clockOffset: Duration?
     /// The zone the cuff's clock is assumed to show when no sync measured it: the gateway's.
     private let timeZone: LocalTimeZone
+    /// Heart-rate samples on their way to the store (``HeartRateBatch``).
+    var heartRates: HeartRateBatch
 
-    private let users: UserDirectory
-    private let store: any ReadingStore
+    let users: UserDirectory
+    let store: any ReadingStore
     let quirk: BloodPressureQuirk?
 
     /// A session; `identified: false` holds values back until ``identify(_:)``. `laterEvents` receives what
@@ -50,7 +52,7 @@ public actor CuffSession {
     public init(
         device: DeviceIdentity, users: UserDirectory, store: any ReadingStore, quirk: BloodPressureQuirk?? = nil, identified: Bool = true,
         timeZone: LocalTimeZone = LocalTimeZone(), spool: any ReadingSpool = NoSpool(), retry: StoreRetry = StoreRetry(),
-        pendingLimit: Int = 10_000, laterEvents: @escaping @Sendable ([SessionEvent]) async -> Void = { _ in }
+        pendingLimit: Int = 10_000, heartRateWindow: Duration = .seconds(1), laterEvents: @escaping @Sendable ([SessionEvent]) async -> Void = { _ in }
     ) {
         self.device = device
         self.timeZone = timeZone
@@ -61,6 +63,7 @@ public actor CuffSession {
         self.retry = retry
         self.pendingLimit = pendingLimit
         self.laterEvents = laterEvents
+        heartRates = HeartRateBatch(window: heartRateWindow, limit: pendingLimit)
         isIdentified = identified
     }
 
@@ -81,7 +84,10 @@ public actor CuffSession {
         clockOffset = offset
     }
 
-    deinit { refusal?.retry?.cancel() }
+    deinit {
+        refusal?.retry?.cancel()
+        heartRates.timer?.cancel()
+    }
 
     /// Handles one link event and returns what it produced.
     @discardableResult
@@ -92,7 +98,10 @@ public actor CuffSession {
         case .connected: transition(to: .resolving, &produced)
         case .servicesResolved: break
         case .subscribed: transition(to: .subscribed, &produced)
-        case .disconnected: transition(to: .disconnected, &produced)
+        case .disconnected:
+            transition(to: .disconnected, &produced)
+            await commitHeartRates(&produced)
+            if let summary = heartRates.finishSummary() { emit(.heartRateSummary(summary), &produced) }
         case .value, .storedRecord:
             guard isIdentified else {
                 held.append(event)
@@ -134,6 +143,8 @@ public actor CuffSession {
                 measurement, payload: bytes, device: device, users: users, receivedAt: receivedAt,
                 clockOffset: offset(for: measurement.timeStamp)), &produced)
             if case .measuring = state { transition(to: .subscribed, &produced) }
+        case .heartRateMeasurement:
+            await receiveHeartRate(bytes, receivedAt, &produced)
         default:
             break
         }
@@ -255,7 +266,7 @@ public actor CuffSession {
         emit(.stateChanged(newState), &produced)
     }
 
-    private func emit(_ event: SessionEvent, _ produced: inout [SessionEvent]) {
+    func emit(_ event: SessionEvent, _ produced: inout [SessionEvent]) {
         produced.append(event)
     }
 }

@@ -35,4 +35,16 @@ public enum SessionEvent: Sendable {
     /// A reading turned away because ``CuffSession/pendingLimit`` readings already wait for the store; its
     /// journal entry keeps its bytes.
     case readingDropped(Reading, waiting: Int)
+    /// Heart-rate samples the store has committed, a batch at a time (docs/gateway.md, "Heart rate").
+    case heartRatesStored([HeartRateSample])
+    /// A heart rate outside ``PlausibleRange/pulseRate``: not a sample.
+    case implausibleHeartRate(UInt16, payload: [UInt8])
+    /// The store refused a batch of heart-rate samples: they wait in memory (up to the session's pending limit,
+    /// the oldest giving way) and are retried with backoff. Sent once per refusal.
+    case heartRatesRefused(reason: String, waiting: Int)
+    /// The store takes heart-rate samples again; `dropped` gave way while it refused.
+    case heartRatesRecovered(committed: Int, dropped: Int)
+    /// What a heart-rate sensor sent in the last minute, or since the last summary when the link went down:
+    /// one journal entry instead of one per value.
+    case heartRateSummary(HeartRateSummary)
 }

@@ -3,6 +3,9 @@
 public protocol ReadingStore: Sendable {
     /// Stores `reading` durably, or recognizes it by its sync identifier as already stored.
     func commit(_ reading: Reading) async throws -> CommitOutcome
+    /// Stores `samples` durably in one transaction, all or nothing, recognizing those already stored by their
+    /// sync identifiers; returns how many were new.
+    func commit(heartRates samples: [HeartRateSample]) async throws -> Int
 }
 
 /// What a commit did.
@@ -16,6 +19,7 @@ public enum CommitOutcome: Hashable, Sendable {
 /// A ``ReadingStore`` in memory, deduplicating by sync identifier, for tests and `cuff-sim` demos.
 public actor InMemoryReadingStore: ReadingStore {
     public private(set) var readings: [Reading] = []
+    public private(set) var heartRates: [HeartRateSample] = []
     private var identifiers: Set<String> = []
 
     public init() {}
@@ -24,5 +28,11 @@ public actor InMemoryReadingStore: ReadingStore {
         guard identifiers.insert(reading.syncIdentifier).inserted else { return .alreadyStored }
         readings.append(reading)
         return .stored
+    }
+
+    public func commit(heartRates samples: [HeartRateSample]) -> Int {
+        let new = samples.filter { identifiers.insert($0.syncIdentifier).inserted }
+        heartRates += new
+        return new.count
     }
 }

@@ -35,10 +35,16 @@ actor FlakyStore: ReadingStore {
     let inner = InMemoryReadingStore()
     var failing = true
 
+    struct DiskFull: Error, CustomStringConvertible { var description: String { "disk full" } }
+
     func commit(_ reading: Reading) async throws -> CommitOutcome {
-        struct DiskFull: Error, CustomStringConvertible { var description: String { "disk full" } }
         if failing { throw DiskFull() }
         return await inner.commit(reading)
+    }
+
+    func commit(heartRates samples: [HeartRateSample]) async throws -> Int {
+        if failing { throw DiskFull() }
+        return await inner.commit(heartRates: samples)
     }
 
     func recover() { failing = false }

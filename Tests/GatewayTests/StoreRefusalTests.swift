@@ -18,6 +18,10 @@ actor GatedStore: ReadingStore {
         return await inner.commit(reading)
     }
 
+    func commit(heartRates samples: [HeartRateSample]) async throws -> Int {
+        await inner.commit(heartRates: samples)
+    }
+
     var waitingCount: Int { waiting.count }
 
     func releaseOne() {

@@ -51,12 +51,21 @@ public struct MetadataKey: Sendable, Hashable, CustomStringConvertible {
     public static let digitalSignature = MetadataKey("DigitalSignature", kind: .string)
     /// Original unit + SFLOAT mantissa/exponent of the device value (cuffd addition).
     public static let deviceValue = MetadataKey("DeviceValue", kind: .string)
+    /// Heart Rate Measurement sensor contact (0x2A37 flag bits 1–2): 0 the sensor cannot tell, 1 no skin
+    /// contact, 2 in contact (cuffd addition; HealthKit has no such key).
+    public static let heartRateSensorContact = MetadataKey("HeartRateSensorContact", kind: .integer, allowedRange: 0...2)
+    /// Heart Rate Measurement Energy Expended: kilojoules since the sensor's last reset (cuffd addition).
+    public static let energyExpended = MetadataKey("EnergyExpended", kind: .integer, allowedRange: 0...0xFFFF)
+    /// The RR intervals of one Heart Rate Measurement, oldest first, in 1/1024 s, comma-separated: a short
+    /// heartbeat series riding on its sample (cuffd addition; docs/health-store.md).
+    public static let rrIntervals = MetadataKey("RRIntervals", kind: .string)
 
     /// All standard keys.
     public static let standard: [MetadataKey] = [
         .wasUserEntered, .recordingMethod, .heartRateSensorLocation, .heartRateMotionContext, .externalUUID,
         .syncIdentifier, .syncVersion, .timeZone, .bodyPosition, .measurementLocation, .measurementStatus,
         .deviceUserID, .personIdentifier, .deviceTimestamp, .coincidentTimeOffsetMs, .digitalSignature, .deviceValue,
+        .heartRateSensorContact, .energyExpended, .rrIntervals,
     ]
 
     public var description: String { name }
