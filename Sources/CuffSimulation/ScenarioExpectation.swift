@@ -2,20 +2,24 @@ import BlueZ
 
 /// What must be in cuffd's store after a scenario has run, whichever stack carried it (cuff-sim on a
 /// private bus, or the real bluetoothd with an emulated cuff in the VM acceptance suite): every reading
-/// exactly once, and how many measurements the cuffs reported as failed (events, never samples).
+/// exactly once, how many measurements the cuffs reported as failed (events, never samples), and how many
+/// heart-rate samples the sensors' 0x2A37 values made.
 public struct ScenarioExpectation: Decodable, Sendable, Equatable {
     /// The readings, in no particular order; each must be stored once, and nothing else.
     public var readings: [ExpectedReading]
     /// Measurements the cuffs reported as failed (all values NaN, docs/reference/GATT-HEALTH.md §13.5).
     public var failedMeasurements: Int
+    /// Heart-rate samples stored: every 0x2A37 value but the malformed and the implausible ones, each once.
+    public var heartRates: Int
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case readings, failedMeasurements }
+    enum CodingKeys: String, CodingKey, CaseIterable { case readings, failedMeasurements, heartRates }
 
     public init(from decoder: any Decoder) throws {
         try decoder.refuseUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         readings = try container.decode([ExpectedReading].self, forKey: .readings)
         failedMeasurements = try container.decodeInteger(Int.self, forKey: .failedMeasurements) ?? 0
+        heartRates = try container.decodeInteger(Int.self, forKey: .heartRates) ?? 0
     }
 }
 

@@ -12,11 +12,12 @@ struct ReadingPages {
     /// Answers one `Readings` request: cuffd over the bus, or a store file read in this process.
     private let fetch: ([String: DBusVariant]) async throws -> [ReadingOutput]
 
-    /// Pages from cuffd, read with the caller's rights.
-    init(cuffd: CuffdConnection, filter: [String: DBusVariant]) {
+    /// Pages from cuffd, read with the caller's rights: blood-pressure readings (`Readings`), or with `method`
+    /// `HeartRates` the samples of heart-rate sensors.
+    init(cuffd: CuffdConnection, method: String = "Readings", filter: [String: DBusVariant]) {
         self.filter = filter
         fetch = { request in
-            let reply = try await cuffd.call("Readings", [request.dbusValue])
+            let reply = try await cuffd.call(method, [request.dbusValue])
             return try (reply.first?.decode([DBusProperties].self) ?? []).map(ReadingOutput.init)
         }
     }

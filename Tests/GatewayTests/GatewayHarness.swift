@@ -62,13 +62,19 @@ final class GatewayHarness: Sendable {
         await store.readings.map(Self.describe).sorted()
     }
 
-    /// Waits until the store holds exactly the scenario's expected readings.
+    /// Waits until the store holds exactly the scenario's expected readings and number of heart-rate samples.
     func waitForExpectedReadings(within timeout: Duration = .seconds(30)) async throws {
         let expected = (scenario.expect?.readings ?? []).map(Self.describe).sorted()
+        let heartRates = scenario.expect?.heartRates ?? 0
         let deadline = ContinuousClock.now + timeout
-        while await storedReadings() != expected {
+        while true {
+            let (readings, storedHeartRates) = (await storedReadings(), await store.heartRates.count)
+            if readings == expected && storedHeartRates == heartRates { return }
             guard ContinuousClock.now < deadline else {
-                throw TestFailure("store holds \(await storedReadings()), expected \(expected)\ncuff-sim:\n\(log.all.joined(separator: "\n"))")
+                throw TestFailure("""
+                    store holds \(readings) and \(storedHeartRates) heart rates, expected \(expected) and \(heartRates)
+                    cuff-sim:\n\(log.all.joined(separator: "\n"))
+                    """)
             }
             try await Task.sleep(for: .milliseconds(50))
         }

@@ -60,6 +60,12 @@ extension ControlAPI {
                 let readings = try self.storeCall { try query.readings(in: self.store, as: self.policy.storeClient(for: caller)) }
                 return [readings.map(ReadingDictionary.make).dbusValue]
             },
+            .init("HeartRates", inputs: [filter], outputs: [.init("samples", .array(.dictionary(key: .string, value: .variant)))]) { call in
+                let caller = try await self.policy.authorize(call, .reader)
+                let query = try ReadingFilter(call.argument(0))
+                let samples = try self.storeCall { try query.heartRates(in: self.store, as: self.policy.storeClient(for: caller)) }
+                return [samples.map(HeartRateDictionary.make).dbusValue]
+            },
             .init("Changes", inputs: [.init("request", .dictionary(key: .string, value: .variant))], outputs: [.init("changes", .dictionary(key: .string, value: .variant))]) { call in
                 let caller = try await self.policy.authorize(call, .reader)
                 let request = try ChangeRequest(call.argument(0))

@@ -12,13 +12,7 @@ enum ReadingDictionary {
             "syncIdentifier": DBusVariant(reading.syncIdentifier), "syncVersion": DBusVariant(reading.syncVersion),
             "cursor": DBusVariant(ReadingCursor.text(reading.position)),
         ]
-        var device: [String: String] = [:]
-        device["address"] = reading.device.address
-        device["name"] = reading.device.name
-        device["manufacturer"] = reading.device.manufacturer
-        device["model"] = reading.device.model
-        device["serial"] = reading.device.serial
-        entries["device"] = DBusVariant(device)
+        entries["device"] = DBusVariant(device(reading.device))
         if let value = reading.meanArterialPressure { entries["meanArterialPressure"] = DBusVariant(value) }
         if let value = reading.pulseRate { entries["pulseRate"] = DBusVariant(value) }
         if let value = reading.deviceTime { entries["deviceTime"] = DBusVariant(value) }
@@ -26,5 +20,16 @@ enum ReadingDictionary {
         if let value = reading.person { entries["person"] = DBusVariant(value) }
         if let value = reading.status { entries["status"] = DBusVariant(value) }
         return entries
+    }
+
+    /// The device as `a{ss}`: `address`, `name`, `manufacturer`, `model`, `serial`, each when known.
+    static func device(_ stored: StoredReading.Device) -> [String: String] {
+        var device: [String: String] = [:]
+        device["address"] = stored.address
+        device["name"] = stored.name
+        device["manufacturer"] = stored.manufacturer
+        device["model"] = stored.model
+        device["serial"] = stored.serial
+        return device
     }
 }

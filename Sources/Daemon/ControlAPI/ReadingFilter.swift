@@ -3,7 +3,7 @@ import DBus
 import Foundation
 import HealthStore
 
-/// The filter of `Readings` and `Statistics` (docs/dbus-api.md): `since`, `until` (unix seconds, `d`),
+/// The filter of `Readings`, `HeartRates` and `Statistics` (docs/dbus-api.md): `since`, `until` (unix seconds, `d`),
 /// `device` (address, `s`), `user` (User ID, `y`), `limit` (`u`), `syncIdentifier` (`s`, one reading), and
 /// the page: `before` or `after` a reading's `cursor` (`s`; `after` `""` starts at the oldest).
 ///
@@ -100,6 +100,16 @@ struct ReadingFilter: Sendable {
             predicate.before = before
         }
         return predicate
+    }
+
+    /// One page of the heart-rate samples of sensors (not the pulse of blood-pressure readings), oldest first.
+    func heartRates(in store: any HealthStoring, as client: HealthClient) throws -> [StoredHeartRate] {
+        let newestFirst = if case .newest = page { true } else { false }
+        var predicate = predicate
+        predicate.excludeCorrelated = true
+        let query = SampleQuery(type: .heartRate, predicate: predicate, sort: newestFirst ? .startDateDescending : .startDateAscending, limit: limit)
+        let samples = try store.samples(query, as: client).compactMap(StoredHeartRate.init)
+        return newestFirst ? samples.reversed() : samples
     }
 
     /// One page of the readings the store holds for `client`, oldest first.

@@ -23,4 +23,8 @@ public struct SamplePosition: Sendable, Hashable {
     public init(_ correlation: Correlation) {
         self.init(startDate: correlation.startDate, uuid: correlation.uuid)
     }
+
+    public init(_ sample: QuantitySample) {
+        self.init(startDate: sample.startDate, uuid: sample.uuid)
+    }
 }

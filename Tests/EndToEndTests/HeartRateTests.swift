@@ -1,0 +1,57 @@
+import CuffSimulation
+import DBusTestSupport
+import Foundation
+import Testing
+
+/// A heart-rate strap (0x180D only) over cuff-sim, cuffd and cuffctl: its values end up in the store once each,
+/// with their skin contact and RR intervals, in `cuffctl heart-rate`, and as one journal summary — not one
+/// entry per value.
+@Suite("A heart-rate strap through cuffd", .serialized)
+struct HeartRateTests {
+    static let strap = "E8:3C:A1:07:6D:21"
+
+    /// `heart-rate --json` as objects.
+    func heartRates(_ stack: Stack) async throws -> [[String: Any]] {
+        let outcome = try await stack.cuffctl(["heart-rate", "--json"])
+        guard outcome.status == 0 else { throw TestFailure("heart-rate exited \(outcome.status): \(outcome.error)") }
+        return try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [[String: Any]] ?? []
+    }
+
+    @Test("pair the strap: every plausible value stored once, marked when without contact, summarized in the journal")
+    func strapStreams() async throws {
+        let stack = try await Stack.make(scenario: "strap.json")
+        try await stack.startDaemon()
+        let pair = try await stack.cuffctl(["pair", Self.strap])
+        #expect(pair.status == 0, "\(pair.error)")
+        let expected = try #require(Scenario.parse(Data(contentsOf: stack.scenario)).expect?.heartRates)
+        var samples: [[String: Any]] = []
+        for _ in 0 ..< 120 {
+            samples = try await heartRates(stack)
+            if samples.count >= expected, !stack.journalEntries().filter({ $0["MESSAGE_ID"] == "6f42722595bb48739b46beb5d46978a2" }).isEmpty { break }
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        #expect(samples.count == expected, "\(stack.text("cuffd.log"))")
+        #expect(Set(samples.compactMap { $0["syncIdentifier"] as? String }).count == samples.count)
+        let first = try #require(samples.first)
+        #expect(first["heartRate"] as? Double == 62)
+        #expect(first["sensorContact"] as? String == "detected")
+        #expect(first["energyExpended"] as? Int == 0)
+        #expect(first["rrIntervals"] as? [Int] == [991])
+        let device = try #require(first["device"] as? [String: Any])
+        #expect(device["address"] as? String == Self.strap)
+        #expect(device["model"] as? String == "SIM-HR")
+        #expect(samples.filter { $0["sensorContact"] as? String == "notDetected" }.count == 4)
+        #expect(!samples.contains { $0["heartRate"] as? Double == 0 }, "0/min is no heart rate")
+        let times = samples.compactMap { $0["time"] as? String }
+        #expect(times == times.sorted() && times.count == samples.count)
+
+        // The journal: summaries whose counts add up to the samples, with the values without contact apart.
+        let summaries = stack.journalEntries().filter { $0["MESSAGE_ID"] == "6f42722595bb48739b46beb5d46978a2" }
+        #expect(summaries.compactMap { $0["HR_COUNT"].flatMap { Int($0) } }.reduce(0, +) == expected)
+        #expect(summaries.compactMap { $0["HR_WITHOUT_CONTACT"].flatMap { Int($0) } }.reduce(0, +) == 4)
+        #expect(summaries.allSatisfy { $0["HR_DEVICE"] == Self.strap })
+        // Blood-pressure readings stay apart: a strap makes none.
+        #expect(try await stack.readings().isEmpty)
+        #expect(try await stack.stopDaemon() == 0)
+    }
+}
