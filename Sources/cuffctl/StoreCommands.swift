@@ -13,7 +13,7 @@ struct StatsCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     static let types = [("bloodPressureSystolic", "systolic", "mmHg"), ("bloodPressureDiastolic", "diastolic", "mmHg"),
-                        ("bloodPressureMean", "mean", "mmHg"), ("heartRate", "pulse", "/min")]
+                        ("bloodPressureMean", "mean", "mmHg"), ("heartRate", "pulse", "/min"), ("sensorHeartRate", "heartRate", "/min")]
 
     func run() async throws {
         try await reportingFailures {

@@ -50,6 +50,11 @@ struct HeartRateTests {
         #expect(summaries.compactMap { $0["HR_COUNT"].flatMap { Int($0) } }.reduce(0, +) == expected)
         #expect(summaries.compactMap { $0["HR_WITHOUT_CONTACT"].flatMap { Int($0) } }.reduce(0, +) == 4)
         #expect(summaries.allSatisfy { $0["HR_DEVICE"] == Self.strap })
+        // Statistics: the sensor's values with contact, apart from the (absent) pulse of readings.
+        let stats = try await stack.cuffctl(["stats", "--json"])
+        let table = try #require(try JSONSerialization.jsonObject(with: Data(stats.output.utf8)) as? [String: [String: Any]], "\(stats.error)")
+        #expect(table["heartRate"]?["count"] as? Int == expected - 4, "values without contact are not in the statistics")
+        #expect(table["pulse"]?["count"] as? Int == 0)
         // Blood-pressure readings stay apart: a strap makes none.
         #expect(try await stack.readings().isEmpty)
         #expect(try await stack.stopDaemon() == 0)

@@ -17,19 +17,33 @@ extension ControlAPI {
 
     /// Minimum, maximum, average and most recent of each type over the filter, by type identifier.
     func statistics(_ filter: ReadingFilter, as client: HealthClient) throws -> [String: DBusVariant] {
-        let predicate = filter.predicate
         var result: [String: DBusVariant] = [:]
         for type in Self.typeGroups["bloodPressure"]! {
-            let statistics = try storeCall { try store.statistics(of: type, predicate: predicate, options: .discrete, as: client) }
-            var values: [String: DBusVariant] = ["count": DBusVariant(UInt32(statistics.all.sampleCount))]
-            values["minimum"] = statistics.all.minimum.map { DBusVariant($0.value) }
-            values["maximum"] = statistics.all.maximum.map { DBusVariant($0.value) }
-            values["average"] = statistics.all.average.map { DBusVariant($0.value) }
-            values["mostRecent"] = statistics.all.mostRecent.map { DBusVariant($0.value) }
-            values["mostRecentTime"] = statistics.all.mostRecentDate.map { DBusVariant($0.timeIntervalSince1970) }
-            result[type.identifier] = DBusVariant(values)
+            var predicate = filter.predicate
+            // `heartRate` is the pulse of readings; heart-rate sensors have their own entry.
+            predicate.onlyCorrelated = type == .heartRate
+            result[type.identifier] = DBusVariant(try statistics(of: type, predicate, as: client))
         }
+        // Heart-rate sensors' values, those sent without skin contact left out (docs/dbus-api.md, Statistics).
+        var sensors = filter.predicate
+        sensors.excludeCorrelated = true
+        sensors.metadata[MetadataKey.heartRateSensorContact.name] = [.integer(0), .integer(2)]
+        result[Self.sensorHeartRateKey] = DBusVariant(try statistics(of: .heartRate, sensors, as: client))
         return result
+    }
+
+    /// The `Statistics` entry of heart-rate sensors' values.
+    static let sensorHeartRateKey = "sensorHeartRate"
+
+    private func statistics(of type: QuantityType, _ predicate: SamplePredicate, as client: HealthClient) throws -> [String: DBusVariant] {
+        let statistics = try storeCall { try store.statistics(of: type, predicate: predicate, options: .discrete, as: client) }
+        var values: [String: DBusVariant] = ["count": DBusVariant(UInt32(statistics.all.sampleCount))]
+        values["minimum"] = statistics.all.minimum.map { DBusVariant($0.value) }
+        values["maximum"] = statistics.all.maximum.map { DBusVariant($0.value) }
+        values["average"] = statistics.all.average.map { DBusVariant($0.value) }
+        values["mostRecent"] = statistics.all.mostRecent.map { DBusVariant($0.value) }
+        values["mostRecentTime"] = statistics.all.mostRecentDate.map { DBusVariant($0.timeIntervalSince1970) }
+        return values
     }
 
     /// `Grant`/`Revoke`: `access` is `read`, `share`, `read,share`, or empty to revoke.

@@ -19,6 +19,9 @@ public struct SamplePredicate: Sendable, Hashable {
     public var uuids: Set<UUID>?
     /// Exclude samples that are members of (or linked to) a correlation.
     public var excludeCorrelated: Bool
+    /// Only samples that are members of (or linked to) a correlation: a blood-pressure reading's pulse, not a
+    /// heart-rate sensor's values.
+    public var onlyCorrelated: Bool
     /// Only samples before this position in start-date order.
     public var before: SamplePosition?
     /// Only samples after this position in start-date order.
@@ -28,7 +31,7 @@ public struct SamplePredicate: Sendable, Hashable {
     public init(
         dateRange: DateRange? = nil, sourceBundleIdentifiers: Set<String>? = nil, deviceIdentity: String? = nil,
         metadata: [String: Set<MetadataValue>] = [:], uuids: Set<UUID>? = nil, excludeCorrelated: Bool = false,
-        deviceLocalIdentifier: String? = nil, before: SamplePosition? = nil, after: SamplePosition? = nil
+        onlyCorrelated: Bool = false, deviceLocalIdentifier: String? = nil, before: SamplePosition? = nil, after: SamplePosition? = nil
     ) {
         self.dateRange = dateRange
         self.sourceBundleIdentifiers = sourceBundleIdentifiers
@@ -37,6 +40,7 @@ public struct SamplePredicate: Sendable, Hashable {
         self.metadata = metadata
         self.uuids = uuids
         self.excludeCorrelated = excludeCorrelated
+        self.onlyCorrelated = onlyCorrelated
         self.before = before
         self.after = after
     }

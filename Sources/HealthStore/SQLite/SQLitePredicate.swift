@@ -75,6 +75,9 @@ struct SQLitePredicate {
         if predicate.excludeCorrelated {
             clauses.append("\(s).correlation_id IS NULL")
         }
+        if predicate.onlyCorrelated {
+            clauses.append("\(s).correlation_id IS NOT NULL")
+        }
     }
 
     /// `AND`-joined clauses, or `1` when there is none.
