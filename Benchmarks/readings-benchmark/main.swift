@@ -3,7 +3,9 @@
 // the same run; cuffd's and cuffctl's peak resident memory (VmHWM) and the readings per second are printed.
 // Then `cuffctl export --store` (CSV and FHIR) of the same files beside `sqlite3 -csv` dumping the store's
 // sample rows, in readings per second, with the export's peak memory (docs/export.md).
-// First, the CPU `cuffctl report` takes over ten years of twice-daily readings (docs/report.md).
+// First, heart rate: a day of a strap at 1 Hz through `cuffctl replay`, and cuffd's CPU while a strap streams at
+// 1 Hz (docs/gateway.md, "Heart rate"); then the CPU `cuffctl report` takes over ten years of twice-daily
+// readings (docs/report.md).
 //
 // Run: swift build -c release && swift run -c release readings-benchmark [LARGE] [SMALL]   (1000000 and 1000)
 import DBusTestSupport
@@ -47,11 +49,15 @@ struct Figures {
     let cuffctlPeakKiB: Int
 }
 
-/// cuffd on the store at `storePath` beside cuff-sim on a private bus, ready; `body` gets the bus and cuffd.
-func withCuffd<Result>(storePath: String, _ body: (PrivateBus, ChildProcess) throws -> Result) throws -> Result {
+/// cuffd on the store at `storePath` beside cuff-sim (playing `scenario`, by default no cuff) on a private bus,
+/// ready; `body` gets the bus and cuffd.
+func withCuffd<Result>(
+    storePath: String, scenario scenarioJSON: Data = Data(#"{"adapter": {"address": "00:1A:7D:DA:71:13"}, "cuffs": []}"#.utf8),
+    _ body: (PrivateBus, ChildProcess) throws -> Result
+) throws -> Result {
     let bus = try PrivateBus()
-    let scenario = bus.directory.appendingPathComponent("idle.json")
-    try Data(#"{"adapter": {"address": "00:1A:7D:DA:71:13"}, "cuffs": []}"#.utf8).write(to: scenario)
+    let scenario = bus.directory.appendingPathComponent("scenario.json")
+    try scenarioJSON.write(to: scenario)
     let simulator = try ChildProcess(binaries.appendingPathComponent("cuff-sim").path, ["--scenario", scenario.path, "--bus", bus.address])
     defer { simulator.terminate() }
     Thread.sleep(forTimeInterval: 1)
@@ -145,6 +151,55 @@ func measureReport() throws {
     print(String(format: "report of %d readings: %.0f ms of CPU (%.0f ms elapsed), peak %@", count, report.cpuSeconds * 1000, report.seconds * 1000, mebibytes(report.peakKiB)))
 }
 
+/// A heart-rate strap's scenario: `count` values `interval` seconds apart, each with an RR interval.
+func strapScenario(count: Int, interval: Double) -> Data {
+    let steps = (0 ..< count).map { n -> String in
+        let rate = 60 + n % 40
+        let rr = Int((60 / Double(rate) * 1024).rounded())
+        let hex = [0x16, rate, rr & 0xFF, rr >> 8].map { String(format: "%02X", $0) }.joined(separator: " ")
+        return #"{"after": \#(0.5 + Double(n) * interval), "notify": "2A37", "hex": "\#(hex)"}"#
+    }
+    return Data(("""
+        {"adapter": {"address": "00:1A:7D:DA:71:13"}, "cuffs": [{"address": "E8:3C:A1:07:6D:21", "name": "HRM-1", "services": ["180D", "180A"],
+         "pairing": "justWorks", "deviceInformation": {"manufacturer": "cuffd project", "model": "SIM-HR", "serial": "0007"},
+         "timeline": [
+        """ + steps.joined(separator: ",\n") + "]}]}").utf8)
+}
+
+/// CPU seconds (user and system) process `pid` has used so far, from /proc/PID/stat.
+func cpuSeconds(_ pid: pid_t) -> Double {
+    let text = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    let fields = text.split(separator: ")").last?.split(separator: " ") ?? []
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+
+/// A day of a strap at 1 Hz (86 400 values) through `cuffctl replay`; then cuffd's CPU while a strap streams at
+/// 1 Hz over cuff-sim, beside its CPU idle before the strap was paired.
+func measureHeartRate() throws {
+    let directory = try temporaryDirectory("heart-rate-benchmark")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let day = directory.appendingPathComponent("strap-day.json")
+    try strapScenario(count: 86_400, interval: 1).write(to: day)
+    let replay = try timed(binaries.appendingPathComponent("cuffctl").path, ["replay", day.path, "--store", directory.appendingPathComponent("replay.sqlite").path])
+    print(String(format: "replay of 86 400 heart-rate values: %.1f s (%.1f s of CPU), peak %@", replay.seconds, replay.cpuSeconds, mebibytes(replay.peakKiB)))
+
+    let window = 30.0
+    let (idle, streaming) = try withCuffd(storePath: directory.appendingPathComponent("health.sqlite").path, scenario: strapScenario(count: 120, interval: 1)) { bus, daemon in
+        let idleStart = cpuSeconds(daemon.pid)
+        Thread.sleep(forTimeInterval: 10)
+        let idle = (cpuSeconds(daemon.pid) - idleStart) / 10
+        _ = try timed(binaries.appendingPathComponent("cuffctl").path, ["pair", "E8:3C:A1:07:6D:21", "--bus", bus.address])
+        Thread.sleep(forTimeInterval: 5)
+        let start = cpuSeconds(daemon.pid)
+        Thread.sleep(forTimeInterval: window)
+        return (idle, (cpuSeconds(daemon.pid) - start) / window)
+    }
+    print(String(format: "cuffd CPU while a strap streams at 1 Hz: %.2f %% of a core (idle before: %.2f %%)", streaming * 100, idle * 100))
+}
+
+try measureHeartRate()
 try measureReport()
 try measureExport(count: small)
 try measureExport(count: large)

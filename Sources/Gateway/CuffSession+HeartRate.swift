@@ -19,7 +19,11 @@ extension CuffSession {
             return
         }
         heartRates.append(HeartRateSample(measurement, payload: bytes, device: device, users: users, receivedAt: receivedAt))
-        scheduleHeartRateCommit(after: heartRates.window)
+        if heartRates.waiting.count >= HeartRateBatch.fullBatch && heartRates.failures == 0 {
+            await commitHeartRates(&produced)
+        } else {
+            scheduleHeartRateCommit(after: heartRates.window)
+        }
     }
 
     /// Commits what waits, unless a commit is under way (then the timer is set again for what it leaves).

@@ -23,6 +23,9 @@ struct HeartRateBatch {
     private var summary: HeartRateSummary?
     /// How long a summary covers before it is written.
     static let summaryInterval: TimeInterval = 60
+    /// A batch this large is committed without waiting for the window (values replayed, or sent faster than
+    /// a sensor sends them): one transaction stays small, and nothing waits to be dropped.
+    static let fullBatch = 1000
 
     init(window: Duration, limit: Int) {
         self.window = window

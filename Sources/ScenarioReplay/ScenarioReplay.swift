@@ -4,6 +4,7 @@ import FoundationEssentials
 import Gateway
 import GATTHealth
 import Logging
+import Synchronization
 
 /// Plays a `cuff-sim` scenario's cuffs straight into Gateway sessions, without Bluetooth or D-Bus: the
 /// link events a cuff would cause (connect, enable indications → stored records, RACP download → BPS 1.1
@@ -23,11 +24,17 @@ public struct ScenarioReplay {
     public func run(into store: any ReadingStore, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) async -> [SessionEvent] {
         var all: [SessionEvent] = []
         for cuff in scenario.cuffs {
-            var replay = CuffReplay(cuff: cuff, session: CuffSession(device: Self.identity(of: cuff), users: users, store: store), now: now)
+            let later = Mutex<[SessionEvent]>([])
+            let session = CuffSession(
+                device: Self.identity(of: cuff), users: users, store: store, laterEvents: { events in later.withLock { $0 += events } })
+            var replay = CuffReplay(cuff: cuff, session: session, now: now)
             var events = await replay.connect()
             // A vendor cuff measures once, as if its start command was sent on the first link.
             events += await replay.play(cuff.onStart)
             events += await replay.play(cuff.timeline)
+            // The link ends with the replay: heart-rate values still waiting for their batch go in now.
+            if await session.state != .disconnected { events += await session.handle(.disconnected) }
+            events = later.withLock { $0 } + events
             let log = GatewayLog(detail: .readings, logger: logger)
             for event in events { log.log(.session(cuff.address, event)) }
             all += events
@@ -75,13 +82,15 @@ private struct CuffReplay {
         return events
     }
 
-    /// A script's steps in order, without their delays.
+    /// A script's steps in order, without their delays; a value counts as received at the replay's start plus
+    /// its step's time, so a heart-rate sensor's values keep their spacing.
     mutating func play(_ steps: [TimelineStep]) async -> [SessionEvent] {
         var events: [SessionEvent] = []
+        let start = now()
         for step in steps {
             switch step.action {
             case let .notify(characteristic, value), let .indicate(characteristic, value):
-                events += await session.handle(.value(characteristic, value.bytes, receivedAt: now()))
+                events += await session.handle(.value(characteristic, value.bytes, receivedAt: start.addingTimeInterval(step.after)))
             case .disconnect:
                 events += await session.handle(.disconnected)
             case .advertise, .restartBluez:

@@ -49,17 +49,19 @@ struct ReplayCommand: AsyncParsableCommand {
             throw ExitStatus.ioError
         }
         let events = await ScenarioReplay(scenario: parsed).run(into: HealthStoreReadingStore(store: healthStore), logger: logger)
-        var stored = 0, again = 0, failed = 0, refused = 0
+        var stored = 0, again = 0, failed = 0, refused = 0, heartRates = 0
         for event in events {
             switch event {
             case .readingStored(_, .stored): stored += 1
             case .readingStored(_, .alreadyStored): again += 1
             case .measurementFailed: failed += 1
-            case .storeFailed: refused += 1
+            case .storeFailed, .heartRatesRefused: refused += 1
+            case let .heartRatesStored(samples): heartRates += samples.count
             default: break
             }
         }
-        print("\(stored) reading\(stored == 1 ? "" : "s") stored, \(again) already stored, \(failed) failed measurement\(failed == 1 ? "" : "s") — \(store)")
+        let heartRateCount = heartRates > 0 ? ", \(heartRates) heart-rate value\(heartRates == 1 ? "" : "s")" : ""
+        print("\(stored) reading\(stored == 1 ? "" : "s") stored, \(again) already stored, \(failed) failed measurement\(failed == 1 ? "" : "s")\(heartRateCount) — \(store)")
         if refused > 0 { throw ExitStatus.ioError }
     }
 }
