@@ -16,9 +16,17 @@ public struct StoreReadingPages {
     /// The page `Readings` would answer to `request` (its filter keys: `since`, `until`, `device`, `user`,
     /// `limit`, `before`, `after`), with the caller's rights replaced by this store's client.
     public func page(_ request: DBusProperties) throws -> [DBusProperties] {
-        let query = try ReadingFilter(request)
+        try answer { try ReadingFilter(request).readings(in: store, as: client).map(ReadingDictionary.make) }
+    }
+
+    /// The page `HeartRates` would answer to `request`.
+    public func heartRatePage(_ request: DBusProperties) throws -> [DBusProperties] {
+        try answer { try ReadingFilter(request).heartRates(in: store, as: client).map(HeartRateDictionary.make) }
+    }
+
+    private func answer(_ body: () throws -> [DBusProperties]) throws -> [DBusProperties] {
         do {
-            return try query.readings(in: store, as: client).map(ReadingDictionary.make)
+            return try body()
         } catch let error as HealthStoreError {
             throw ControlError.from(error).dbusError
         }

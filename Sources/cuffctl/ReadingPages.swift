@@ -22,12 +22,13 @@ struct ReadingPages {
         }
     }
 
-    /// Pages from a store file opened read-only in this process (`export --store`).
-    init(store: StoreReadingPages, filter: [String: DBusVariant]) {
+    /// Pages from a store file opened read-only in this process (`export --store`): readings, or with
+    /// `heartRates` the samples of heart-rate sensors.
+    init(store: StoreReadingPages, heartRates: Bool = false, filter: [String: DBusVariant]) {
         self.filter = filter
         fetch = { request in
             do {
-                return try store.page(request).map(ReadingOutput.init)
+                return try (heartRates ? store.heartRatePage(request) : store.page(request)).map(ReadingOutput.init)
             } catch let error as DBusError {
                 throw CuffctlFailure(error)
             }

@@ -9,11 +9,11 @@ struct ReadingSource: ParsableArguments {
     @OptionGroup var bus: BusOptions
     @Option(help: "Read the store FILE directly, read-only (an administrator's or a backup), instead of asking cuffd.") var store: String?
 
-    /// The pages of readings matching `filter`.
-    func pages(_ filter: [String: DBusVariant]) throws -> ReadingPages {
-        guard let store else { return ReadingPages(cuffd: try CuffdConnection(bus), filter: filter) }
+    /// The pages of readings matching `filter`, or with `heartRates` of heart-rate sensors' samples.
+    func pages(_ filter: [String: DBusVariant], heartRates: Bool = false) throws -> ReadingPages {
+        guard let store else { return ReadingPages(cuffd: try CuffdConnection(bus), method: heartRates ? "HeartRates" : "Readings", filter: filter) }
         do {
-            return ReadingPages(store: StoreReadingPages(store: try HealthStore.openReadOnly(path: store)), filter: filter)
+            return ReadingPages(store: StoreReadingPages(store: try HealthStore.openReadOnly(path: store)), heartRates: heartRates, filter: filter)
         } catch {
             throw CuffctlFailure(message: "\(store): \(error)", status: ExitStatus.malformedPayload)
         }

@@ -57,6 +57,27 @@ struct HeartRateTests {
         #expect(table["pulse"]?["count"] as? Int == 0)
         // Blood-pressure readings stay apart: a strap makes none.
         #expect(try await stack.readings().isEmpty)
+        try await exports(stack)
         #expect(try await stack.stopDaemon() == 0)
+    }
+
+    /// `export --data heart-rate` in every format, read back by the independent checker against `heart-rate --json`.
+    func exports(_ stack: Stack) async throws {
+        try #require(ExternalCommand.exists("python3"))
+        let listed = try await stack.cuffctl(["heart-rate", "--json"])
+        let samples = stack.directory.appendingPathComponent("heart-rate.json")
+        try Data(listed.output.utf8).write(to: samples)
+        for format in ["csv", "fhir", "omh"] {
+            let path = stack.directory.appendingPathComponent("export-heart-rate.\(format)").path
+            let outcome = try await stack.cuffctl(["export", "--format", format, "--data", "heart-rate", "--output", path])
+            #expect(outcome.status == 0, "\(format): \(outcome.error)")
+            let result = try await ExternalCommand.runDetached("python3", [ExportTests.checker, "heart-rate-" + format, path, samples.path], timeout: 300)
+            #expect(result.status == 0 && result.standardOutput == "ok 58\n", "\(format): \(result.standardOutput)\(result.standardError)")
+        }
+        // A strap makes no readings: everything is its samples.
+        let all = try await stack.cuffctl(["export", "--format", "fhir", "--data", "all"])
+        let heartRate = try await stack.cuffctl(["export", "--format", "fhir", "--data", "heart-rate"])
+        #expect(all.status == 0 && all.output == heartRate.output)
+        #expect(try await stack.cuffctl(["export", "--format", "csv", "--data", "all"]).status == 64)
     }
 }

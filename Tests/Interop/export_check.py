@@ -4,6 +4,7 @@
 the Open mHealth schema rules for data points. Prints `ok N` (N readings checked) or what is wrong, exit 1.
 
     export_check.py csv|fhir|omh|omh-ndjson EXPORT_FILE READINGS_JSON
+    export_check.py heart-rate-csv|heart-rate-fhir|heart-rate-omh EXPORT_FILE HEART_RATE_JSON   (cuffctl heart-rate --json)
 """
 import csv
 import io
@@ -238,6 +239,67 @@ def check_omh(raw, readings, ndjson):
     return len(readings)
 
 
+# ---- Heart-rate sensors' samples (cuffctl export --data heart-rate) --------------------------------------------
+HEART_RATE_COLUMNS = ["local_time", "utc_time", "heart_rate", "sensor_contact", "energy_expended_kj", "rr_intervals_s", "person",
+                      "device_address", "manufacturer", "model", "serial", "sync_identifier"]
+
+
+def check_heart_rate_csv(raw, samples):
+    rows = list(csv.reader(io.StringIO(raw.decode("utf-8"), newline="")))
+    check(rows[0] == HEART_RATE_COLUMNS, f"header {rows[0]}")
+    rows = rows[1:]
+    check(len(rows) == len(samples), f"{len(rows)} rows for {len(samples)} samples")
+    for row, sample in zip(rows, samples):
+        field = dict(zip(HEART_RATE_COLUMNS, row))
+        where = sample["syncIdentifier"]
+        check(instant(field["local_time"]) == instant(sample["time"]), f"{where}: local_time")
+        check(float(field["heart_rate"]) == sample["heartRate"], f"{where}: heart_rate")
+        check(field["sensor_contact"] == sample["sensorContact"], f"{where}: sensor_contact")
+        energy = sample["energyExpended"]
+        check(field["energy_expended_kj"] == ("" if energy is None else str(energy)), f"{where}: energy")
+        seconds = [float(v) for v in field["rr_intervals_s"].split()]
+        check(seconds == [round(r / 1024, 3) for r in sample["rrIntervals"]], f"{where}: RR {field['rr_intervals_s']}")
+        check(field["sync_identifier"] == where and field["device_address"] == sample["device"]["address"], f"{where}: ids")
+    return len(rows)
+
+
+def check_heart_rate_fhir(raw, samples):
+    from fhir.resources.R4B.bundle import Bundle
+    Bundle.model_validate_json(raw)
+    entries = json.loads(raw).get("entry", [])
+    by_url = {e["fullUrl"]: e["resource"] for e in entries}
+    for sample in samples:
+        sync = sample["syncIdentifier"]
+        observation = by_url.get(f"urn:uuid:{uuid.uuid5(NAMESPACE, 'heart-rate:' + sync)}")
+        check(observation is not None, f"{sync}: no Observation")
+        if observation is None:
+            continue
+        check(observation["meta"]["profile"] == ["http://hl7.org/fhir/StructureDefinition/heartrate"], f"{sync}: profile")
+        check(codes(observation["code"]) == {(LOINC, "8867-4"), (MDC, "147842")}, f"{sync}: code")
+        check(observation["identifier"] == [{"system": "urn:cuffd:sync-identifier:heart-rate", "value": sync}], f"{sync}: identifier")
+        check(observation["valueQuantity"] == {"value": sample["heartRate"], "unit": "/min", "system": UCUM, "code": "/min"}, f"{sync}: value")
+        check(instant(observation["effectiveDateTime"]) == instant(sample["time"]), f"{sync}: time")
+        check(("note" in observation) == (sample["sensorContact"] == "notDetected"), f"{sync}: contact note")
+        check(by_url[observation["device"]["reference"]]["resourceType"] == "Device", f"{sync}: device")
+    kinds = [e["resource"]["resourceType"] for e in entries]
+    check(kinds.count("Observation") == len(samples), f"{kinds.count('Observation')} Observations for {len(samples)} samples")
+    return len(samples)
+
+
+def check_heart_rate_omh(raw, samples):
+    import jsonschema
+    points = json.loads(raw.decode("utf-8"))
+    with_contact = [s for s in samples if s["sensorContact"] != "notDetected"]
+    check(len(points) == len(with_contact), f"{len(points)} data points for {len(with_contact)} samples with contact")
+    for point, sample in zip(points, with_contact):
+        jsonschema.Draft4Validator(HEADER).validate(point["header"])
+        jsonschema.Draft4Validator(BODIES[("heart-rate", "2.0")]).validate(point["body"])
+        check(point["header"]["acquisition_provenance"]["source_data_point_id"] == sample["syncIdentifier"], "source id")
+        check(point["body"]["heart_rate"] == {"value": sample["heartRate"], "unit": "beats/min"}, f"{sample['syncIdentifier']}: value")
+        check(instant(point["body"]["effective_time_frame"]["date_time"]) == instant(sample["time"]), "time")
+    return len(samples)
+
+
 def main():
     kind, export, readings = sys.argv[1], sys.argv[2], sys.argv[3]
     with open(export, "rb") as file:
@@ -246,6 +308,8 @@ def main():
         readings = json.load(file)
     if kind == "csv":
         count = check_csv(raw, readings)
+    elif kind.startswith("heart-rate-"):
+        count = {"csv": check_heart_rate_csv, "fhir": check_heart_rate_fhir, "omh": check_heart_rate_omh}[kind.removeprefix("heart-rate-")](raw, readings)
     elif kind in ("fhir", "fhir-transaction"):
         count = check_fhir(raw, readings, kind == "fhir-transaction")
     else:

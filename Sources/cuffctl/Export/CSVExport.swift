@@ -5,8 +5,14 @@ import GATTHealth
 /// a field quoted when it holds a comma, a quote, CR or LF — with numbers unquoted and unformatted, and a text
 /// field that a spreadsheet would take for a formula prefixed with an apostrophe.
 struct CSVExport: ExportFormatter {
+    /// What the rows are: one kind per file, since the columns differ.
+    enum Content {
+        case readings, heartRate
+    }
+
     /// The zone of the first column (the second is UTC).
     var zone: TimeZone = .current
+    var content = Content.readings
 
     static let columns = [
         "local_time", "utc_time", "systolic", "diastolic", "mean_arterial_pressure", "pulse_rate", "unit", "person", "user_id",
@@ -14,7 +20,13 @@ struct CSVExport: ExportFormatter {
         "pulse_rate_range", "improper_position", "sync_identifier",
     ]
 
-    var opening: String { Self.row(Self.columns.map(Self.field)) }
+    /// The columns of heart-rate sensors' samples: RR intervals in seconds, space-separated, oldest first.
+    static let heartRateColumns = [
+        "local_time", "utc_time", "heart_rate", "sensor_contact", "energy_expended_kj", "rr_intervals_s", "person",
+        "device_address", "manufacturer", "model", "serial", "sync_identifier",
+    ]
+
+    var opening: String { Self.row((content == .readings ? Self.columns : Self.heartRateColumns).map(Self.field)) }
     var closing: String { "" }
 
     func append(_ reading: ReadingOutput, to output: inout [UInt8]) {
@@ -32,6 +44,20 @@ struct CSVExport: ExportFormatter {
             status.map { flag($0.bodyMovement) } ?? "", status.map { flag($0.cuffTooLoose) } ?? "",
             status.map { flag($0.irregularPulse) } ?? "", status.map { "\($0.pulseRateRange)" } ?? "",
             status.map { flag($0.improperPosition) } ?? "", text(reading.string("syncIdentifier")),
+        ]).utf8
+    }
+
+    func appendHeartRate(_ heartRate: HeartRateOutput, to output: inout [UInt8]) {
+        let sample = heartRate.sample
+        func text(_ value: String?) -> String { value.map { Self.field(Self.defused($0)) } ?? "" }
+        let device = sample.device
+        let time = sample.time
+        output += Self.row([
+            time.map { ExportTime.local($0, in: zone) } ?? "", time.map(ExportTime.utc) ?? "",
+            sample.double("heartRate").map(ReadingOutput.text) ?? "", heartRate.contact,
+            heartRate.energyExpended.map { String($0) } ?? "", heartRate.rrSeconds.joined(separator: " "),
+            text(sample.string("person")), text(device["address"]), text(device["manufacturer"]), text(device["model"]),
+            text(device["serial"]), text(sample.string("syncIdentifier")),
         ]).utf8
     }
 

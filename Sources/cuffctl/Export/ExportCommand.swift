@@ -17,6 +17,15 @@ struct ExportCommand: AsyncParsableCommand {
         case csv, fhir, omh
     }
 
+    /// What an export holds: blood-pressure readings, heart-rate sensors' samples, or both (not in one CSV,
+    /// whose columns are one kind's).
+    enum Content: String, ExpressibleByArgument, CaseIterable {
+        case readings, heartRate = "heart-rate", all
+
+        var readings: Bool { self != .heartRate }
+        var heartRates: Bool { self != .readings }
+    }
+
     @OptionGroup var source: ReadingSource
     @Option(help: "csv, fhir or omh.") var format: Format
     @Option(help: "Only readings measured at or after DATE.") var since: String?
@@ -25,12 +34,14 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "Only this cuff (its address).") var device: String?
     @Option(help: "Only this User ID of the cuff (0–254).") var user: UInt8?
     @Option(help: "Write to FILE instead of standard output.") var output: String?
+    @Option(help: "readings (blood pressure), heart-rate (heart-rate sensors' samples) or all (fhir and omh).") var data: Content = .readings
     @Flag(help: "omh: one data point per line instead of one JSON array.") var ndjson = false
     @Option(help: "fhir: a collection Bundle, or a transaction of conditional creates.") var fhirBundle: FHIRBundleExport.Kind = .collection
 
     func validate() throws {
         if ndjson && format != .omh { throw ValidationError("--ndjson is for --format omh") }
         if fhirBundle != .collection && format != .fhir { throw ValidationError("--fhir-bundle is for --format fhir") }
+        if data == .all && format == .csv { throw ValidationError("--data all is for fhir and omh; a CSV holds readings or heart-rate") }
     }
 
     func run() async throws {
@@ -42,15 +53,21 @@ struct ExportCommand: AsyncParsableCommand {
                 throw CuffctlFailure(message: "--since \(self.since!) is after --until \(self.until!)", status: ExitStatus.usage)
             }
             let match = ReadingMatch(since: since, until: until, device: device, user: user, person: person)
-            let pages = try source.pages(match.readingsFilter)
+            let readings = try data.readings ? source.pages(match.readingsFilter) : nil
+            let heartRates = try data.heartRates ? source.pages(match.readingsFilter, heartRates: true) : nil
             let destination = try output.map(ExportDestination.init(path:)) ?? ExportDestination()
             defer { destination.discard() }
             var formatter = formatter(created: now)
             try destination.write(formatter.opening)
             var output: [UInt8] = []
-            try await pages.forEach { page in
+            try await readings?.forEach { page in
                 output.removeAll(keepingCapacity: true)
                 for reading in page where match.matches(reading) { formatter.append(reading, to: &output) }
+                try destination.write(output)
+            }
+            try await heartRates?.forEach { page in
+                output.removeAll(keepingCapacity: true)
+                for sample in page where match.matches(sample) { formatter.appendHeartRate(HeartRateOutput(sample), to: &output) }
                 try destination.write(output)
             }
             try destination.write(formatter.closing)
@@ -60,7 +77,7 @@ struct ExportCommand: AsyncParsableCommand {
 
     private func formatter(created: Date) -> any ExportFormatter {
         switch format {
-        case .csv: CSVExport()
+        case .csv: CSVExport(content: data == .heartRate ? .heartRate : .readings)
         case .fhir: FHIRBundleExport(kind: fhirBundle)
         case .omh: OpenMHealthExport(ndjson: ndjson, created: created)
         }

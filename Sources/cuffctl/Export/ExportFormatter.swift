@@ -6,6 +6,8 @@ protocol ExportFormatter {
     /// Appends the UTF-8 text of one reading to `output`; a formatter may remember what it already wrote (a
     /// Patient, a separator).
     mutating func append(_ reading: ReadingOutput, to output: inout [UInt8])
+    /// Appends the UTF-8 text of one heart-rate sensor's sample.
+    mutating func appendHeartRate(_ sample: HeartRateOutput, to output: inout [UInt8])
     /// Written after the last reading.
     var closing: String { get }
 }

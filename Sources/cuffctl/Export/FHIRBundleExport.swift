@@ -28,15 +28,27 @@ struct FHIRBundleExport: ExportFormatter {
 
     mutating func append(_ reading: ReadingOutput, to output: inout [UInt8]) {
         let resources = FHIRResources(reading: reading, zone: zone)
+        appendReferenced(resources, to: &output)
+        for entry in resources.observations { append(entry, to: &output) }
+    }
+
+    mutating func appendHeartRate(_ sample: HeartRateOutput, to output: inout [UInt8]) {
+        let resources = FHIRResources(reading: sample.sample, zone: zone)
+        appendReferenced(resources, to: &output)
+        if let observation = resources.heartRateObservation { append(observation, to: &output) }
+    }
+
+    /// The Patient and Device an Observation refers to, each the first time.
+    private mutating func appendReferenced(_ resources: FHIRResources, to output: inout [UInt8]) {
         for (url, entry) in [(resources.patientURL, { resources.patient }), (resources.deviceURL, { resources.device })] {
             guard let url, referenced.insert(url).inserted, let entry = entry() else { continue }
-            separate(&output)
-            self.entry(entry).render(into: &output)
+            append(entry, to: &output)
         }
-        for entry in resources.observations {
-            separate(&output)
-            self.entry(entry).render(into: &output)
-        }
+    }
+
+    private mutating func append(_ entry: FHIRResources.Entry, to output: inout [UInt8]) {
+        separate(&output)
+        self.entry(entry).render(into: &output)
     }
 
     private mutating func separate(_ output: inout [UInt8]) {

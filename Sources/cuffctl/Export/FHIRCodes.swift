@@ -19,6 +19,8 @@ enum FHIRCodes {
     static let syncIdentifier = "urn:cuffd:sync-identifier"
     static let pulseSyncIdentifier = "urn:cuffd:sync-identifier:pulse-rate"
     static let statusSyncIdentifier = "urn:cuffd:sync-identifier:measurement-status"
+    /// A heart-rate sensor's sample (its sync identifier names it alone).
+    static let heartRateSyncIdentifier = "urn:cuffd:sync-identifier:heart-rate"
     static let person = "urn:cuffd:person"
     /// A cuff: `ADDRESS/MANUFACTURER/MODEL/SERIAL` (``FHIRResources/deviceKey``).
     static let device = "urn:cuffd:device"
@@ -42,6 +44,9 @@ enum FHIRCodes {
     static let diastolic = concept(loinc: ("8462-4", "Diastolic blood pressure"), mdc: ("150022", "MDC_PRESS_BLD_NONINV_DIA"))
     static let mean = concept(loinc: ("8478-0", "Mean blood pressure"), mdc: ("150023", "MDC_PRESS_BLD_NONINV_MEAN"))
     static let heartRate = concept(loinc: ("8867-4", "Heart rate"), mdc: ("149546", "MDC_PULS_RATE_NON_INV"), text: "Pulse rate (from the blood-pressure cuff)")
+    /// A heart-rate sensor's rate: LOINC 8867-4 and MDC 147842 `MDC_ECG_HEART_RATE` (partition 2, term 16770), the
+    /// pair the HL7 Point-of-Care Device implementation guide's heart-rate Observation example codes it with.
+    static let sensorHeartRate = concept(loinc: ("8867-4", "Heart rate"), mdc: ("147842", "MDC_ECG_HEART_RATE"), text: "Heart rate (from a heart-rate sensor)")
     static let measurementStatus = JSONValue.object([
         ("coding", .array([coding(mdc, "8410608", "MDC_BLOOD_PRESSURE_MEASUREMENT_STATUS")])), ("text", .string("Blood pressure measurement status")),
     ])

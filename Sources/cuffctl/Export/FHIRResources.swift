@@ -91,6 +91,19 @@ struct FHIRResources {
         return entries
     }
 
+    /// A heart-rate sensor's sample as one Observation under the heart-rate profile; a value sent without skin
+    /// contact says so in a note.
+    var heartRateObservation: Entry? {
+        guard let syncIdentifier, let rate = reading.double("heartRate") else { return nil }
+        var rest: [(String, JSONValue)] = [("valueQuantity", FHIRCodes.perMinute(rate))]
+        if reading.string("sensorContact") == "notDetected" {
+            rest.append(("note", .array([.object([("text", .string("The sensor reported no skin contact."))])])))
+        }
+        return observation(
+            url: NameBasedUUID.urn("heart-rate:" + syncIdentifier), profile: FHIRCodes.heartRateProfile, system: FHIRCodes.heartRateSyncIdentifier,
+            code: FHIRCodes.sensorHeartRate, rest)
+    }
+
     private func observation(url: String, profile: String?, system: String, code: JSONValue, _ rest: [(String, JSONValue)]) -> Entry {
         var resource: [(String, JSONValue)] = [("resourceType", .string("Observation"))]
         if let profile { resource.append(("meta", .object([("profile", .array([.string(profile)]))]))) }

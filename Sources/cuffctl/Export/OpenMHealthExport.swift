@@ -33,6 +33,16 @@ struct OpenMHealthExport: ExportFormatter {
         }
     }
 
+    /// A heart-rate sensor's sample as an `omh:heart-rate:2.0` data point; a value sent without skin contact is
+    /// left out (the schema has no way to mark it).
+    mutating func appendHeartRate(_ heartRate: HeartRateOutput, to output: inout [UInt8]) {
+        let sample = heartRate.sample
+        guard !heartRate.lacksContact, let time = sample.time, let syncIdentifier = sample.string("syncIdentifier"),
+              let rate = sample.double("heartRate") else { return }
+        let timeFrame = ("effective_time_frame", JSONValue.object([("date_time", .string(ExportTime.local(time, in: zone)))]))
+        append(sample, schema: ("heart-rate", "2.0"), syncIdentifier: syncIdentifier, to: &output, body: [("heart_rate", Self.value(rate, "beats/min")), timeFrame])
+    }
+
     /// Appends one data point: `,` before it in an array, a line end after it in NDJSON.
     private mutating func append(
         _ reading: ReadingOutput, schema: (name: String, version: String), syncIdentifier: String, to output: inout [UInt8], body: [(String, JSONValue)]
