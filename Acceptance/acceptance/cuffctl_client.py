@@ -71,6 +71,7 @@ class CuffctlClient:
             if cuff.address in starts:
                 self._check_start(cuff, *starts[cuff.address], outcome)
         readings = self._check_store(scenario, outcome, deadline=began + scenario.length + 60)
+        self._check_heart_rates(scenario, outcome, deadline=began + scenario.length + 60)
         self._check_journal(scenario, radio, began, outcome)
         self._check_failures(scenario, began, outcome)
         events = radio.events()
@@ -131,6 +132,23 @@ class CuffctlClient:
         outcome.check('cuffctl readings --json equals expect', stored == expected,
                       f'missing {list((expected - stored).elements())}, unexpected {list((stored - expected).elements())}')
         return readings
+
+    def _check_heart_rates(self, scenario: Scenario, outcome: Outcome, deadline: float):
+        """Waits for `cuffctl heart-rate --json` to hold `expect.heartRates` samples, each once."""
+        samples: list[dict] = []
+        while True:
+            listed = cuffctl('heart-rate', '--json')
+            if listed.returncode == 0:
+                samples = json.loads(listed.stdout or '[]')
+                if len(samples) >= scenario.heart_rates or time.monotonic() > deadline:
+                    break
+            elif time.monotonic() > deadline:
+                break
+            time.sleep(1)
+        identifiers = {s['syncIdentifier'] for s in samples}
+        outcome.check(f'cuffctl heart-rate --json holds {scenario.heart_rates} samples, each once',
+                      len(samples) == scenario.heart_rates and len(identifiers) == len(samples),
+                      f'{len(samples)} samples, {len(identifiers)} distinct')
 
     def _check_failures(self, scenario: Scenario, began: float, outcome: Outcome):
         """A measurement the cuff reports as failed is an event, never a reading: one journal entry each."""

@@ -96,6 +96,7 @@ class Scenario:
     cuffs: tuple[Cuff, ...]
     expected_readings: tuple[dict, ...] = field(default_factory=tuple)
     failed_measurements: int = 0
+    heart_rates: int = 0
 
     @property
     def length(self) -> float:
@@ -125,7 +126,8 @@ def load(path: str) -> Scenario:
         adapter_name=adapter.get('name', 'cuff-sim'),
         cuffs=cuffs,
         expected_readings=tuple(expect.get('readings', [])),
-        failed_measurements=int(expect.get('failedMeasurements', 0)))
+        failed_measurements=int(expect.get('failedMeasurements', 0)),
+        heart_rates=int(expect.get('heartRates', 0)))
 
 
 def _field(container: dict, key: str, kind: type, path: str):
