@@ -14,6 +14,8 @@ public enum GatewayError: Error, Sendable, CustomStringConvertible {
     case busy(String)
     /// BlueZ refused; its error is passed through.
     case bluez(BluezError)
+    /// The device has no such feature (e.g. a Heart Rate Control Point).
+    case unsupported(BluetoothAddress, String)
 
     public var description: String {
         switch self {
@@ -23,6 +25,7 @@ public enum GatewayError: Error, Sendable, CustomStringConvertible {
         case .timedOut(let what): "\(what) timed out"
         case .busy(let what): "\(what) is already under way"
         case .bluez(let error): "bluetoothd: \(error)"
+        case let .unsupported(address, what): "\(address) has no \(what)"
         }
     }
 }

@@ -83,7 +83,7 @@ struct CuffctlFailure: Error {
         switch error.name.rawValue {
         case DBusError.Name.serviceUnknown.rawValue, DBusError.Name.nameHasNoOwner.rawValue, DBusError.Name.disconnected.rawValue:
             self.init(message: "cuffd is not running (systemctl status cuffd)", status: ExitStatus.unavailable)
-        case "org.cuffd.Error.NotReady":
+        case "org.cuffd.Error.NotReady", "org.cuffd.Error.NotSupported":
             self.init(message: error.message, status: ExitStatus.unavailable)
         case DBusError.Name.accessDenied.rawValue, "org.cuffd.Error.NotAuthorized":
             self.init(message: "permission denied: \(error.message)", status: ExitStatus.permissionDenied)

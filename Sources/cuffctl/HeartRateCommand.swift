@@ -37,3 +37,23 @@ struct HeartRateCommand: AsyncParsableCommand {
         }
     }
 }
+
+/// `cuffctl reset-energy ADDRESS`: sets a heart-rate sensor's Energy Expended back to 0 through its Heart Rate
+/// Control Point (docs/dbus-api.md, `ResetEnergyExpended`).
+struct ResetEnergyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reset-energy",
+        abstract: "Reset the Energy Expended a heart-rate sensor counts (its Heart Rate Control Point).",
+        discussion: "Exit 69 when the sensor has no Heart Rate Control Point, 68 when cuffd does not know it."
+    )
+
+    @OptionGroup var bus: BusOptions
+    @Argument(help: "The sensor's address.") var address: String
+
+    func run() async throws {
+        try await reportingFailures {
+            _ = try await CuffdConnection(bus).call("ResetEnergyExpended", [.string(address)])
+            print("Energy Expended of \(address.uppercased()) reset to 0")
+        }
+    }
+}

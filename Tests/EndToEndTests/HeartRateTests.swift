@@ -23,6 +23,10 @@ struct HeartRateTests {
         try await stack.startDaemon()
         let pair = try await stack.cuffctl(["pair", Self.strap])
         #expect(pair.status == 0, "\(pair.error)")
+        // While the strap streams (its link is up), its Energy Expended is reset through the control point.
+        let reset = try await stack.cuffctl(["reset-energy", Self.strap])
+        #expect(reset.status == 0, "\(reset.error)")
+        #expect(stack.text("cuff-sim.log").contains("written: 01 (Energy Expended reset)"))
         let expected = try #require(Scenario.parse(Data(contentsOf: stack.scenario)).expect?.heartRates)
         var samples: [[String: Any]] = []
         for _ in 0 ..< 120 {
@@ -58,6 +62,7 @@ struct HeartRateTests {
         // Blood-pressure readings stay apart: a strap makes none.
         #expect(try await stack.readings().isEmpty)
         try await exports(stack)
+        #expect(try await stack.cuffctl(["reset-energy", "00:11:22:33:44:55"]).status == 68)
         #expect(try await stack.stopDaemon() == 0)
     }
 

@@ -52,6 +52,31 @@ struct GatewaySessionTests {
         }
     }
 
+    @Test("Energy Expended is reset through the Heart Rate Control Point; a cuff without one says so, an unknown address too")
+    func resetEnergyExpended() async throws {
+        try await withTeardown { teardown in
+            let strap = try await GatewayHarness(scenarioFile: "strap.json")
+            teardown.add { await strap.stop() }
+            try await strap.pairAll()
+            try await strap.gateway.resetEnergyExpended(BluetoothAddress("E8:3C:A1:07:6D:21")!)
+            #expect(strap.log.all.contains { $0.contains("2A39") && $0.contains("written: 01 (Energy Expended reset)") }, "\(strap.log.all)")
+
+            let cuff = try await GatewayHarness(scenarioFile: "passkey.json")
+            teardown.add { await cuff.stop() }
+            try await cuff.pairAll()
+            await #expect {
+                try await cuff.gateway.resetEnergyExpended(BluetoothAddress("D0:5F:B8:4A:21:07")!)
+            } throws: { error in
+                if case .unsupported = error as? GatewayError { true } else { false }
+            }
+            await #expect {
+                try await cuff.gateway.resetEnergyExpended(BluetoothAddress("00:11:22:33:44:55")!)
+            } throws: { error in
+                if case .unknownCuff = error as? GatewayError { true } else { false }
+            }
+        }
+    }
+
     @Test("A passkey asked for through the control API while bluetoothd waits; a wrong one fails")
     func passkeyRelayed() async throws {
         try await withTeardown { teardown in

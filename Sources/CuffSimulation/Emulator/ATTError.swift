@@ -13,6 +13,8 @@ enum ATTError: UInt8, Error {
     case valueNotAllowed = 0x13
     case cccdImproperlyConfigured = 0xFD
     case procedureAlreadyInProgress = 0xFE
+    /// Heart Rate Control Point: a value the service does not define.
+    case controlPointValueNotSupported = 0x80
 
     /// The reply bluetoothd sends the caller of ReadValue, WriteValue or StartNotify.
     var dbusError: DBusError {
@@ -24,7 +26,7 @@ enum ATTError: UInt8, Error {
         case .invalidOffset: BluezError.invalidArguments("Invalid offset")
         case .invalidAttributeValueLength: BluezError.invalidArguments("Invalid Length")
         // "Operation failed with ATT error: 0x%02x".
-        case .valueNotAllowed, .cccdImproperlyConfigured, .procedureAlreadyInProgress:
+        case .valueNotAllowed, .cccdImproperlyConfigured, .procedureAlreadyInProgress, .controlPointValueNotSupported:
             BluezError.failed("Operation failed with ATT error: 0x" + Hex.digits(rawValue).lowercased())
         }
     }

@@ -42,6 +42,10 @@ extension BluezEmulator {
             case .assigned(.currentTime): try setClock(index, value)
             case .assigned(.recordAccessControlPoint): try requestRecordAccess(index, value)
             case .qardioArmControl: try await commandQardioArm(index, value)
+            case .assigned(.heartRateControlPoint):
+                // Only 0x01 is defined; anything else is ATT error 0x80 (docs/reference/GATT-HEALTH.md §9).
+                guard value.count == 1, HeartRateControlPoint(rawValue: value[0]).isSupported else { throw ATTError.controlPointValueNotSupported }
+                log("\(label) written: \(Hex.bytes(value)) (Energy Expended reset)")
             default:
                 cuffs[index].values[characteristic.id] = value
                 log("\(label) written: \(Hex.bytes(value))")

@@ -47,6 +47,12 @@ extension ControlAPI {
                 let timeout = try Self.timeout(call.argument(1))
                 return [try await self.measure(target, timeout: timeout, for: caller).dbusValue]
             },
+            .init("ResetEnergyExpended", inputs: [address]) { call in
+                _ = try await self.policy.authorize(call, .reader)
+                let target = try Self.address(call.argument(0))
+                try await self.request { try await $0.resetEnergyExpended(target) }
+                return []
+            },
             .init("Stop", inputs: [address]) { call in
                 _ = try await self.policy.authorize(call, .reader)
                 let text: String = try call.argument(0)

@@ -14,6 +14,8 @@ enum ControlError: Error, DBusErrorConvertible {
     case invalidArguments(String)
     /// A change-feed anchor older than the deletions the store still remembers: read everything again.
     case anchorExpired(String)
+    /// The device lacks what the request needs (a Heart Rate Control Point).
+    case notSupported(String)
     case failed(String)
 
     var dbusError: DBusError {
@@ -26,6 +28,7 @@ enum ControlError: Error, DBusErrorConvertible {
         case .measurementFailed(let why): DBusError("org.cuffd.Error.MeasurementFailed", why)
         case .invalidArguments(let why): DBusError("org.cuffd.Error.InvalidArguments", why)
         case .anchorExpired(let why): DBusError("org.cuffd.Error.AnchorExpired", why)
+        case .notSupported(let why): DBusError("org.cuffd.Error.NotSupported", why)
         case .failed(let why): DBusError("org.cuffd.Error.Failed", why)
         }
     }
@@ -43,6 +46,7 @@ enum ControlError: Error, DBusErrorConvertible {
         case .timedOut: ControlError.timedOut(error.description)
         case .busy: ControlError.failed(error.description)
         case .bluez(let bluez): bluez
+        case .unsupported: ControlError.notSupported(error.description)
         }
     }
 
