@@ -85,4 +85,26 @@ struct HeartRateTests {
         #expect(all.status == 0 && all.output == heartRate.output)
         #expect(try await stack.cuffctl(["export", "--format", "csv", "--data", "all"]).status == 64)
     }
+
+    @Test("SIGKILL mid-stream loses at most the values of one batch window and stores nothing twice")
+    func crashMidStream() async throws {
+        let stack = try await Stack.make(scenario: "strap.json")
+        try await stack.startDaemon()
+        #expect(try await stack.cuffctl(["pair", Self.strap]).status == 0)
+        for _ in 0 ..< 80 where try await heartRates(stack).count < 12 { try await Task.sleep(for: .milliseconds(100)) }
+        try await stack.killDaemon()
+        try await stack.startDaemon()
+        // The strap's link stays up: the new cuffd subscribes again and the rest of the minute arrives.
+        try await offCooperativePool { try stack.wait(for: "disconnect", in: "cuff-sim.log", within: .seconds(40)) }
+        try await Task.sleep(for: .seconds(2))
+        let samples = try await heartRates(stack)
+        #expect(Set(samples.compactMap { $0["syncIdentifier"] as? String }).count == samples.count, "nothing stored twice")
+        // What cuff-sim delivered (not what it dropped while no cuffd listened), less the malformed and the 0/min value.
+        let delivered = stack.text("cuff-sim.log").split(separator: "\n").filter { $0.contains("2A37") && $0.contains("notified: ") }
+        let valid = delivered.filter { !$0.hasSuffix("notified: 10 48") && !$0.hasSuffix("notified: 04 00") }
+        let lost = valid.count - samples.count
+        // One window (1 s) at the strap's four values a second, and the one in flight when the process died.
+        #expect(lost >= 0 && lost <= 5, "delivered \(valid.count), stored \(samples.count)")
+        #expect(try await stack.stopDaemon() == 0)
+    }
 }
