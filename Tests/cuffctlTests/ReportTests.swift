@@ -1,3 +1,4 @@
+import DBus
 import Foundation
 import Testing
 @testable import cuffctl
@@ -60,5 +61,25 @@ struct ReportTests {
         let html = ReportPage(readings: [], period: (Date(timeIntervalSince1970: 0), Date()), person: nil, zone: Self.calendar.timeZone).html
         #expect(html.contains("No readings were stored in this period."))
         #expect(!html.contains("<svg"))
+    }
+
+    @Test("Heart-rate sensors' values by local day: lowest, mean and highest of those with contact, the others counted apart")
+    func heartRateDays() {
+        func sample(day: Int, hour: Int, _ rate: Double, contact: String = "detected") -> HeartRateOutput {
+            let date = Self.calendar.date(from: DateComponents(year: 2026, month: 11, day: day, hour: hour))!
+            return HeartRateOutput(ReadingOutput(fields: [
+                "heartRate": DBusVariant(rate), "time": DBusVariant(date.timeIntervalSince1970), "sensorContact": DBusVariant(contact),
+            ]))
+        }
+        let samples = [sample(day: 2, hour: 23, 60), sample(day: 2, hour: 9, 80), sample(day: 2, hour: 10, 200, contact: "notDetected"),
+                       sample(day: 3, hour: 0, 90)]
+        let days = HeartRateDays(samples, zone: Self.calendar.timeZone).days
+        #expect(days.map(\.date) == ["2026-11-02", "2026-11-03"], "23:00 and midnight Berlin time are different days")
+        #expect(days[0].count == 3 && days[0].withoutContact == 1)
+        #expect(days[0].minimum == 60 && days[0].maximum == 80 && days[0].mean == 70)
+        let html = ReportPage(readings: [], period: (nil, Date()), person: nil, zone: Self.calendar.timeZone, heartRates: samples).html
+        #expect(html.contains("Heart rate (from a heart-rate sensor)"))
+        #expect(html.contains("<td>2026-11-02</td><td>3</td><td>60/min</td><td>70/min</td><td>80/min</td><td>1 (not in the figures)</td>"))
+        #expect(!ReportPage(readings: [], period: (nil, Date()), person: nil, zone: Self.calendar.timeZone).html.contains("Heart rate"))
     }
 }

@@ -28,7 +28,11 @@ struct ReportCommand: AsyncParsableCommand {
             try await source.pages(match.readingsFilter).forEach { page in
                 readings += page.filter(match.matches).compactMap(ReportReading.init)
             }
-            let page = ReportPage(readings: readings, period: (start, end), person: person, zone: .current)
+            var heartRates: [HeartRateOutput] = []
+            try await source.pages(match.readingsFilter, heartRates: true).forEach { page in
+                heartRates += page.filter(match.matches).map(HeartRateOutput.init)
+            }
+            let page = ReportPage(readings: readings, period: (start, end), person: person, zone: .current, heartRates: heartRates)
             let destination = try output.map(ExportDestination.init(path:)) ?? ExportDestination()
             defer { destination.discard() }
             try destination.write(page.html)

@@ -7,15 +7,18 @@ struct ReportPage {
     let period: (start: Date?, end: Date)
     let person: String?
     let zone: TimeZone
+    /// Heart-rate sensors' samples of the period, summarized by day when there are any.
+    var heartRates: [HeartRateOutput] = []
 
     var html: String {
         let sorted = readings.sorted { $0.time < $1.time }
         let summary = HomeMonitoringSummary(sorted, zone: zone)
         var body = "<h1>Home blood pressure</h1>"
         body += "<p class=\"meta\">\(escape(person.map { "Person: \($0) · " } ?? ""))Period: \(period.start.map { Self.day($0, zone) } ?? "all readings") – \(Self.day(period.end, zone)) · \(sorted.count) reading\(sorted.count == 1 ? "" : "s")</p>"
+        let heartRateTable = HeartRateDays(heartRates, zone: zone).html
         guard !sorted.isEmpty else {
             body += "<p class=\"empty\">No readings were stored in this period.</p>"
-            return Self.document(body)
+            return Self.document(body + heartRateTable)
         }
         body += "<section>" + TrendChart(readings: sorted, zone: zone).svg
         body += "<p class=\"legend\">● morning (04–12 h) ○ evening (16–24 h) ■ other times · shaded: home readings at or above 135/85 mmHg</p></section>"
@@ -29,7 +32,7 @@ struct ReportPage {
             body += "<td>\(escape(reading.flags.joined(separator: ", ")))</td></tr>"
         }
         body += "</tbody></table>"
-        return Self.document(body)
+        return Self.document(body + heartRateTable)
     }
 
     private func summaryTable(_ summary: HomeMonitoringSummary) -> String {
