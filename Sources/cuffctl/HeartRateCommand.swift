@@ -1,4 +1,5 @@
 import ArgumentParser
+import DBus
 import Foundation
 
 /// `cuffctl heart-rate [--since --until --device --limit] [--json]`: the samples of heart-rate sensors, through
@@ -18,12 +19,15 @@ struct HeartRateCommand: AsyncParsableCommand {
     @Option(help: "Only samples received before this time.") var until: String?
     @Option(help: "Only this sensor (its address).") var device: String?
     @Option(help: "Only the newest N.") var limit: UInt32?
-    @Flag(help: "Print one JSON array.") var json = false
+    @Flag(help: "Keep running and print each new sample as it is stored.") var follow = false
+    @Flag(help: "Print one JSON array; with --follow, one object per line.") var json = false
 
     func run() async throws {
         try await reportingFailures {
             let match = ReadingMatch(since: try since.map(ReadingsCommand.time), until: try until.map(ReadingsCommand.time), device: device)
-            let pages = ReadingPages(cuffd: try CuffdConnection(bus), method: "HeartRates", filter: match.readingsFilter)
+            let cuffd = try CuffdConnection(bus)
+            let pages = ReadingPages(cuffd: cuffd, method: "HeartRates", filter: match.readingsFilter)
+            if follow { return try await printStored(cuffd, pages: pages) }
             var first = true
             if json { print("[", terminator: "") }
             func show(_ page: [ReadingOutput]) {
@@ -35,6 +39,27 @@ struct HeartRateCommand: AsyncParsableCommand {
             if let limit { show(try await pages.newest(Int(limit))) } else { try await pages.forEach(show) }
             if json { print("]") }
         }
+    }
+
+    /// Prints the newest N (with `--limit`) or nothing of what is stored, then each sample stored from now on:
+    /// whenever `HeartRatesStored` announces a batch, the samples after the last one printed, read with the
+    /// caller's rights (a sample's place in the order is its receive time, so new ones always come after).
+    private func printStored(_ cuffd: CuffdConnection, pages: ReadingPages) async throws {
+        let stored = try await cuffd.signals(MatchRule(sender: CuffdConnection.name, interface: CuffdConnection.interface, member: "HeartRatesStored"))
+        let newest = try await pages.newest(Int(limit ?? 1))
+        if limit != nil { newest.forEach(emit) }
+        var after = newest.last?.string("cursor") ?? ""
+        for await _ in stored {
+            try await pages.forEach(after: after) { page in
+                page.forEach(emit)
+                if let cursor = page.last?.string("cursor") { after = cursor }
+            }
+        }
+    }
+
+    private func emit(_ sample: ReadingOutput) {
+        let output = HeartRateOutput(sample)
+        printImmediately(json ? output.json.rendered : output.line)
     }
 }
 

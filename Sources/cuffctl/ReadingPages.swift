@@ -35,10 +35,10 @@ struct ReadingPages {
         }
     }
 
-    /// Every matching reading, oldest first, handed over a page at a time.
-    func forEach(_ body: ([ReadingOutput]) throws -> Void) async throws {
+    /// Every matching reading (after the one at `cursor`, when given), oldest first, handed over a page at a time.
+    func forEach(after cursor: String = "", _ body: ([ReadingOutput]) throws -> Void) async throws {
         var request = filter
-        request["after"] = DBusVariant("")
+        request["after"] = DBusVariant(cursor)
         while true {
             let page = try await self.page(request, size: Self.pageSize)
             try body(page)

@@ -21,6 +21,8 @@ struct HeartRateTests {
     func strapStreams() async throws {
         let stack = try await Stack.make(scenario: "strap.json")
         try await stack.startDaemon()
+        let follow = try stack.startCuffctl(["heart-rate", "--follow", "--json"], log: "follow.log")
+        try await Task.sleep(for: .milliseconds(500))
         let pair = try await stack.cuffctl(["pair", Self.strap])
         #expect(pair.status == 0, "\(pair.error)")
         // While the strap streams (its link is up), its Energy Expended is reset through the control point.
@@ -35,6 +37,12 @@ struct HeartRateTests {
             try await Task.sleep(for: .milliseconds(250))
         }
         #expect(samples.count == expected, "\(stack.text("cuffd.log"))")
+        // heart-rate --follow, started before the strap was paired, printed every sample once as its batch was stored.
+        let last = samples.last?["syncIdentifier"] as? String ?? "?"
+        try await offCooperativePool { try stack.wait(for: last, in: "follow.log") }
+        follow.terminate()
+        let followed = stack.text("follow.log").split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(followed.compactMap { $0["syncIdentifier"] as? String } == samples.compactMap { $0["syncIdentifier"] as? String })
         #expect(Set(samples.compactMap { $0["syncIdentifier"] as? String }).count == samples.count)
         let first = try #require(samples.first)
         #expect(first["heartRate"] as? Double == 62)

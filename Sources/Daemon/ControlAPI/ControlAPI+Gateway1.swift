@@ -108,6 +108,7 @@ extension ControlAPI {
             .init("Status", "starting"),
         ], signals: [
             .init("ReadingStored", [.init("cuff", .objectPath)]),
+            .init("HeartRatesStored", [.init("cuff", .objectPath)]),
             .init("PasskeyRequested", [address]),
         ])
     }

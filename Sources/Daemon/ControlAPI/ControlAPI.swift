@@ -53,6 +53,9 @@ public final class ControlAPI: Sendable {
                 // Only the cuff: a sync identifier embeds the reading's bytes, and signals reach readers without
                 // a read grant too.
                 try? connection.emitSignal(Self.path, Self.interfaceName, "ReadingStored", [.objectPath(Self.cuffPath(address))])
+            case let .session(address, .heartRatesStored):
+                // A batch, at most one a second per sensor; like ReadingStored, it names only the device.
+                try? connection.emitSignal(Self.path, Self.interfaceName, "HeartRatesStored", [.objectPath(Self.cuffPath(address))])
             case .passkeyRequested(let address):
                 try? connection.emitSignal(Self.path, Self.interfaceName, "PasskeyRequested", [.string(address.description)])
             default:
