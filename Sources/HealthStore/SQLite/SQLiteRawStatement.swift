@@ -14,10 +14,21 @@ import GRDBSQLite
 /// around GRDB skips its transaction-observer bookkeeping, which matters only to GRDB
 /// `TransactionObserver`s and `ValueObservation`s, and the engine registers none (it signals its
 /// own observers after commit). A failed step resets the statement, so it stays reusable.
+///
+/// The first half of that is checked here: a statement is made only inside a transaction (``OutsideTransaction``
+/// otherwise). The second holds because nothing in HealthStore calls GRDB's `add(transactionObserver:)` or starts
+/// a `ValueObservation` (`RawStatementTests` checks the sources).
 struct SQLiteRawStatement {
+    /// A raw statement asked for outside a transaction, where its steps would escape GRDB's bookkeeping.
+    struct OutsideTransaction: Error, CustomStringConvertible {
+        let sql: String
+        var description: String { "a raw SQLite statement outside a transaction: \(sql.prefix(60))" }
+    }
+
     private let statement: Statement
 
     init(_ db: Database, sql: String) throws {
+        guard db.isInsideTransaction else { throw OutsideTransaction(sql: sql) }
         statement = try db.cachedStatement(sql: sql)
     }
 
