@@ -45,28 +45,12 @@ enum SQLiteCoding {
         return out + "}"
     }
 
+    /// Metadata from the column's JSON, keeping the keys `registry` knows with values of their kind. Decoded with
+    /// `JSONSerialization`: a hand-written reader for this flat JSON measured no faster on the read path where
+    /// every row's metadata differs (a day of heart-rate samples; docs/health-store.md, Benchmarks), and readers
+    /// decode each distinct text once (``SQLiteRowDecoder``).
     static func metadata(_ json: String?, registry: [String: MetadataKey]) -> HealthMetadata {
-        guard let json else { return HealthMetadata() }
-        guard let pairs = SQLiteFlatJSON.parse(json) else { return slowMetadata(json, registry: registry) }
-        var values: [String: MetadataValue] = [:]
-        values.reserveCapacity(pairs.count)
-        for (name, raw) in pairs {
-            guard let key = registry[name] else { continue }
-            switch (key.kind, raw) {
-            case (.string, .string(let s)): values[name] = .string(s)
-            case (.integer, .integer(let n)): values[name] = .integer(n)
-            case (.double, .double(let d)): values[name] = .double(d)
-            case (.double, .integer(let n)): values[name] = .double(Double(n))
-            case (.bool, .bool(let b)): values[name] = .bool(b)
-            case (.date, .integer(let n)): values[name] = .date(date(n))
-            default: continue
-            }
-        }
-        return HealthMetadata(values)
-    }
-
-    private static func slowMetadata(_ json: String, registry: [String: MetadataKey]) -> HealthMetadata {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else {
+        guard let json, let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else {
             return HealthMetadata()
         }
         var values: [String: MetadataValue] = [:]
