@@ -22,10 +22,13 @@ let package = Package(
         // Pure codecs for the Blood Pressure, Heart Rate, time and Device Information GATT
         // characteristics. No I/O, no Foundation, no allocation on the decode path.
         .target(name: "GATTHealth"),
+        // cuffd's version, generated from debian/changelog, the one place it is kept (Plugins/ReleaseVersion).
+        .target(name: "CuffdVersion", plugins: ["ReleaseVersion"]),
+        .plugin(name: "ReleaseVersion", capability: .buildTool()),
         .executableTarget(
             name: "cuffctl",
             dependencies: [
-                "GATTHealth", "DBus",
+                "GATTHealth", "DBus", "CuffdVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 "CAllocationCounter",
@@ -65,7 +68,7 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "BlueZ", "DBus", "GATTHealth", "Gateway", "HealthStore", "SystemdSupport", "CLinux",
+                "BlueZ", "CuffdVersion", "DBus", "GATTHealth", "Gateway", "HealthStore", "SystemdSupport", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -97,7 +100,7 @@ let package = Package(
         .executableTarget(
             name: "cuffd",
             dependencies: [
-                "Daemon", "DBus", "MainLoop", "SystemdSupport", "CDBusStatic",
+                "CuffdVersion", "Daemon", "DBus", "MainLoop", "SystemdSupport", "CDBusStatic",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -124,7 +127,7 @@ let package = Package(
         // `cuff-sim --scenario FILE [--bus ADDRESS]`: owns org.bluez on a bus with scripted cuffs.
         .executableTarget(
             name: "cuff-sim",
-            dependencies: ["CuffSimulation", "DBus", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["CuffdVersion", "CuffSimulation", "DBus", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(
             name: "GATTHealthTests",
