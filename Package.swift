@@ -176,6 +176,12 @@ let package = Package(
             dependencies: ["HealthStore"],
             path: "Tests/store-crash-writer"
         ),
+        // Writes the store a release leaves behind, committed as a fixture for StoreUpgradeTests (its header says how).
+        .executableTarget(
+            name: "store-fixture-writer",
+            dependencies: ["CuffdVersion", "HealthStore"],
+            path: "Tests/store-fixture-writer"
+        ),
         // Figures for the store: ingest rate, commit latency, last-100 and daily-statistics query times.
         // Run: swift run -c release store-benchmark
         .executableTarget(
@@ -205,7 +211,9 @@ let package = Package(
         ),
         .testTarget(
             name: "HealthStoreTests",
-            dependencies: ["HealthStore", "DBusTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["HealthStore", "DBusTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            // Stores of earlier releases, read by path (StoreUpgradeTests).
+            exclude: ["Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]
