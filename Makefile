@@ -1,9 +1,12 @@
 # Build and install cuffd's programs and service files.
 #   make                      release build
 #   make install              into $(DESTDIR)$(PREFIX) (PREFIX=/usr), configuration into $(DESTDIR)/etc
+#   scripts/package           the Debian package, built by debian/rules through this file (docs/packaging.md)
 #   make test                 the project's test command (scripts/test)
 PREFIX ?= /usr
 DESTDIR ?=
+# Where systemd looks for units: Debian 12's is /lib/systemd/system, which debian/rules passes.
+UNIT_DIR ?= $(PREFIX)/lib/systemd/system
 SWIFT ?= swift
 # A scratch path of its own: the manual plugin rebuilds .build/release with a dynamic stdlib.
 SWIFT_BUILD = $(SWIFT) build -c release --static-swift-stdlib --scratch-path .build/static
@@ -22,30 +25,32 @@ man:
 
 completions: all
 	mkdir -p .build/completions
-	$(BIN_DIR)/cuffctl --generate-completion-script bash > .build/completions/cuffctl.bash
+	# bash sources its completions: the generator's #! line means nothing there (lintian: bash-completion-with-hashbang).
+	$(BIN_DIR)/cuffctl --generate-completion-script bash | sed '1{/^#!/d}' > .build/completions/cuffctl.bash
 	$(BIN_DIR)/cuffctl --generate-completion-script zsh > .build/completions/_cuffctl
 	$(BIN_DIR)/cuffctl --generate-completion-script fish > .build/completions/cuffctl.fish
 
 install: all man completions
 	install -D -m 0755 -s $(BIN_DIR)/cuffctl $(DESTDIR)$(PREFIX)/bin/cuffctl
 	install -D -m 0755 -s $(BIN_DIR)/cuffd $(DESTDIR)$(PREFIX)/libexec/cuffd
-	install -D -m 0644 systemd/cuffd.service $(DESTDIR)$(PREFIX)/lib/systemd/system/cuffd.service
+	install -D -m 0644 systemd/cuffd.service $(DESTDIR)$(UNIT_DIR)/cuffd.service
 	install -D -m 0644 systemd/cuffd.sysusers $(DESTDIR)$(PREFIX)/lib/sysusers.d/cuffd.conf
 	install -D -m 0644 systemd/org.cuffd.Gateway1.conf $(DESTDIR)$(PREFIX)/share/dbus-1/system.d/org.cuffd.Gateway1.conf
 	install -D -m 0644 systemd/cuffd.conf $(DESTDIR)/etc/cuffd/cuffd.conf
-	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man8
-	install -m 0644 $(MAN_DIR)/cuffctl/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	# cuffctl(1) and a page per subcommand, cuffctl-start(1) and so on (man/install-pages says how they are named);
 	# cuffd is a system daemon: section 8 (the plugin writes section 1).
-	sed 's/^\.Dt CUFFD 1$$/.Dt CUFFD 8/' $(MAN_DIR)/cuffd/cuffd.1 > $(DESTDIR)$(PREFIX)/share/man/man8/cuffd.8
-	chmod 0644 $(DESTDIR)$(PREFIX)/share/man/man8/cuffd.8
+	man/install-pages 1 $(DESTDIR)$(PREFIX)/share/man/man1 $(MAN_DIR)/cuffctl/*.1
+	man/install-pages 8 $(DESTDIR)$(PREFIX)/share/man/man8 $(MAN_DIR)/cuffd/cuffd.1
+	install -D -m 0644 man/cuffd.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/cuffd.conf.5
 	install -D -m 0644 .build/completions/cuffctl.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/cuffctl
 	install -D -m 0644 .build/completions/_cuffctl $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_cuffctl
 	install -D -m 0644 .build/completions/cuffctl.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/cuffctl.fish
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/cuffctl $(DESTDIR)$(PREFIX)/libexec/cuffd $(DESTDIR)$(PREFIX)/lib/systemd/system/cuffd.service \
+	rm -f $(DESTDIR)$(PREFIX)/bin/cuffctl $(DESTDIR)$(PREFIX)/libexec/cuffd $(DESTDIR)$(UNIT_DIR)/cuffd.service \
 	      $(DESTDIR)$(PREFIX)/lib/sysusers.d/cuffd.conf $(DESTDIR)$(PREFIX)/share/dbus-1/system.d/org.cuffd.Gateway1.conf \
 	      $(DESTDIR)$(PREFIX)/share/man/man1/cuffctl*.1 $(DESTDIR)$(PREFIX)/share/man/man8/cuffd.8 \
+	      $(DESTDIR)$(PREFIX)/share/man/man5/cuffd.conf.5 \
 	      $(DESTDIR)$(PREFIX)/share/bash-completion/completions/cuffctl \
 	      $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_cuffctl $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/cuffctl.fish
 

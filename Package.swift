@@ -22,10 +22,13 @@ let package = Package(
         // Pure codecs for the Blood Pressure, Heart Rate, time and Device Information GATT
         // characteristics. No I/O, no Foundation, no allocation on the decode path.
         .target(name: "GATTHealth"),
+        // cuffd's version, generated from debian/changelog, the one place it is kept (Plugins/ReleaseVersion).
+        .target(name: "CuffdVersion", plugins: ["ReleaseVersion"]),
+        .plugin(name: "ReleaseVersion", capability: .buildTool()),
         .executableTarget(
             name: "cuffctl",
             dependencies: [
-                "GATTHealth", "DBus",
+                "GATTHealth", "DBus", "CuffdVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 "CAllocationCounter",
@@ -65,7 +68,7 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "BlueZ", "DBus", "GATTHealth", "Gateway", "HealthStore", "SystemdSupport", "CLinux",
+                "BlueZ", "CuffdVersion", "DBus", "GATTHealth", "Gateway", "HealthStore", "SystemdSupport", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -97,7 +100,7 @@ let package = Package(
         .executableTarget(
             name: "cuffd",
             dependencies: [
-                "Daemon", "DBus", "MainLoop", "SystemdSupport", "CDBusStatic",
+                "CuffdVersion", "Daemon", "DBus", "MainLoop", "SystemdSupport", "CDBusStatic",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -124,7 +127,7 @@ let package = Package(
         // `cuff-sim --scenario FILE [--bus ADDRESS]`: owns org.bluez on a bus with scripted cuffs.
         .executableTarget(
             name: "cuff-sim",
-            dependencies: ["CuffSimulation", "DBus", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["CuffdVersion", "CuffSimulation", "DBus", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(
             name: "GATTHealthTests",
@@ -173,6 +176,12 @@ let package = Package(
             dependencies: ["HealthStore"],
             path: "Tests/store-crash-writer"
         ),
+        // Writes the store a release leaves behind, committed as a fixture for StoreUpgradeTests (its header says how).
+        .executableTarget(
+            name: "store-fixture-writer",
+            dependencies: ["CuffdVersion", "HealthStore"],
+            path: "Tests/store-fixture-writer"
+        ),
         // Figures for the store: ingest rate, commit latency, last-100 and daily-statistics query times.
         // Run: swift run -c release store-benchmark
         .executableTarget(
@@ -202,7 +211,9 @@ let package = Package(
         ),
         .testTarget(
             name: "HealthStoreTests",
-            dependencies: ["HealthStore", "DBusTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["HealthStore", "DBusTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            // Stores of earlier releases, read by path (StoreUpgradeTests).
+            exclude: ["Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+import CuffdVersion
 import DBus
 import Foundation
 
@@ -11,7 +12,8 @@ public struct DaemonOptions: Sendable {
     public var administratorGroup = "cuffd-admin"
     /// Members may read and measure.
     public var readerGroup = "cuffd"
-    public var version = "0.1"
+    /// What the control API reports and the store records as its source revision (debian/changelog).
+    public var version = Release.version
 
     public init(configurationPath: String, storePath: String?, bus: DBusConnection.Bus) {
         self.configurationPath = configurationPath

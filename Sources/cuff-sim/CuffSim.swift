@@ -1,4 +1,5 @@
 import ArgumentParser
+import CuffdVersion
 import CuffSimulation
 import DBus
 import Dispatch
@@ -18,7 +19,8 @@ struct CuffSim: AsyncParsableCommand {
             Exit status: 0 after a signal (or a valid file with --check); 64 usage error; 65 invalid \
             scenario; 66 scenario file unreadable; 69 the bus cannot be reached; 75 org.bluez is \
             already owned on that bus.
-            """)
+            """,
+        version: Release.version)
 
     @Option(name: .long, help: "The scenario file (JSON, docs/cuff-sim.md).")
     var scenario: String?

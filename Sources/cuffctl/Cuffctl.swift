@@ -1,4 +1,5 @@
 import ArgumentParser
+import CuffdVersion
 
 /// `cuffctl`: the command line of cuffd.
 @main
@@ -12,6 +13,7 @@ struct Cuffctl: AsyncParsableCommand {
             68 unknown cuff; 69 cuffd is not running, Bluetooth is unavailable, or a doctor check failed; 73 export --output cannot be written; \
             74 the store cannot be opened or written; 75 timed out; 77 permission denied.
             """,
+        version: Release.version,
         subcommands: [
             StatusCommand.self, DevicesCommand.self, ScanCommand.self, PairCommand.self, ForgetCommand.self, StartCommand.self,
             StopCommand.self, ReadingsCommand.self, HeartRateCommand.self, ResetEnergyCommand.self, ExportCommand.self, ReportCommand.self, StatsCommand.self, GrantCommand.self, RevokeCommand.self, PermissionsCommand.self,

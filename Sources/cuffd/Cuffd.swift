@@ -1,4 +1,5 @@
 import ArgumentParser
+import CuffdVersion
 import Foundation
 import Daemon
 import DBus
@@ -23,7 +24,8 @@ struct Cuffd: AsyncParsableCommand {
             talks to it. Exit status: 0 after a clean shutdown (SIGTERM, SIGINT); 64 usage; 69 the bus is \
             unreachable or BlueZ cannot be used; 73 the store cannot be opened; 75 another cuffd owns the name; \
             77 the bus policy forbids owning the name; 78 the configuration file is wrong (the line is named).
-            """
+            """,
+        version: Release.version
     )
 
     @Option(help: "The configuration file (docs/configuration.md).")
