@@ -127,7 +127,10 @@ let package = Package(
         // `cuff-sim --scenario FILE [--bus ADDRESS]`: owns org.bluez on a bus with scripted cuffs.
         .executableTarget(
             name: "cuff-sim",
-            dependencies: ["CuffdVersion", "CuffSimulation", "DBus", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "CuffdVersion", "CuffSimulation", "DBus", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         .testTarget(
             name: "GATTHealthTests",

@@ -2,8 +2,9 @@ import ArgumentParser
 import CuffdVersion
 import CuffSimulation
 import DBus
-import Dispatch
 import Foundation
+import Logging
+import ServiceLifecycle
 
 /// `cuff-sim --scenario FILE [--bus ADDRESS]`: an emulated bluetoothd with scripted cuffs.
 @main
@@ -55,8 +56,10 @@ struct CuffSim: AsyncParsableCommand {
         } catch {
             fail(error.description, status: 69)
         }
-        await Self.waitForTerminationSignal()
-        await emulator.stop()
+        // SIGTERM and SIGINT end it through ServiceLifecycle, as they end cuffd.
+        let group = ServiceGroup(configuration: .init(
+            services: [EmulatorService(emulator: emulator)], gracefulShutdownSignals: [.sigterm, .sigint], logger: Logger(label: "cuff-sim")))
+        try await group.run()
     }
 
     /// Reads and validates a scenario; exits 66 when unreadable, 65 when invalid.
@@ -78,35 +81,14 @@ struct CuffSim: AsyncParsableCommand {
         FileHandle.standardError.write(Data("cuff-sim: \(message)\n".utf8))
         Foundation.exit(status)
     }
-
-    /// Returns on SIGINT or SIGTERM.
-    private static func waitForTerminationSignal() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumed = ResumeOnce(continuation)
-            for number in [SIGINT, SIGTERM] {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-                source.setEventHandler { resumed.resume() }
-                source.resume()
-                sources.append(source)
-            }
-        }
-    }
-
-    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
 }
 
-/// Resumes a continuation on the first call only.
-private final class ResumeOnce: @unchecked Sendable {
-    private var continuation: CheckedContinuation<Void, Never>?
-    private let lock = NSLock()
+/// The emulator as a service of the group: it runs until a graceful shutdown, then takes org.bluez off the bus.
+private struct EmulatorService: Service {
+    let emulator: BluezEmulator
 
-    init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
-
-    func resume() {
-        lock.withLock {
-            continuation?.resume()
-            continuation = nil
-        }
+    func run() async throws {
+        try? await gracefulShutdown()
+        await emulator.stop()
     }
 }
