@@ -152,7 +152,10 @@ let package = Package(
         // cuff-sim, cuffd and cuffctl as processes on a private bus: the user story end to end.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["DBus", "DBusTestSupport", "CuffSimulation", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: [
+                "CuffdVersion", "DBus", "DBusTestSupport", "CuffSimulation", "HealthStore", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "DaemonTests",

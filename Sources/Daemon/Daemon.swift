@@ -53,6 +53,9 @@ public final class Daemon: Service, Sendable {
         let registry: CuffRegistryFile
         do {
             store = try HealthStore.open(path: storePath, configuration: storeConfiguration)
+        } catch .unsupportedSchema(let why) {
+            // Both releases in one line: the store's, and this cuffd's.
+            throw .store(path: storePath, reason: "\(HealthStoreError.unsupportedSchema(why)) — this is cuffd \(options.version)")
         } catch {
             throw .store(path: storePath, reason: error.description)
         }

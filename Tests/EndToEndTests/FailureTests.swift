@@ -1,5 +1,8 @@
+import CuffdVersion
 import DBusTestSupport
 import Foundation
+import GRDB
+import HealthStore
 import Testing
 
 /// What a user can get wrong, each with its message and exit status (docs/cuffctl.md, docs/cuffd.md).
@@ -33,6 +36,23 @@ struct FailureTests {
         await #expect(throws: TestFailure.self) { try await stack.startDaemon() }
         #expect(try await stack.daemonExit() == 78)
         #expect(stack.text("cuffd.log").contains("cuffd.conf:2: Sync must be yes or no, not \"maybe\""))
+    }
+
+    @Test("A store a newer release wrote: exit 73 naming both releases, the file untouched")
+    func newerStore() async throws {
+        let stack = try await Stack.make(scenario: "passkey.json")
+        var configuration = StoreConfiguration()
+        configuration.sourceVersion = "99.0"
+        _ = try HealthStore.open(path: stack.storePath, configuration: configuration)
+        let future = try DatabaseQueue(path: stack.storePath)
+        try await future.write { try $0.execute(sql: "INSERT INTO grdb_migrations VALUES ('v99-from-the-future')") }
+        try future.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: stack.storePath))
+        await #expect(throws: TestFailure.self) { try await stack.startDaemon() }
+        #expect(try await stack.daemonExit() == 73)
+        let log = stack.text("cuffd.log")
+        #expect(log.contains("written by cuffd 99.0") && log.contains("v99-from-the-future") && log.contains("this is cuffd \(Release.version)"), "\(log)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: stack.storePath)) == before)
     }
 
     @Test("A second cuffd on the same bus exits 75: the name is taken")

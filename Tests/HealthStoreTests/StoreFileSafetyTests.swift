@@ -98,12 +98,14 @@ struct StoreFileSafetyTests {
         #expect(try DatabaseQueue(path: path).read { try Int32.fetchOne($0, sql: "PRAGMA application_id") } == SQLiteStoreFile.applicationID)
     }
 
-    @Test("A store written by a newer build is refused naming what it has, and left as it is")
+    @Test("A store written by a newer build is refused naming its release, its schema and ours, and left as it is")
     func newerStore() throws {
         let directory = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("health.sqlite").path
-        try Self.create(path)
+        var configuration = StoreConfiguration()
+        configuration.sourceVersion = "9.1"
+        _ = try HealthStore.open(path: path, configuration: configuration)
         let newer = try DatabaseQueue(path: path)
         try newer.write { try $0.execute(sql: "INSERT INTO grdb_migrations VALUES ('v9-from-the-future')") }
         try newer.close()
@@ -112,7 +114,7 @@ struct StoreFileSafetyTests {
             _ = try HealthStore.open(path: path)
         } throws: { error in
             guard case HealthStoreError.unsupportedSchema(let message) = error else { return false }
-            return message.contains("v9-from-the-future") && message.contains("v4-application-id")
+            return message.contains("written by cuffd 9.1") && message.contains("v9-from-the-future") && message.contains("v5-writer-release")
         }
         #expect(Snapshot(path) == before)
     }

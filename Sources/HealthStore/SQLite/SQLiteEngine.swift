@@ -42,7 +42,7 @@ public final class SQLiteEngine: HealthStoreEngine {
         guard journal == "wal", synchronous == 2 else {
             throw .durabilityNotEnforced(journalMode: journal, synchronous: synchronous)
         }
-        try migrate()
+        try migrate(recording: configuration.sourceVersion)
     }
 
     /// The store at `path`, opened read-only: nothing is created, migrated or written, not even the WAL mode
@@ -68,7 +68,7 @@ public final class SQLiteEngine: HealthStoreEngine {
         types = configuration.quantityTypes
         correlationTypes = Dictionary(configuration.correlationTypes.map { ($0.identifier, $0) }, uniquingKeysWith: { a, _ in a })
         metadataKeys = configuration.metadataRegistry
-        try migrate()
+        try migrate(recording: configuration.sourceVersion)
     }
 
     /// `PRAGMA journal_mode` and `PRAGMA synchronous` as seen by the writer connection.
@@ -95,10 +95,14 @@ public final class SQLiteEngine: HealthStoreEngine {
     }
 
     /// Applies the migrations this build has not applied yet, each in its transaction (a store written by a
-    /// newer build was refused before it was opened, ``SQLiteStoreFile``).
-    private func migrate() throws(HealthStoreError) {
+    /// newer build was refused before it was opened, ``SQLiteStoreFile``), and records `release`, the version of the
+    /// program writing the store, so that an older one refusing the file can name it.
+    private func migrate(recording release: String?) throws(HealthStoreError) {
         do {
             try SQLiteSchema.migrator.migrate(writer)
+            if let release {
+                try writer.write { try $0.execute(sql: "UPDATE store_state SET writer_release = ? WHERE id = 1", arguments: [release]) }
+            }
         } catch { throw SQLiteErrorMapping.map(error) }
     }
 

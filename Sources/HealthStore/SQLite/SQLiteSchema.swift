@@ -111,6 +111,11 @@ enum SQLiteSchema {
         migrator.registerMigration("v4-application-id") { db in
             try db.execute(sql: "PRAGMA application_id = \(SQLiteStoreFile.applicationID)")
         }
+        // The release of the program that last opened the store to write (``StoreConfiguration/sourceVersion``):
+        // an older release refusing a newer store names it (SQLiteStoreFile).
+        migrator.registerMigration("v5-writer-release") { db in
+            try db.execute(sql: "ALTER TABLE store_state ADD COLUMN writer_release TEXT")
+        }
         return migrator
     }
 

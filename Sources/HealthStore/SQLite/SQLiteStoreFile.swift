@@ -56,15 +56,17 @@ enum SQLiteStoreFile {
             let queue = try DatabaseQueue(path: readOnlyLocation(path), configuration: configuration)
             defer { try? queue.close() }
             let migrator = SQLiteSchema.migrator
-            let (id, tables, applied) = try queue.read { db in
+            let (id, tables, applied, writer) = try queue.read { db in
                 (try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0,
                  try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"),
-                 try migrator.appliedIdentifiers(db))
+                 try migrator.appliedIdentifiers(db),
+                 try? String.fetchOne(db, sql: "SELECT writer_release FROM store_state WHERE id = 1"))
             }
             let unknown = applied.subtracting(migrator.migrations)
             guard unknown.isEmpty else {
+                let release = writer.flatMap { $0 }.map { "cuffd \($0)" } ?? "a newer cuffd"
                 throw HealthStoreError.unsupportedSchema(
-                    "written by a newer cuffd: it has \(unknown.sorted().joined(separator: ", ")), this build knows up to \(migrator.migrations.last ?? "none")")
+                    "written by \(release) (schema \(unknown.sorted().joined(separator: ", "))); this build reads schemas up to \(migrator.migrations.last ?? "none")")
             }
             if id == applicationID { return }
             guard id == 0 else {
