@@ -9,22 +9,20 @@ struct HeartRateCommand: AsyncParsableCommand {
         commandName: "heart-rate",
         abstract: "Show stored heart-rate samples of heart-rate sensors (what your uid may read).",
         discussion: """
-            The pulse of a blood-pressure reading is shown by `readings`. Times are ISO 8601 or a date; a sample's \
+            The pulse of a blood-pressure reading is shown by `readings`. DATE as for `readings`; a sample's \
             time is when cuffd received it (the sensor sends none). Values sent without skin contact are marked.
             """
     )
 
     @OptionGroup var bus: BusOptions
-    @Option(help: "Only samples received at or after this time.") var since: String?
-    @Option(help: "Only samples received before this time.") var until: String?
-    @Option(help: "Only this sensor (its address).") var device: String?
+    @OptionGroup var window: ReadingWindow
     @Option(help: "Only the newest N.") var limit: UInt32?
     @Flag(help: "Keep running and print each new sample as it is stored.") var follow = false
     @Flag(help: "Print one JSON array; with --follow, one object per line.") var json = false
 
     func run() async throws {
         try await reportingFailures {
-            let match = ReadingMatch(since: try since.map(ReadingsCommand.time), until: try until.map(ReadingsCommand.time), device: device)
+            let match = try window.match()
             let cuffd = try CuffdConnection(bus)
             let pages = ReadingPages(cuffd: cuffd, method: "HeartRates", filter: match.readingsFilter)
             if follow { return try await printStored(cuffd, pages: pages) }

@@ -7,13 +7,11 @@ struct ReadingsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "readings",
         abstract: "Show stored blood-pressure readings (what your uid may read).",
-        discussion: "Times are ISO 8601 (2026-11-23T07:15:00+01:00) or a date (2026-11-23). --json prints one array; with --follow, one object per line."
+        discussion: "DATE is ISO 8601 (2026-11-23T07:15:00+01:00), a date (2026-11-23) or a span back from now (30d). --json prints one array; with --follow, one object per line."
     )
 
     @OptionGroup var bus: BusOptions
-    @Option(help: "Only readings measured at or after this time.") var since: String?
-    @Option(help: "Only readings measured before this time.") var until: String?
-    @Option(help: "Only this cuff (its address).") var device: String?
+    @OptionGroup var window: ReadingWindow
     @Option(help: "Only this User ID of the cuff (0–254).") var user: UInt8?
     @Option(help: "Only the newest N.") var limit: UInt32?
     @Flag(help: "Keep running and print each new reading as it is stored.") var follow = false
@@ -67,16 +65,10 @@ struct ReadingsCommand: AsyncParsableCommand {
     }
 
     private var match: ReadingMatch {
-        get throws { ReadingMatch(since: try since.map(Self.time), until: try until.map(Self.time), device: device, user: user) }
+        get throws { try window.match(user: user) }
     }
 
     private func emit(_ reading: ReadingOutput) {
         printImmediately(json ? reading.json.rendered : reading.line)
-    }
-
-    static func time(_ text: String) throws -> Date {
-        if let date = try? Date(text, strategy: .iso8601) { return date }
-        if let day = try? Date(text, strategy: Date.ISO8601FormatStyle(timeZone: .current).year().month().day()) { return day }
-        throw CuffctlFailure(message: "\"\(text)\" is not a time like 2026-11-23T07:15:00+01:00 or a date like 2026-11-23", status: ExitStatus.usage)
     }
 }

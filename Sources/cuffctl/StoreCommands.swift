@@ -6,9 +6,7 @@ import Foundation
 struct StatsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "stats", abstract: "Show statistics of the readings your uid may read.")
     @OptionGroup var bus: BusOptions
-    @Option(help: "From this time (ISO 8601 or a date).") var since: String?
-    @Option(help: "Until this time.") var until: String?
-    @Option(help: "Only this cuff.") var device: String?
+    @OptionGroup var window: ReadingWindow
     @Option(help: "Only this User ID.") var user: UInt8?
     @Flag(help: "Print JSON.") var json = false
 
@@ -17,11 +15,7 @@ struct StatsCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            var filter: [String: DBusVariant] = [:]
-            if let since { filter["since"] = DBusVariant(try ReadingsCommand.time(since).timeIntervalSince1970) }
-            if let until { filter["until"] = DBusVariant(try ReadingsCommand.time(until).timeIntervalSince1970) }
-            if let device { filter["device"] = DBusVariant(device.uppercased()) }
-            if let user { filter["user"] = DBusVariant(user) }
+            let filter = try window.match(user: user).readingsFilter
             let reply = try await CuffdConnection(bus).call("Statistics", [filter.dbusValue])
             let all = try reply.first?.decode([String: DBusVariant].self) ?? [:]
             var rows: [(String, JSONValue)] = []

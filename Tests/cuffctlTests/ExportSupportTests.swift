@@ -40,11 +40,11 @@ struct ExportSupportTests {
 
     @Test func datesSpansAndRefusals() throws {
         let now = Date(timeIntervalSince1970: 2_000_000_000)
-        #expect(try ExportDate.parse("30d", now: now) == now.addingTimeInterval(-30 * 86400))
-        #expect(try ExportDate.parse("12w", now: now) == now.addingTimeInterval(-84 * 86400))
-        #expect(try ExportDate.parse("2026-11-23T07:15:00+01:00").timeIntervalSince1970 == ExportSamples.time)
+        #expect(try DateArgument.parse("30d", now: now) == now.addingTimeInterval(-30 * 86400))
+        #expect(try DateArgument.parse("12w", now: now) == now.addingTimeInterval(-84 * 86400))
+        #expect(try DateArgument.parse("2026-11-23T07:15:00+01:00").timeIntervalSince1970 == ExportSamples.time)
         for text in ["30x", "d", "-3d", "yesterday", "2026-13-01"] {
-            #expect(throws: CuffctlFailure.self, "\(text)") { try ExportDate.parse(text, now: now) }
+            #expect(throws: CuffctlFailure.self, "\(text)") { try DateArgument.parse(text, now: now) }
         }
     }
 

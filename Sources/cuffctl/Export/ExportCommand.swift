@@ -28,10 +28,8 @@ struct ExportCommand: AsyncParsableCommand {
 
     @OptionGroup var source: ReadingSource
     @Option(help: "csv, fhir or omh.") var format: Format
-    @Option(help: "Only readings measured at or after DATE.") var since: String?
-    @Option(help: "Only readings measured before DATE.") var until: String?
+    @OptionGroup var window: ReadingWindow
     @Option(help: "Only the readings of this person (as cuffd.conf maps the cuff's users).") var person: String?
-    @Option(help: "Only this cuff (its address).") var device: String?
     @Option(help: "Only this User ID of the cuff (0–254).") var user: UInt8?
     @Option(help: "Write to FILE instead of standard output.") var output: String?
     @Option(help: "readings (blood pressure), heart-rate (heart-rate sensors' samples) or all (fhir and omh).") var data: Content = .readings
@@ -47,12 +45,7 @@ struct ExportCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let now = Date()
-            let since = try since.map { try ExportDate.parse($0, now: now) }
-            let until = try until.map { try ExportDate.parse($0, now: now) }
-            if let since, let until, since > until {
-                throw CuffctlFailure(message: "--since \(self.since!) is after --until \(self.until!)", status: ExitStatus.usage)
-            }
-            let match = ReadingMatch(since: since, until: until, device: device, user: user, person: person)
+            let match = try window.match(user: user, person: person, now: now)
             let readings = try data.readings ? source.pages(match.readingsFilter) : nil
             let heartRates = try data.heartRates ? source.pages(match.readingsFilter, heartRates: true) : nil
             let destination = try output.map(ExportDestination.init(path:)) ?? ExportDestination()

@@ -20,8 +20,8 @@ struct ReportCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let now = Date()
-            let start = try ExportDate.parse(since, now: now)
-            let end = try until.map { try ExportDate.parse($0, now: now) } ?? now
+            let start = try DateArgument.parse(since, now: now)
+            let end = try until.map { try DateArgument.parse($0, now: now) } ?? now
             guard start <= end else { throw CuffctlFailure(message: "--since \(since) is after --until \(until ?? "now")", status: ExitStatus.usage) }
             let match = ReadingMatch(since: start, until: end, device: device, user: nil, person: person)
             var readings: [ReportReading] = []
