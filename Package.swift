@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "cuffctl", targets: ["cuffctl"]),
         .executable(name: "cuff-sim", targets: ["cuff-sim"]),
         .executable(name: "cuffd", targets: ["cuffd"]),
+        .executable(name: "cuff-forward", targets: ["cuff-forward"]),
         .library(name: "HealthStore", targets: ["HealthStore"]),
     ],
     dependencies: [
@@ -61,11 +62,14 @@ let package = Package(
         .target(name: "CBenchmarkSink"),
         // Linux calls Swift's Glibc module leaves out (they need _GNU_SOURCE).
         .target(name: "CLinux"),
+        // systemd-style configuration files (systemd.syntax(7)): sections, keys, typed values, errors naming the line;
+        // cuffd.conf and cuff-forward's forward.conf both.
+        .target(name: "INIConfiguration"),
         // The daemon's own parts: configuration, wiring of BlueZ → Gateway → store, control API.
         .target(
             name: "Daemon",
             dependencies: [
-                "BlueZ", "DBus", "GATTHealth", "Gateway", "HealthStore", "SystemdSupport", "CLinux",
+                "BlueZ", "DBus", "GATTHealth", "Gateway", "HealthStore", "INIConfiguration", "SystemdSupport", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -119,6 +123,16 @@ let package = Package(
         // sd_listen_fds and sd_is_socket for cuffd's static libdbus-1, which refers to them only from code cuffd
         // has no caller of (server-side socket activation); they abort (sd_listen_fds.c says why that is sound).
         .target(name: "CDBusStatic"),
+        // libpq, PostgreSQL's C client library (docs/forwarding.md says why libpq and not postgres-nio).
+        .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // cuff-forward's parts: forward.conf, the change feed over D-Bus, the central schema, the anchor file, the loop.
+        .target(name: "Forwarding", dependencies: ["CPostgreSQL", "DBus", "INIConfiguration"]),
+        // `cuff-forward --config FILE [--bus ADDRESS] [--migrate]`: cuffd's readings into a central PostgreSQL.
+        .executableTarget(
+            name: "cuff-forward",
+            dependencies: ["Forwarding", "DBus", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(name: "ForwardingTests", dependencies: ["Forwarding", "INIConfiguration"]),
         // The emulated bluetoothd behind `cuff-sim`: scenario files and the cuffs they script.
         .target(name: "CuffSimulation", dependencies: ["BlueZ", "DBus", "GATTHealth"]),
         // `cuff-sim --scenario FILE [--bus ADDRESS]`: owns org.bluez on a bus with scripted cuffs.

@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import INIConfiguration
 
 /// How cuffd was started: its command line and the names it looks up.
 public struct DaemonOptions: Sendable {
