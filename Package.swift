@@ -155,12 +155,12 @@ let package = Package(
         // Our D-Bus layer against third-party peers: busctl, gdbus, python dbus-fast (Tests/Interop).
         .testTarget(name: "InteropTests", dependencies: ["DBus", "DBusTestSupport"]),
         // A private dbus-daemon per test, and helpers to run third-party peers (busctl, dbus-fast).
-        .target(name: "DBusTestSupport", dependencies: ["DBus"], path: "Tests/DBusTestSupport"),
+        .target(name: "DBusTestSupport", dependencies: ["CLinux", "DBus"], path: "Tests/DBusTestSupport"),
         .testTarget(name: "SystemdSupportTests", dependencies: ["SystemdSupport", "DBusTestSupport"]),
         // cuff-sim, cuffd and cuffctl as processes on a private bus: the user story end to end.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["DBus", "DBusTestSupport", "CuffSimulation", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["DBus", "DBusTestSupport", "CuffSimulation", "HealthStore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "DaemonTests",

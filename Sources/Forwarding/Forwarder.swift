@@ -45,8 +45,7 @@ public final class Forwarder {
     /// One turn of the loop: forward what there is and sleep, or wait out one failure.
     private func step() async throws {
         do {
-            let database = try connected()
-            try await drain(into: database)
+            try await drain()
             backoff.reset()
             await doorbell.wait()
         } catch let error as FeedError {
@@ -77,11 +76,14 @@ public final class Forwarder {
         return database
     }
 
-    /// Pages until cuffd has nothing more: each written and committed, then its anchor stored.
-    private func drain(into database: PostgresConnection) async throws {
+    /// Pages until cuffd has nothing more: each written and committed, then its anchor stored. cuffd is asked
+    /// first, so that a refusal shows whatever the server's state; the server is reached even for an empty page,
+    /// so that a wrong password or a missing schema shows at start, not with the first reading.
+    private func drain() async throws {
         while true {
             let page = try await feed.page(after: anchor)
             log.state("cuffd", "up", .info, "following cuffd's change feed")
+            let database = try connected()
             if !page.isEmpty { try writer.apply(page, to: database) }
             if page.anchor != anchor {
                 try anchorFile.write(page.anchor)

@@ -41,12 +41,13 @@ final class PostgresConnection {
     var usesTLS: Bool { PQsslInUse(connection) == 1 }
 
     /// Runs one statement with text parameters `$1…$n` (`PQexecParams`, §34.3.1; nil is SQL NULL) and returns
-    /// its rows as text.
+    /// its rows as text. Without parameters it is `PQexec`, which also runs several statements separated by
+    /// semicolons (a migration), as one implicit transaction unless they say otherwise.
     @discardableResult
     func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> [[String?]] {
         let values = parameters.map { $0.map { strdup($0) } ?? nil }
         defer { values.forEach { free($0) } }
-        let result = values.withUnsafeBufferPointer { values in
+        let result = parameters.isEmpty ? PQexec(connection, sql) : values.withUnsafeBufferPointer { values in
             values.withMemoryRebound(to: UnsafePointer<CChar>?.self) { values in
                 PQexecParams(connection, sql, Int32(values.count), nil, values.baseAddress, nil, nil, 0)
             }

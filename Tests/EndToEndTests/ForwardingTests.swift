@@ -1,0 +1,127 @@
+import DBusTestSupport
+import Foundation
+import HealthStore
+import Testing
+
+/// cuff-forward against a real PostgreSQL, following cuffd over cuff-sim (docs/forwarding.md): every reading once,
+/// whatever crashes or goes away, deletions included.
+@Suite(
+    "cuff-forward → PostgreSQL", .serialized,
+    .enabled(if: getuid() == 0, "runs PostgreSQL and cuff-forward as nobody, which needs root"),
+    .enabled(if: PostgresServer.available, "needs Debian's postgresql package (scripts/install-deps)"))
+struct ForwardingTests {
+    static let cuff = "E8:2A:44:10:3C:5D"
+
+    @Test("Readings arrive once; SIGKILL between COMMIT and the anchor write sends again, still once; a deletion is deleted centrally")
+    func exactlyOnce() async throws {
+        try await withTeardown { teardown in
+            let forwarding = try await Self.migratedAndGranted(teardown)
+            let stack = forwarding.stack
+            #expect(try await stack.cuffctl(["pair", Self.cuff]).status == 0)
+            try forwarding.startForwarder()
+            try await forwarding.waitUntilCentralMatchesGateway()
+            #expect(try forwarding.centralReadings().count == 3)
+
+            // The moment between the server's COMMIT and the anchor's rename: a FIFO where the anchor's temporary file
+            // goes holds cuff-forward in open(2) once it has committed, and there it is killed.
+            try await forwarding.killForwarder()
+            let committedAnchor = try String(contentsOfFile: forwarding.anchorPath, encoding: .utf8)
+            let fifo = forwarding.anchorPath + ".tmp"
+            #expect(mkfifo(fifo, 0o600) == 0)
+            try PostgresServer.giveToAccount(fifo)
+            try forwarding.startForwarder(log: "forward-held.log")
+            #expect(try await stack.cuffctl(["start", Self.cuff, "--timeout", "30"]).status == 0)
+            try await forwarding.waitUntilCentralMatchesGateway()
+            #expect(try forwarding.centralReadings().count == 4)
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(forwarding.forwarder?.isRunning == true, "cuff-forward was not held at the anchor write")
+            #expect(try String(contentsOfFile: forwarding.anchorPath, encoding: .utf8) == committedAnchor)
+            #expect(!stack.text("forward-held.log").contains("forwarded 1 readings"))
+            try await forwarding.killForwarder()
+            try FileManager.default.removeItem(atPath: fifo)
+
+            // Started again, it sends the committed page once more from the old anchor: the table is unchanged.
+            try forwarding.startForwarder(log: "forward-again.log")
+            try await offCooperativePool { try stack.wait(for: "forwarded 1 readings", in: "forward-again.log") }
+            try await forwarding.waitUntilCentralMatchesGateway()
+            #expect(try forwarding.server.psql("SELECT count(*), count(DISTINCT sync_identifier) FROM readings", database: "health") == ["4|4"])
+            #expect(try String(contentsOfFile: forwarding.anchorPath, encoding: .utf8) != committedAnchor)
+
+            // A reading deleted from the gateway's store (cuffd stopped, the store opened here) is deleted centrally once
+            // cuffd is back: cuff-forward follows it across the restart.
+            #expect(try await stack.stopDaemon() == 0)
+            let deleted = try Self.deleteOneReading(store: stack.storePath)
+            try await stack.startDaemon()
+            #expect(try await !forwarding.gatewayReadings().contains { $0.hasPrefix(deleted + "|") })
+            try await forwarding.waitUntilCentralMatchesGateway()
+            #expect(try forwarding.server.psql("SELECT deleted_at IS NOT NULL FROM readings WHERE sync_identifier = '\(deleted)'", database: "health") == ["t"])
+            #expect(try forwarding.centralReadings().count == 3)
+        }
+    }
+
+    @Test("PostgreSQL down when cuff-forward starts, then stopped again mid-way: every reading arrives, the outage logged once")
+    func serverOutages() async throws {
+        try await withTeardown { teardown in
+            let forwarding = try await Self.migratedAndGranted(teardown)
+            let stack = forwarding.stack
+            try await offCooperativePool { try forwarding.server.stop() }
+            try forwarding.startForwarder()
+            #expect(try await stack.cuffctl(["pair", Self.cuff]).status == 0)
+            try await offCooperativePool { try stack.wait(for: "PostgreSQL is unreachable", in: "forward.log") }
+            try await Task.sleep(for: .seconds(2))
+            try await offCooperativePool { try forwarding.server.start() }
+            try await forwarding.waitUntilCentralMatchesGateway(within: .seconds(30))
+            #expect(try forwarding.centralReadings().count == 3)
+
+            try await offCooperativePool { try forwarding.server.stop() }
+            #expect(try await stack.cuffctl(["start", Self.cuff, "--timeout", "30"]).status == 0)
+            try await Task.sleep(for: .seconds(2))
+            try await offCooperativePool { try forwarding.server.start() }
+            try await forwarding.waitUntilCentralMatchesGateway(within: .seconds(30))
+            #expect(try forwarding.centralReadings().count == 4)
+            let log = stack.text("forward.log")
+            #expect(log.components(separatedBy: "PostgreSQL is unreachable").count == 3, "\(log)")
+            #expect(log.components(separatedBy: "connected to PostgreSQL").count == 3, "\(log)")
+        }
+    }
+
+    @Test("A uid cuffd does not let read: exit 77 and what to do; a bad forward.conf: exit 78 naming the line")
+    func refusals() async throws {
+        try await withTeardown { teardown in
+            // cuffd's reader group is one nobody is not in.
+            let forwarding = try await ForwardingStack.make(scenario: "one-cuff.json", readerGroup: "root")
+            teardown.add { forwarding.server.remove() }
+            try await forwarding.stack.startDaemon()
+            let refused = try await forwarding.runForwarder(["--config", forwarding.configurationPath])
+            #expect(refused.status == 77, "\(refused.standardError)")
+            #expect(refused.standardError.contains("cuffctl grant UID bloodPressure read"), "\(refused.standardError)")
+
+            let bad = forwarding.directory.appendingPathComponent("bad.conf").path
+            try "[Forward]\nGateway=ward3\n[PostgreSQL]\nURL=postgresql://db/x\nSSLMode=sometimes\n".write(toFile: bad, atomically: false, encoding: .utf8)
+            let malformed = try await forwarding.runForwarder(["--config", bad])
+            #expect(malformed.status == 78)
+            #expect(malformed.standardError.contains("bad.conf:5: SSLMode must be one of"), "\(malformed.standardError)")
+        }
+    }
+
+    /// cuffd running over stored-records.json, the central schema migrated, and nobody granted read access.
+    static func migratedAndGranted(_ teardown: Teardown) async throws -> ForwardingStack {
+        let forwarding = try await ForwardingStack.make(scenario: "stored-records.json")
+        teardown.add { forwarding.server.remove() }
+        try await forwarding.stack.startDaemon()
+        let migrate = try await forwarding.runForwarder(["--config", forwarding.configurationPath, "--migrate"])
+        #expect(migrate.status == 0, "\(migrate.standardError)")
+        #expect(try await forwarding.stack.cuffctl(["grant", "\(PostgresServer.account.uid)", "bloodPressure", "read"]).status == 0)
+        return forwarding
+    }
+
+    /// Deletes the oldest blood-pressure reading from a store no daemon has open; returns its sync identifier.
+    static func deleteOneReading(store path: String) throws -> String {
+        let store = try HealthStore.open(path: path)
+        let readings = try store.correlations(CorrelationQuery(type: .bloodPressure, limit: 1), as: .daemon())
+        let reading = try #require(readings.first)
+        // The count is of the types the deletion touched: the correlation, its members and its pulse.
+        #expect(try store.delete([reading.uuid], as: .daemon()) >= 1)
+        return try #require(reading.metadata.syncIdentifier)
+    }
+}
