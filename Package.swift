@@ -128,9 +128,11 @@ let package = Package(
         // cuff-forward's parts: forward.conf, the change feed over D-Bus, the central schema, the anchor file, the loop.
         .target(name: "Forwarding", dependencies: ["CPostgreSQL", "DBus", "INIConfiguration"]),
         // `cuff-forward --config FILE [--bus ADDRESS] [--migrate]`: cuffd's readings into a central PostgreSQL.
+        // On MainLoop like cuffd, and for the same reason: nothing wakes it idle.
         .executableTarget(
             name: "cuff-forward",
-            dependencies: ["Forwarding", "DBus", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Forwarding", "DBus", "MainLoop", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-availability-checking"])]
         ),
         .testTarget(name: "ForwardingTests", dependencies: ["Forwarding", "INIConfiguration"]),
         // The emulated bluetoothd behind `cuff-sim`: scenario files and the cuffs they script.

@@ -1,5 +1,5 @@
 /// The waits between attempts to reach a server that does not answer: doubling from `first` up to `longest`,
-/// so that a server coming back is found within `longest` and a server down for hours is asked once a minute.
+/// so that a server coming back is found within `longest`, and a server down for hours is asked only that often.
 struct Backoff: Sendable {
     let first: Duration
     let longest: Duration

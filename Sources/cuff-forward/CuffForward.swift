@@ -1,6 +1,11 @@
 import ArgumentParser
 import DBus
 import Forwarding
+import MainLoop
+
+/// Swift concurrency on the main thread only (MainLoop, as cuffd), so that an idle cuff-forward is woken by nothing:
+/// libdispatch's global queues tick a 1 s pool monitor once they have a worker (docs/architecture.md).
+typealias DefaultExecutorFactory = MainLoopExecutorFactory
 
 /// `cuff-forward --config FILE [--bus ADDRESS] [--migrate]` (docs/forwarding.md).
 @main
@@ -21,6 +26,8 @@ struct CuffForward: AsyncParsableCommand {
 
     func run() async throws {
         let log = ForwardLog()
+        let signals = TerminationSignals.exitOnDelivery()
+        defer { signals.forEach { $0.cancel() } }
         do {
             let settings = try ForwardConfiguration(contentsOf: config)
             if migrate { return try Migration.run(settings, log: log) }

@@ -59,7 +59,7 @@ struct ForwardingTests {
         }
     }
 
-    @Test("PostgreSQL down when cuff-forward starts, then stopped again mid-way: every reading arrives, the outage logged once")
+    @Test("PostgreSQL down when cuff-forward starts, then stopped again mid-way: every reading arrives, each outage logged once; idle, nothing wakes it")
     func serverOutages() async throws {
         try await withTeardown { teardown in
             let forwarding = try await Self.migratedAndGranted(teardown)
@@ -82,6 +82,15 @@ struct ForwardingTests {
             let log = stack.text("forward.log")
             #expect(log.components(separatedBy: "PostgreSQL is unreachable").count == 3, "\(log)")
             #expect(log.components(separatedBy: "connected to PostgreSQL").count == 3, "\(log)")
+
+            // Caught up, it sleeps until cuffd signals: no thread of it runs for three seconds (idle libdispatch
+            // threads end after 5 s; that is not polling).
+            let pid = try #require(forwarding.forwarder?.pid)
+            try await Task.sleep(for: .seconds(6))
+            let before = try ThreadSwitches(of: pid)
+            try await Task.sleep(for: .seconds(3))
+            let after = try ThreadSwitches(of: pid)
+            #expect(after.woken(since: before) == [:], "\(after.names)")
         }
     }
 
