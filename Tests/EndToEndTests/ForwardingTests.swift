@@ -83,14 +83,9 @@ struct ForwardingTests {
             #expect(log.components(separatedBy: "PostgreSQL is unreachable").count == 3, "\(log)")
             #expect(log.components(separatedBy: "connected to PostgreSQL").count == 3, "\(log)")
 
-            // Caught up, it sleeps until cuffd signals: no thread of it runs for three seconds (idle libdispatch
-            // threads end after 5 s; that is not polling).
-            let pid = try #require(forwarding.forwarder?.pid)
-            try await Task.sleep(for: .seconds(6))
-            let before = try ThreadSwitches(of: pid)
-            try await Task.sleep(for: .seconds(3))
-            let after = try ThreadSwitches(of: pid)
-            #expect(after.woken(since: before) == [:], "\(after.names)")
+            // Caught up, it sleeps until cuffd signals: no thread of it runs for three seconds.
+            let idle = try await ThreadSwitches.wokenWhileIdle(try #require(forwarding.forwarder?.pid))
+            #expect(idle.woken == [:], "\(idle.names)")
         }
     }
 
