@@ -201,8 +201,17 @@ let package = Package(
         // cuffd's and cuffctl's peak memory reading a small and a large store through Readings' pages.
         .executableTarget(
             name: "readings-benchmark",
-            dependencies: ["DBusTestSupport", "HealthStore"],
+            dependencies: ["BenchmarkSupport", "DBusTestSupport", "HealthStore"],
             path: "Benchmarks/readings-benchmark"
+        ),
+        // What the benchmarks share: a synthetic store, cuffd on it beside cuff-sim, a process's figures.
+        .target(name: "BenchmarkSupport", dependencies: ["DBusTestSupport", "HealthStore"], path: "Benchmarks/BenchmarkSupport"),
+        // cuff-forward catching up a backlog into an empty central table, beside psql's COPY of the same rows.
+        // Run (root): swift build -c release && swift run -c release forward-benchmark [READINGS]
+        .executableTarget(
+            name: "forward-benchmark",
+            dependencies: ["BenchmarkSupport", "DBusTestSupport"],
+            path: "Benchmarks/forward-benchmark"
         ),
         .executableTarget(
             name: "dbus-benchmark",

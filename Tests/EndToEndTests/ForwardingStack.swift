@@ -21,7 +21,7 @@ final class ForwardingStack: @unchecked Sendable {
         let stack = try await Stack.make(scenario: scenario, daemonArguments: ["--reader-group", readerGroup])
         let server = try await offCooperativePool { try PostgresServer() }
         do {
-            return try ForwardingStack(stack: stack, server: server)
+            return try await offCooperativePool { try ForwardingStack(stack: stack, server: server) }
         } catch {
             server.remove()
             throw error
@@ -74,11 +74,16 @@ final class ForwardingStack: @unchecked Sendable {
         _ = try await offCooperativePool { forwarder.waitForExit() }
     }
 
+    /// Runs SQL on the central database as the superuser, off the cooperative pool (psql is a process).
+    func query(_ sql: String) async throws -> [String] {
+        try await offCooperativePool { try self.server.psql(sql, database: "health") }
+    }
+
     /// The central rows that are not deleted, as `syncIdentifier|systolic|diastolic|pulse`, sorted.
-    func centralReadings() throws -> [String] {
-        try server.psql(
+    func centralReadings() async throws -> [String] {
+        try await query(
             "SELECT sync_identifier || '|' || systolic || '|' || diastolic || '|' || coalesce(pulse_rate::text, '-') FROM readings "
-                + "WHERE deleted_at IS NULL ORDER BY sync_identifier", database: "health")
+                + "WHERE deleted_at IS NULL ORDER BY sync_identifier")
     }
 
     /// The gateway's readings, as root reads them through cuffd, in the same form.
@@ -95,7 +100,7 @@ final class ForwardingStack: @unchecked Sendable {
         let deadline = ContinuousClock.now + timeout
         var central: [String] = []
         while ContinuousClock.now < deadline {
-            central = try await offCooperativePool { try self.centralReadings() }
+            central = try await centralReadings()
             if central == expected { return }
             try await Task.sleep(for: .milliseconds(100))
         }

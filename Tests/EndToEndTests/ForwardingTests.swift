@@ -20,7 +20,7 @@ struct ForwardingTests {
             #expect(try await stack.cuffctl(["pair", Self.cuff]).status == 0)
             try forwarding.startForwarder()
             try await forwarding.waitUntilCentralMatchesGateway()
-            #expect(try forwarding.centralReadings().count == 3)
+            #expect(try await forwarding.centralReadings().count == 3)
 
             // The moment between the server's COMMIT and the anchor's rename: a FIFO where the anchor's temporary file
             // goes holds cuff-forward in open(2) once it has committed, and there it is killed.
@@ -32,7 +32,7 @@ struct ForwardingTests {
             try forwarding.startForwarder(log: "forward-held.log")
             #expect(try await stack.cuffctl(["start", Self.cuff, "--timeout", "30"]).status == 0)
             try await forwarding.waitUntilCentralMatchesGateway()
-            #expect(try forwarding.centralReadings().count == 4)
+            #expect(try await forwarding.centralReadings().count == 4)
             try await Task.sleep(for: .milliseconds(300))
             #expect(forwarding.forwarder?.isRunning == true, "cuff-forward was not held at the anchor write")
             #expect(try String(contentsOfFile: forwarding.anchorPath, encoding: .utf8) == committedAnchor)
@@ -44,7 +44,7 @@ struct ForwardingTests {
             try forwarding.startForwarder(log: "forward-again.log")
             try await offCooperativePool { try stack.wait(for: "forwarded 1 readings", in: "forward-again.log") }
             try await forwarding.waitUntilCentralMatchesGateway()
-            #expect(try forwarding.server.psql("SELECT count(*), count(DISTINCT sync_identifier) FROM readings", database: "health") == ["4|4"])
+            #expect(try await forwarding.query("SELECT count(*), count(DISTINCT sync_identifier) FROM readings") == ["4|4"])
             #expect(try String(contentsOfFile: forwarding.anchorPath, encoding: .utf8) != committedAnchor)
 
             // A reading deleted from the gateway's store (cuffd stopped, the store opened here) is deleted centrally once
@@ -54,8 +54,8 @@ struct ForwardingTests {
             try await stack.startDaemon()
             #expect(try await !forwarding.gatewayReadings().contains { $0.hasPrefix(deleted + "|") })
             try await forwarding.waitUntilCentralMatchesGateway()
-            #expect(try forwarding.server.psql("SELECT deleted_at IS NOT NULL FROM readings WHERE sync_identifier = '\(deleted)'", database: "health") == ["t"])
-            #expect(try forwarding.centralReadings().count == 3)
+            #expect(try await forwarding.query("SELECT deleted_at IS NOT NULL FROM readings WHERE sync_identifier = '\(deleted)'") == ["t"])
+            #expect(try await forwarding.centralReadings().count == 3)
         }
     }
 
@@ -71,14 +71,14 @@ struct ForwardingTests {
             try await Task.sleep(for: .seconds(2))
             try await offCooperativePool { try forwarding.server.start() }
             try await forwarding.waitUntilCentralMatchesGateway(within: .seconds(30))
-            #expect(try forwarding.centralReadings().count == 3)
+            #expect(try await forwarding.centralReadings().count == 3)
 
             try await offCooperativePool { try forwarding.server.stop() }
             #expect(try await stack.cuffctl(["start", Self.cuff, "--timeout", "30"]).status == 0)
             try await Task.sleep(for: .seconds(2))
             try await offCooperativePool { try forwarding.server.start() }
             try await forwarding.waitUntilCentralMatchesGateway(within: .seconds(30))
-            #expect(try forwarding.centralReadings().count == 4)
+            #expect(try await forwarding.centralReadings().count == 4)
             let log = stack.text("forward.log")
             #expect(log.components(separatedBy: "PostgreSQL is unreachable").count == 3, "\(log)")
             #expect(log.components(separatedBy: "connected to PostgreSQL").count == 3, "\(log)")

@@ -1,29 +1,28 @@
-import DBusTestSupport
 import Foundation
 
 /// A PostgreSQL server of the test's own (Debian's `postgresql` package): `initdb` in a temporary folder, listening
 /// only on a Unix socket in that folder (`listen_addresses=''`, PostgreSQL 15 documentation §20.3), with password
 /// authentication (scram-sha-256) for every role. PostgreSQL refuses to run as root, so under root the server runs
 /// as `nobody`, through setpriv(1). `stop()` must be called in the test's teardown.
-final class PostgresServer: @unchecked Sendable {
-    let directory: URL
-    let superuserPassword = "test-superuser"
+public final class PostgresServer: @unchecked Sendable {
+    public let directory: URL
+    public let superuserPassword = "test-superuser"
     /// `nobody`, who owns the data folder, and whom cuff-forward runs as in these tests.
-    static let account = (uid: UInt32(65534), gid: UInt32(65534))
+    public static let account = (uid: UInt32(65534), gid: UInt32(65534))
 
-    var socketDirectory: String { directory.path }
+    public var socketDirectory: String { directory.path }
     private var data: String { directory.appendingPathComponent("data").path }
 
     /// `pg_config --bindir`: Debian keeps initdb and pg_ctl out of PATH.
-    static let binaries: String? = {
+    public static let binaries: String? = {
         guard let output = try? ExternalCommand.run("pg_config", ["--bindir"]), output.status == 0 else { return nil }
         return output.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
     }()
 
-    static var available: Bool { binaries.map { FileManager.default.isExecutableFile(atPath: $0 + "/initdb") } ?? false }
+    public static var available: Bool { binaries.map { FileManager.default.isExecutableFile(atPath: $0 + "/initdb") } ?? false }
 
     /// Makes the cluster and starts it.
-    init() throws {
+    public init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("cuff-forward-pg-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let passwordFile = directory.appendingPathComponent("superuser-password").path
@@ -35,23 +34,24 @@ final class PostgresServer: @unchecked Sendable {
         try start()
     }
 
-    func start() throws {
+    public func start() throws {
         try run("pg_ctl", ["-D", data, "-l", directory.appendingPathComponent("server.log").path, "-w", "-o", "-k \(socketDirectory) -c listen_addresses='' -p 5432", "start"])
     }
 
     /// A fast shutdown (§19.5): sessions are ended, what was committed stays.
-    func stop() throws {
+    public func stop() throws {
         try run("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"])
     }
 
     /// Stops the server if it runs and removes its folder.
-    func remove() {
+    public func remove() {
         _ = try? run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"])
         try? FileManager.default.removeItem(at: directory)
     }
 
     /// Runs SQL as the superuser through psql, an independent client, and returns the rows, `|`-separated.
-    func psql(_ sql: String, database: String = "postgres") throws -> [String] {
+    @discardableResult
+    public func psql(_ sql: String, database: String = "postgres") throws -> [String] {
         let connection = "host=\(socketDirectory) port=5432 user=postgres password=\(superuserPassword) dbname=\(database)"
         let output = try ExternalCommand.run("psql", [connection, "-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", "-c", sql])
         guard output.status == 0 else { throw TestFailure("psql \(sql): \(output.standardError)") }
@@ -59,13 +59,13 @@ final class PostgresServer: @unchecked Sendable {
     }
 
     /// Makes `path` the account's (when the test runs as root; otherwise the test's user owns it already).
-    static func giveToAccount(_ path: String) throws {
+    public static func giveToAccount(_ path: String) throws {
         guard getuid() == 0 else { return }
         guard chown(path, account.uid, account.gid) == 0 else { throw TestFailure("cannot chown \(path)") }
     }
 
     /// `argv` as the account: through setpriv(1) under root, as is otherwise.
-    static func asAccount(_ argv: [String]) -> [String] {
+    public static func asAccount(_ argv: [String]) -> [String] {
         guard getuid() == 0 else { return argv }
         return ["/usr/bin/setpriv", "--reuid=\(account.uid)", "--regid=\(account.gid)", "--groups=\(account.gid)"] + argv
     }
