@@ -5,6 +5,10 @@
 /// INSERT, "ON CONFLICT Clause") that changes the row only for a newer revision — or to bring back a row
 /// deleted at the same or an older revision —, and a deletion marks the row deleted only up to the revision
 /// it names, so that a revision sent beside its own old version's deletion stays.
+///
+/// A page is two statements, not one per reading: each column travels as one array parameter
+/// (``PostgresArray``) and `unnest` turns the arrays back into rows (§9.19, "Array Functions"), so a page of
+/// 1 000 readings costs two round trips to the server instead of 1 000.
 struct CentralWriter {
     let gateway: String
 
@@ -12,7 +16,13 @@ struct CentralWriter {
         INSERT INTO readings AS r (sync_identifier, sync_version, gateway, systolic, diastolic, mean_arterial_pressure,
             pulse_rate, unit, measured_at, device_time, user_id, person, status, device_address, device_name,
             device_manufacturer, device_model, device_serial)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, to_timestamp($9::double precision), $10, $11, $12, $13, $14, $15, $16, $17, $18)
+        SELECT id, version, $1, systolic, diastolic, mean, pulse, unit, to_timestamp(time), device_time, user_id, person,
+            status, address, name, manufacturer, model, serial
+        FROM unnest($2::text[], $3::bigint[], $4::float8[], $5::float8[], $6::float8[], $7::float8[], $8::text[],
+            $9::float8[], $10::text[], $11::smallint[], $12::text[], $13::integer[], $14::text[], $15::text[], $16::text[],
+            $17::text[], $18::text[])
+            AS page (id, version, systolic, diastolic, mean, pulse, unit, time, device_time, user_id, person, status,
+                address, name, manufacturer, model, serial)
         ON CONFLICT (sync_identifier) DO UPDATE SET sync_version = excluded.sync_version, gateway = excluded.gateway,
             systolic = excluded.systolic, diastolic = excluded.diastolic, mean_arterial_pressure = excluded.mean_arterial_pressure,
             pulse_rate = excluded.pulse_rate, unit = excluded.unit, measured_at = excluded.measured_at,
@@ -25,24 +35,37 @@ struct CentralWriter {
 
     static let delete = """
         UPDATE readings SET deleted_at = now()
-        WHERE sync_identifier = $1 AND sync_version <= $2::bigint AND deleted_at IS NULL
+        FROM unnest($1::text[], $2::bigint[]) AS gone (id, version)
+        WHERE sync_identifier = gone.id AND sync_version <= gone.version AND deleted_at IS NULL
         """
 
     /// Applies `page` and returns once the server has committed it.
     func apply(_ page: ChangePage, to database: PostgresConnection) throws(PostgresError) {
+        // One statement may not upsert a row twice (SQLSTATE 21000): of a reading revised twice, the newest.
+        var newest: [String: ForwardedReading] = [:]
+        for reading in page.readings where reading.syncVersion >= newest[reading.syncIdentifier]?.syncVersion ?? .min {
+            newest[reading.syncIdentifier] = reading
+        }
+        let readings = Array(newest.values)
         try database.transaction { () throws(PostgresError) in
-            for reading in page.readings { try database.execute(Self.upsert, parameters(reading)) }
-            for deletion in page.deleted { try database.execute(Self.delete, [deletion.syncIdentifier, String(deletion.syncVersion)]) }
+            if !readings.isEmpty { try database.execute(Self.upsert, [gateway] + columns(readings)) }
+            if !page.deleted.isEmpty {
+                try database.execute(Self.delete, [
+                    PostgresArray.literal(page.deleted.map(\.syncIdentifier)), PostgresArray.literal(page.deleted.map { String($0.syncVersion) }),
+                ])
+            }
         }
     }
 
-    private func parameters(_ reading: ForwardedReading) -> [String?] {
-        [
-            reading.syncIdentifier, String(reading.syncVersion), gateway, String(reading.systolic), String(reading.diastolic),
-            reading.meanArterialPressure.map { String($0) }, reading.pulseRate.map { String($0) }, reading.unit,
-            String(reading.time), reading.deviceTime, reading.userID.map { String($0) }, reading.person,
-            reading.status.map { String($0) }, reading.device["address"], reading.device["name"], reading.device["manufacturer"],
-            reading.device["model"], reading.device["serial"],
+    /// The readings' columns, each one array literal, in the order of `upsert`'s `unnest`.
+    private func columns(_ readings: [ForwardedReading]) -> [String?] {
+        let columns: [(ForwardedReading) -> String?] = [
+            \.syncIdentifier, { String($0.syncVersion) }, { String($0.systolic) }, { String($0.diastolic) },
+            { $0.meanArterialPressure.map { String($0) } }, { $0.pulseRate.map { String($0) } }, \.unit, { String($0.time) },
+            \.deviceTime, { $0.userID.map { String($0) } }, \.person, { $0.status.map { String($0) } },
+            { $0.device["address"] }, { $0.device["name"] }, { $0.device["manufacturer"] }, { $0.device["model"] },
+            { $0.device["serial"] },
         ]
+        return columns.map { column in PostgresArray.literal(readings.map(column)) }
     }
 }
