@@ -37,7 +37,7 @@ try """
     Gateway=benchmark
     State=\(directory.appendingPathComponent("anchor").path)
     [PostgreSQL]
-    URL=postgresql://postgres@/health?host=\(server.socketDirectory)&port=5432
+    URL=postgresql://postgres@/health?host=\(server.socketDirectory)&port=\(server.port)
     PasswordFile=\(passwordFile)
     SSLMode=disable
     """.write(toFile: configuration, atomically: false, encoding: .utf8)

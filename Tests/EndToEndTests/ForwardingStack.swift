@@ -16,10 +16,11 @@ final class ForwardingStack: @unchecked Sendable {
 
     static let binary = Stack.binaries.appendingPathComponent("cuff-forward").path
 
-    /// `readerGroup` is cuffd's `--reader-group`: `nogroup` (nobody's) lets cuff-forward call it.
-    static func make(scenario: String, readerGroup: String = "nogroup") async throws -> ForwardingStack {
+    /// `readerGroup` is cuffd's `--reader-group`: `nogroup` (nobody's) lets cuff-forward call it. With `tls`, the
+    /// server also listens on 127.0.0.1 with a certificate of a test CA (the configuration still uses the socket).
+    static func make(scenario: String, readerGroup: String = "nogroup", tls: Bool = false) async throws -> ForwardingStack {
         let stack = try await Stack.make(scenario: scenario, daemonArguments: ["--reader-group", readerGroup])
-        let server = try await offCooperativePool { try PostgresServer() }
+        let server = try await offCooperativePool { try PostgresServer(tls: tls) }
         do {
             return try await offCooperativePool { try ForwardingStack(stack: stack, server: server) }
         } catch {
@@ -36,19 +37,25 @@ final class ForwardingStack: @unchecked Sendable {
         let state = directory.appendingPathComponent("state")
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: false)
         try PostgresServer.giveToAccount(state.path)
-        let passwordFile = directory.appendingPathComponent("gateway-password").path
         try (gatewayPassword + "\n").write(toFile: passwordFile, atomically: false, encoding: .utf8)
         chmod(passwordFile, 0o600)
         try PostgresServer.giveToAccount(passwordFile)
+        try writeConfiguration(url: "postgresql://gateway1@/health?host=\(server.socketDirectory)&port=\(server.port)", sslMode: "disable")
+    }
+
+    private var passwordFile: String { directory.appendingPathComponent("gateway-password").path }
+
+    /// forward.conf with the gateway's role and password, reaching the server at `url`.
+    func writeConfiguration(url: String, sslMode: String) throws {
         try """
             [Forward]
             Gateway=ward3
             State=\(anchorPath)
 
             [PostgreSQL]
-            URL=postgresql://gateway1@/health?host=\(server.socketDirectory)&port=5432
+            URL=\(url)
             PasswordFile=\(passwordFile)
-            SSLMode=disable
+            SSLMode=\(sslMode)
             """.write(toFile: configurationPath, atomically: false, encoding: .utf8)
     }
 

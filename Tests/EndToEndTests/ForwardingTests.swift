@@ -108,6 +108,41 @@ struct ForwardingTests {
         }
     }
 
+    @Test("verify-full with the test CA's certificate: TLS, and every reading; another CA or another host name: refused, nothing written")
+    func verifiedTLS() async throws {
+        try await withTeardown { teardown in
+            let forwarding = try await ForwardingStack.make(scenario: "stored-records.json", tls: true)
+            teardown.add { forwarding.server.remove() }
+            let stack = forwarding.stack, server = forwarding.server
+            let certificates = try #require(server.certificates)
+            let stranger = try await offCooperativePool { try TestCertificates(in: forwarding.directory, name: "stranger") }
+            try await stack.startDaemon()
+            let refusals = [
+                ("127.0.0.1", certificates.authority, "does not match host name"),
+                ("localhost", stranger.authority, "certificate verify failed"),
+            ]
+            for (host, authority, reason) in refusals {
+                try forwarding.writeConfiguration(url: "postgresql://gateway1@\(host):\(server.port)/health?sslrootcert=\(authority)", sslMode: "verify-full")
+                let refused = try await forwarding.runForwarder(["--config", forwarding.configurationPath, "--migrate"])
+                #expect(refused.status == 69 && refused.standardError.contains(reason), "\(refused.standardError)")
+            }
+            #expect(try await forwarding.query("SELECT count(*) FROM pg_tables WHERE tablename = 'readings'") == ["0"])
+
+            try forwarding.writeConfiguration(url: "postgresql://gateway1@localhost:\(server.port)/health?sslrootcert=\(certificates.authority)", sslMode: "verify-full")
+            let migrate = try await forwarding.runForwarder(["--config", forwarding.configurationPath, "--migrate"])
+            #expect(migrate.status == 0, "\(migrate.standardError)")
+            #expect(try await stack.cuffctl(["grant", "\(PostgresServer.account.uid)", "bloodPressure", "read"]).status == 0)
+            #expect(try await stack.cuffctl(["pair", Self.cuff]).status == 0)
+            try forwarding.startForwarder()
+            try await forwarding.waitUntilCentralMatchesGateway()
+            #expect(stack.text("forward.log").contains("connected to PostgreSQL (TLS)"))
+            // The server's own view of the session (pg_stat_ssl, §28.2.3).
+            let sessions = try await forwarding.query(
+                "SELECT ssl FROM pg_stat_ssl JOIN pg_stat_activity USING (pid) WHERE application_name = 'cuff-forward'")
+            #expect(sessions == ["t"])
+        }
+    }
+
     /// cuffd running over stored-records.json, the central schema migrated, and nobody granted read access.
     static func migratedAndGranted(_ teardown: Teardown) async throws -> ForwardingStack {
         let forwarding = try await ForwardingStack.make(scenario: "stored-records.json")
