@@ -162,7 +162,7 @@ let package = Package(
         // cuff-sim, cuffd and cuffctl as processes on a private bus: the user story end to end.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["DBus", "DBusTestSupport", "CuffSimulation", "HealthStore", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["BenchmarkSupport", "DBus", "DBusTestSupport", "CuffSimulation", "HealthStore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "DaemonTests",

@@ -86,11 +86,12 @@ final class ForwardingStack: @unchecked Sendable {
         try await offCooperativePool { try self.server.psql(sql, database: "health") }
     }
 
-    /// The central rows that are not deleted, as `syncIdentifier|systolic|diastolic|pulse`, sorted.
+    /// The central rows that are not deleted, as `syncIdentifier|systolic|diastolic|pulse`, sorted as Swift sorts
+    /// (the server's collation may differ).
     func centralReadings() async throws -> [String] {
         try await query(
             "SELECT sync_identifier || '|' || systolic || '|' || diastolic || '|' || coalesce(pulse_rate::text, '-') FROM readings "
-                + "WHERE deleted_at IS NULL ORDER BY sync_identifier")
+                + "WHERE deleted_at IS NULL").sorted()
     }
 
     /// The gateway's readings, as root reads them through cuffd, in the same form.

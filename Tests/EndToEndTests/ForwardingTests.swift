@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import DBusTestSupport
 import Foundation
 import HealthStore
@@ -143,10 +144,39 @@ struct ForwardingTests {
         }
     }
 
-    /// cuffd running over stored-records.json, the central schema migrated, and nobody granted read access.
-    static func migratedAndGranted(_ teardown: Teardown) async throws -> ForwardingStack {
+    @Test("A backlog through faults — the session ended by pg_terminate_backend, cuff-forward SIGKILLed, at random moments — then a revision: each reading once, the newest revision")
+    func backlogThroughFaults() async throws {
+        try await withTeardown { teardown in
+            let forwarding = try await Self.migratedAndGranted(teardown, backlog: 3_000)
+            let stack = forwarding.stack
+            try forwarding.startForwarder()
+            for trial in 0..<6 {
+                try await Task.sleep(for: .milliseconds(Int.random(in: 50...400)))
+                if trial.isMultiple(of: 2) {
+                    _ = try await forwarding.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'cuff-forward'")
+                } else {
+                    try await forwarding.killForwarder()
+                    try forwarding.startForwarder(log: "forward-\(trial).log")
+                }
+            }
+            try await forwarding.waitUntilCentralMatchesGateway(within: .seconds(60))
+            #expect(try await forwarding.query("SELECT count(*), count(DISTINCT sync_identifier) FROM readings") == ["3000|3000"])
+
+            // A reading revised in the gateway's store (cuffd stopped): the central row takes the new revision.
+            #expect(try await stack.stopDaemon() == 0)
+            _ = try HealthStore.open(path: stack.storePath).saveBloodPressure(syntheticReading(0, revision: 1), as: .daemon())
+            try await stack.startDaemon()
+            try await forwarding.waitUntilCentralMatchesGateway()
+            #expect(try await forwarding.query("SELECT sync_version, systolic FROM readings WHERE sync_identifier = 'C4F312FFFE53F2C9-1-0'") == ["1|150"])
+        }
+    }
+
+    /// cuffd running over stored-records.json (on a store of `backlog` synthetic readings), the central schema
+    /// migrated, and nobody granted read access.
+    static func migratedAndGranted(_ teardown: Teardown, backlog: Int = 0) async throws -> ForwardingStack {
         let forwarding = try await ForwardingStack.make(scenario: "stored-records.json")
         teardown.add { forwarding.server.remove() }
+        if backlog > 0 { try makeStore(forwarding.stack.storePath, count: backlog) }
         try await forwarding.stack.startDaemon()
         let migrate = try await forwarding.runForwarder(["--config", forwarding.configurationPath, "--migrate"])
         #expect(migrate.status == 0, "\(migrate.standardError)")
