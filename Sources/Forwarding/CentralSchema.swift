@@ -33,7 +33,23 @@ enum CentralSchema {
         );
         CREATE INDEX readings_by_person ON readings (person, measured_at) WHERE deleted_at IS NULL;
         CREATE INDEX readings_by_time ON readings (measured_at) WHERE deleted_at IS NULL;
+        """,
+        // Each gateway writes only its own rows (§5.8 "Row Security Policies"): a gateway name belongs to one role,
+        // and the policy lets a role see, insert and update only rows of its names — forced on the table's owner
+        // too, which is the role that migrated, often a gateway's own. A row of another gateway is invisible to
+        // UPDATE, and an INSERT of one, or an upsert onto one, is refused (SQLSTATE 42501).
         """
+        CREATE TABLE gateways (
+            name text PRIMARY KEY,
+            role name NOT NULL,
+            registered_at timestamptz NOT NULL DEFAULT now()
+        );
+        ALTER TABLE readings ENABLE ROW LEVEL SECURITY;
+        ALTER TABLE readings FORCE ROW LEVEL SECURITY;
+        CREATE POLICY readings_of_own_gateway ON readings
+            USING (gateway IN (SELECT name FROM gateways WHERE role = current_user))
+            WITH CHECK (gateway IN (SELECT name FROM gateways WHERE role = current_user));
+        """,
     ]
 
     /// `hashtext('cuff-forward schema')` would do as well; a fixed number is easier to find in `pg_locks`.

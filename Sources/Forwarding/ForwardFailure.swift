@@ -25,6 +25,7 @@ public struct ForwardFailure: Error, CustomStringConvertible {
             case .malformed: self.init(message: error.description, status: 65)  // EX_DATAERR
             case .busLost, .cuffdUnavailable, .anchorExpired: self.init(message: error.description, status: 69)  // EX_UNAVAILABLE
             }
+        case let error as GatewayRegistration.NotRegistered: self.init(message: error.description, status: 77)  // EX_NOPERM
         case let error as SchemaMismatch: self.init(message: error.description, status: 76)  // EX_PROTOCOL
         case let error as AnchorFileError: self.init(message: "the anchor file \(error)", status: 74)  // EX_IOERR
         case let error as PostgresError: self.init(message: "PostgreSQL: \(error)", status: 69)  // EX_UNAVAILABLE

@@ -71,6 +71,7 @@ public final class Forwarder {
         if let database { return database }
         let database = try server.connect()
         try CentralSchema.check(database)
+        try GatewayRegistration.check(writer.gateway, database)
         self.database = database
         log.state("postgresql", "up", .info, "connected to PostgreSQL (\(database.usesTLS ? "TLS" : "not encrypted"))")
         return database

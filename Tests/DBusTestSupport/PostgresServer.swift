@@ -61,10 +61,11 @@ public final class PostgresServer: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Runs SQL as the superuser through psql, an independent client, and returns the rows, `|`-separated.
+    /// Runs SQL through psql, an independent client, as the superuser or `user`, and returns the rows, `|`-separated.
     @discardableResult
-    public func psql(_ sql: String, database: String = "postgres") throws -> [String] {
-        let connection = "host=\(socketDirectory) port=\(port) user=postgres password=\(superuserPassword) dbname=\(database)"
+    public func psql(_ sql: String, database: String = "postgres", user: (name: String, password: String)? = nil) throws -> [String] {
+        let (name, password) = user ?? ("postgres", superuserPassword)
+        let connection = "host=\(socketDirectory) port=\(port) user=\(name) password=\(password) dbname=\(database)"
         let output = try ExternalCommand.run("psql", [connection, "-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", "-c", sql])
         guard output.status == 0 else { throw TestFailure("psql \(sql): \(output.standardError)") }
         return output.standardOutput.split(separator: "\n").map(String.init)

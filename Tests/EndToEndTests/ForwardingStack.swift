@@ -81,9 +81,9 @@ final class ForwardingStack: @unchecked Sendable {
         _ = try await offCooperativePool { forwarder.waitForExit() }
     }
 
-    /// Runs SQL on the central database as the superuser, off the cooperative pool (psql is a process).
-    func query(_ sql: String) async throws -> [String] {
-        try await offCooperativePool { try self.server.psql(sql, database: "health") }
+    /// Runs SQL on the central database as the superuser or `user`, off the cooperative pool (psql is a process).
+    func query(_ sql: String, as user: (name: String, password: String)? = nil) async throws -> [String] {
+        try await offCooperativePool { try self.server.psql(sql, database: "health", user: user) }
     }
 
     /// The central rows that are not deleted, as `syncIdentifier|systolic|diastolic|pulse`, sorted as Swift sorts

@@ -171,6 +171,42 @@ struct ForwardingTests {
         }
     }
 
+    @Test("Two gateways on one server: a row of the other is invisible to UPDATE and refused to INSERT and upsert; a forwarder claiming the other's name exits 77; nothing changes")
+    func rowSecurity() async throws {
+        try await withTeardown { teardown in
+            let forwarding = try await Self.migratedAndGranted(teardown)
+            #expect(try await forwarding.stack.cuffctl(["pair", Self.cuff]).status == 0)
+            try forwarding.startForwarder()
+            try await forwarding.waitUntilCentralMatchesGateway()
+            // The second gateway's role, registered by the administrator (docs/forwarding.md, "Setting it up").
+            let second = (name: "gateway2", password: forwarding.gatewayPassword)
+            _ = try await forwarding.query("CREATE ROLE gateway2 LOGIN PASSWORD '\(second.password)'")
+            _ = try await forwarding.query("GRANT SELECT, INSERT, UPDATE ON readings TO gateway2")
+            _ = try await forwarding.query("GRANT SELECT ON gateways, cuff_forward_schema TO gateway2")
+            _ = try await forwarding.query("INSERT INTO gateways (name, role) VALUES ('ward4', 'gateway2')")
+            let before = try await forwarding.query("SELECT sync_identifier, sync_version, gateway, systolic, deleted_at FROM readings ORDER BY 1")
+            let someone = try #require(before.first?.split(separator: "|").first)
+
+            #expect(try await forwarding.query("SELECT count(*) FROM readings", as: second) == ["0"])
+            let updated = try await forwarding.query(
+                "WITH changed AS (UPDATE readings SET systolic = 1 RETURNING 1) SELECT count(*) FROM changed", as: second)
+            #expect(updated == ["0"])
+            let row = "(sync_identifier, sync_version, gateway, systolic, diastolic, unit, measured_at)"
+            for sql in [
+                "INSERT INTO readings \(row) VALUES ('forged', 0, 'ward3', 1, 1, 'mmHg', now())",
+                "INSERT INTO readings \(row) VALUES ('\(someone)', 9, 'ward4', 1, 1, 'mmHg', now()) "
+                    + "ON CONFLICT (sync_identifier) DO UPDATE SET systolic = excluded.systolic, sync_version = excluded.sync_version",
+            ] {
+                await #expect { _ = try await forwarding.query(sql, as: second) } throws: { "\($0)".contains("row-level security") }
+            }
+            // cuff-forward logging in as gateway2 but configured as ward3.
+            try forwarding.writeConfiguration(url: "postgresql://gateway2@/health?host=\(forwarding.server.socketDirectory)&port=\(forwarding.server.port)", sslMode: "disable")
+            let claimed = try await forwarding.runForwarder(["--config", forwarding.configurationPath])
+            #expect(claimed.status == 77 && claimed.standardError.contains("belongs to role gateway1"), "\(claimed.standardError)")
+            #expect(try await forwarding.query("SELECT sync_identifier, sync_version, gateway, systolic, deleted_at FROM readings ORDER BY 1") == before)
+        }
+    }
+
     /// cuffd running over stored-records.json (on a store of `backlog` synthetic readings), the central schema
     /// migrated, and nobody granted read access.
     static func migratedAndGranted(_ teardown: Teardown, backlog: Int = 0) async throws -> ForwardingStack {
