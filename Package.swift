@@ -34,6 +34,7 @@ let package = Package(
                 "CuffSimulation",
                 "Daemon",
                 "Diagnostics",
+                "ForwardingStatus",
                 "Gateway",
                 "HealthStore",
                 "ScenarioReplay",
@@ -126,7 +127,9 @@ let package = Package(
         // libpq, PostgreSQL's C client library (docs/forwarding.md says why libpq and not postgres-nio).
         .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // cuff-forward's parts: forward.conf, the change feed over D-Bus, the central schema, the anchor file, the loop.
-        .target(name: "Forwarding", dependencies: ["CPostgreSQL", "DBus", "INIConfiguration"]),
+        .target(name: "Forwarding", dependencies: ["CPostgreSQL", "DBus", "ForwardingStatus", "INIConfiguration"]),
+        // cuff-forward's status file, written by it and read by `cuffctl forward status` (which so needs no libpq).
+        .target(name: "ForwardingStatus"),
         // `cuff-forward --config FILE [--bus ADDRESS] [--migrate]`: cuffd's readings into a central PostgreSQL.
         // On MainLoop like cuffd, and for the same reason: nothing wakes it idle.
         .executableTarget(
@@ -149,7 +152,7 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "cuffctlTests", dependencies: ["cuffctl", "DBusTestSupport"]),
+        .testTarget(name: "cuffctlTests", dependencies: ["cuffctl", "DBusTestSupport", "ForwardingStatus"]),
         .testTarget(name: "CuffSimulationTests", dependencies: ["CuffSimulation", "DBus", "DBusTestSupport"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "BlueZ", "CuffSimulation", "DBus", "DBusTestSupport"]),
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "CuffSimulation", "DBus", "DBusTestSupport"]),

@@ -17,6 +17,7 @@ public final class Forwarder {
     private var database: PostgresConnection?
     private var anchor: UInt64 = 0
     private var backoff = Backoff()
+    private var report: StatusReport?
 
     public init(configuration: ForwardConfiguration, connection: DBusConnection, log: ForwardLog) {
         feed = CuffdFeed(connection: connection)
@@ -30,6 +31,7 @@ public final class Forwarder {
     public func run() async throws(ForwardFailure) -> Never {
         do {
             anchor = try anchorFile.read()
+            report = StatusReport(gateway: writer.gateway, anchor: anchor, anchorPath: anchorFile.path, log: log)
             let wakeups = try await feed.wakeups()
             Task { [doorbell] in
                 for await _ in wakeups { doorbell.ring() }
@@ -47,11 +49,13 @@ public final class Forwarder {
         do {
             try await drain()
             backoff.reset()
+            report?.set(.forwarding)
             await doorbell.wait()
         } catch let error as FeedError {
             switch error {
             case .cuffdUnavailable:
                 log.state("cuffd", "down", .warning, "\(error); forwarding resumes when cuffd is back")
+                report?.set(.waitingForCuffd, error: error)
                 await doorbell.wait(timeout: backoff.delay())
             case .anchorExpired:
                 log.log(.warning, "\(error): reading the whole store again (sync identifiers make that harmless)")
@@ -62,6 +66,7 @@ public final class Forwarder {
         } catch let error as PostgresError where error.connectionLost || error.isAuthorizationFailure {
             database = nil
             log.state("postgresql", "down", .warning, "PostgreSQL is unreachable: \(error); retrying with backoff, nothing is lost")
+            report?.set(.waitingForPostgreSQL, error: error)
             try? await Task.sleep(for: backoff.delay())
         }
     }
@@ -89,6 +94,7 @@ public final class Forwarder {
             if page.anchor != anchor {
                 try anchorFile.write(page.anchor)
                 anchor = page.anchor
+                report?.acknowledged(anchor: anchor, last: page.readings.last)
             }
             if !page.isEmpty {
                 log.log(.info, "forwarded \(page.readings.count) readings and \(page.deleted.count) deletions; anchor \(anchor)")

@@ -14,7 +14,7 @@ struct Cuffctl: AsyncParsableCommand {
             """,
         subcommands: [
             StatusCommand.self, DevicesCommand.self, ScanCommand.self, PairCommand.self, ForgetCommand.self, StartCommand.self,
-            StopCommand.self, ReadingsCommand.self, ExportCommand.self, ReportCommand.self, StatsCommand.self, GrantCommand.self, RevokeCommand.self, PermissionsCommand.self,
+            StopCommand.self, ReadingsCommand.self, ExportCommand.self, ForwardCommand.self, ReportCommand.self, StatsCommand.self, GrantCommand.self, RevokeCommand.self, PermissionsCommand.self,
             DoctorCommand.self, DecodeCommand.self, BenchmarkCommand.self, ReplayCommand.self,
         ]
     )

@@ -14,6 +14,13 @@ final class ForwardingStack: @unchecked Sendable {
     var configurationPath: String { directory.appendingPathComponent("forward.conf").path }
     var anchorPath: String { directory.appendingPathComponent("state/anchor").path }
 
+    /// `cuffctl forward status --json` as root, parsed.
+    func forwardStatus() async throws -> [String: Any] {
+        let outcome = try await stack.cuffctl(["forward", "status", "--json", "--state", directory.appendingPathComponent("state/status.json").path])
+        guard outcome.status == 0 else { throw TestFailure("forward status exited \(outcome.status): \(outcome.error)") }
+        return try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any] ?? [:]
+    }
+
     static let binary = Stack.binaries.appendingPathComponent("cuff-forward").path
 
     /// `readerGroup` is cuffd's `--reader-group`: `nogroup` (nobody's) lets cuff-forward call it. With `tls`, the

@@ -60,7 +60,7 @@ struct ForwardingTests {
         }
     }
 
-    @Test("PostgreSQL down when cuff-forward starts, then stopped again mid-way: every reading arrives, each outage logged once; idle, nothing wakes it")
+    @Test("PostgreSQL down when cuff-forward starts, then stopped again mid-way: every reading arrives, each outage logged once and shown by forward status; idle, nothing wakes it")
     func serverOutages() async throws {
         try await withTeardown { teardown in
             let forwarding = try await Self.migratedAndGranted(teardown)
@@ -77,9 +77,18 @@ struct ForwardingTests {
             try await offCooperativePool { try forwarding.server.stop() }
             #expect(try await stack.cuffctl(["start", Self.cuff, "--timeout", "30"]).status == 0)
             try await Task.sleep(for: .seconds(2))
+            // cuffctl forward status tells the state, the reading waiting, and why, in words.
+            let waiting = try await forwarding.forwardStatus()
+            #expect(waiting["state"] as? String == "waiting for PostgreSQL", "\(waiting)")
+            #expect(waiting["lagReadings"] as? Int == 1 && (waiting["lagSeconds"] as? Double ?? 0) > 0, "\(waiting)")
+            #expect((waiting["lastError"] as? String)?.isEmpty == false, "\(waiting)")
             try await offCooperativePool { try forwarding.server.start() }
             try await forwarding.waitUntilCentralMatchesGateway(within: .seconds(30))
             #expect(try await forwarding.centralReadings().count == 4)
+            try await Task.sleep(for: .milliseconds(500))  // the status is written once the page's anchor is stored
+            let caughtUp = try await forwarding.forwardStatus()
+            #expect(caughtUp["state"] as? String == "forwarding" && caughtUp["lagReadings"] as? Int == 0, "\(caughtUp)")
+            #expect(caughtUp["lastSyncIdentifier"] is String && caughtUp["gateway"] as? String == "ward3", "\(caughtUp)")
             let log = stack.text("forward.log")
             #expect(log.components(separatedBy: "PostgreSQL is unreachable").count == 3, "\(log)")
             #expect(log.components(separatedBy: "connected to PostgreSQL").count == 3, "\(log)")
