@@ -156,12 +156,12 @@ struct ForwardingTests {
     @Test("A backlog through faults — the session ended by pg_terminate_backend, cuff-forward SIGKILLed, at random moments — then a revision: each reading once, the newest revision")
     func backlogThroughFaults() async throws {
         try await withTeardown { teardown in
-            let forwarding = try await Self.migratedAndGranted(teardown, backlog: 8_000)
+            let forwarding = try await Self.migratedAndGranted(teardown, backlog: 4_000)
             let stack = forwarding.stack
             try forwarding.startForwarder()
-            // 20 faults 20–150 ms apart: most land while the backlog is being sent (a page of 1 000 every few hundred ms).
+            // 20 faults 10–80 ms apart: most land while the backlog is being sent (a page of 1 000 every few hundred ms).
             for trial in 0..<20 {
-                try await Task.sleep(for: .milliseconds(Int.random(in: 20...150)))
+                try await Task.sleep(for: .milliseconds(Int.random(in: 10...80)))
                 if trial.isMultiple(of: 2) {
                     _ = try await forwarding.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'cuff-forward'")
                 } else {
@@ -170,7 +170,7 @@ struct ForwardingTests {
                 }
             }
             try await forwarding.waitUntilCentralMatchesGateway(within: .seconds(60))
-            #expect(try await forwarding.query("SELECT count(*), count(DISTINCT sync_identifier) FROM readings") == ["8000|8000"])
+            #expect(try await forwarding.query("SELECT count(*), count(DISTINCT sync_identifier) FROM readings") == ["4000|4000"])
 
             // A reading revised in the gateway's store (cuffd stopped): the central row takes the new revision.
             #expect(try await stack.stopDaemon() == 0)
