@@ -12,7 +12,7 @@ SWIFT ?= swift
 SWIFT_BUILD = $(SWIFT) build -c release --static-swift-stdlib --scratch-path .build/static
 BIN_DIR = $(shell $(SWIFT) build -c release --scratch-path .build/static --show-bin-path)
 MAN_DIR = .build/plugins/GenerateManual/outputs
-PROGRAMS = cuffctl cuffd
+PROGRAMS = cuffctl cuffd cuff-forward
 
 .PHONY: all man completions install uninstall test clean
 
@@ -37,6 +37,12 @@ install: all man completions
 	install -D -m 0644 systemd/cuffd.sysusers $(DESTDIR)$(PREFIX)/lib/sysusers.d/cuffd.conf
 	install -D -m 0644 systemd/org.cuffd.Gateway1.conf $(DESTDIR)$(PREFIX)/share/dbus-1/system.d/org.cuffd.Gateway1.conf
 	install -D -m 0644 systemd/cuffd.conf $(DESTDIR)/etc/cuffd/cuffd.conf
+	# cuff-forward: its unit starts only once /etc/cuffd/forward.conf exists, so the template goes beside it.
+	install -D -m 0755 -s $(BIN_DIR)/cuff-forward $(DESTDIR)$(PREFIX)/libexec/cuff-forward
+	install -D -m 0644 systemd/cuff-forward.service $(DESTDIR)$(UNIT_DIR)/cuff-forward.service
+	install -D -m 0644 systemd/cuff-forward.sysusers $(DESTDIR)$(PREFIX)/lib/sysusers.d/cuff-forward.conf
+	install -D -m 0644 systemd/forward.conf $(DESTDIR)$(PREFIX)/share/doc/cuffd/forward.conf.example
+	install -D -m 0644 docs/forwarding.md $(DESTDIR)$(PREFIX)/share/doc/cuffd/forwarding.md
 	# cuffctl(1) and a page per subcommand, cuffctl-start(1) and so on (man/install-pages says how they are named);
 	# cuffd is a system daemon: section 8 (the plugin writes section 1).
 	man/install-pages 1 $(DESTDIR)$(PREFIX)/share/man/man1 $(MAN_DIR)/cuffctl/*.1
@@ -48,6 +54,9 @@ install: all man completions
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/cuffctl $(DESTDIR)$(PREFIX)/libexec/cuffd $(DESTDIR)$(UNIT_DIR)/cuffd.service \
+	      $(DESTDIR)$(PREFIX)/libexec/cuff-forward $(DESTDIR)$(UNIT_DIR)/cuff-forward.service \
+	      $(DESTDIR)$(PREFIX)/lib/sysusers.d/cuff-forward.conf $(DESTDIR)$(PREFIX)/share/doc/cuffd/forward.conf.example \
+	      $(DESTDIR)$(PREFIX)/share/doc/cuffd/forwarding.md \
 	      $(DESTDIR)$(PREFIX)/lib/sysusers.d/cuffd.conf $(DESTDIR)$(PREFIX)/share/dbus-1/system.d/org.cuffd.Gateway1.conf \
 	      $(DESTDIR)$(PREFIX)/share/man/man1/cuffctl*.1 $(DESTDIR)$(PREFIX)/share/man/man8/cuffd.8 \
 	      $(DESTDIR)$(PREFIX)/share/man/man5/cuffd.conf.5 \

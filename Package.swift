@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "cuffctl", targets: ["cuffctl"]),
         .executable(name: "cuff-sim", targets: ["cuff-sim"]),
         .executable(name: "cuffd", targets: ["cuffd"]),
+        .executable(name: "cuff-forward", targets: ["cuff-forward"]),
         .library(name: "HealthStore", targets: ["HealthStore"]),
     ],
     dependencies: [
@@ -36,6 +37,7 @@ let package = Package(
                 "CuffSimulation",
                 "Daemon",
                 "Diagnostics",
+                "ForwardingStatus",
                 "Gateway",
                 "HealthStore",
                 "ScenarioReplay",
@@ -64,11 +66,14 @@ let package = Package(
         .target(name: "CBenchmarkSink"),
         // Linux calls Swift's Glibc module leaves out (they need _GNU_SOURCE).
         .target(name: "CLinux"),
+        // systemd-style configuration files (systemd.syntax(7)): sections, keys, typed values, errors naming the line;
+        // cuffd.conf and cuff-forward's forward.conf both.
+        .target(name: "INIConfiguration"),
         // The daemon's own parts: configuration, wiring of BlueZ → Gateway → store, control API.
         .target(
             name: "Daemon",
             dependencies: [
-                "BlueZ", "CuffdVersion", "DBus", "GATTHealth", "Gateway", "HealthStore", "SystemdSupport", "CLinux",
+                "BlueZ", "CuffdVersion", "DBus", "GATTHealth", "Gateway", "HealthStore", "INIConfiguration", "SystemdSupport", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -122,6 +127,20 @@ let package = Package(
         // sd_listen_fds and sd_is_socket for cuffd's static libdbus-1, which refers to them only from code cuffd
         // has no caller of (server-side socket activation); they abort (sd_listen_fds.c says why that is sound).
         .target(name: "CDBusStatic"),
+        // libpq, PostgreSQL's C client library (docs/forwarding.md says why libpq and not postgres-nio).
+        .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // cuff-forward's parts: forward.conf, the change feed over D-Bus, the central schema, the anchor file, the loop.
+        .target(name: "Forwarding", dependencies: ["CPostgreSQL", "DBus", "ForwardingStatus", "INIConfiguration"]),
+        // cuff-forward's status file, written by it and read by `cuffctl forward status` (which so needs no libpq).
+        .target(name: "ForwardingStatus"),
+        // `cuff-forward --config FILE [--bus ADDRESS] [--migrate]`: cuffd's readings into a central PostgreSQL.
+        // On MainLoop like cuffd, and for the same reason: nothing wakes it idle.
+        .executableTarget(
+            name: "cuff-forward",
+            dependencies: ["Forwarding", "DBus", "MainLoop", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-availability-checking"])]
+        ),
+        .testTarget(name: "ForwardingTests", dependencies: ["Forwarding", "INIConfiguration"]),
         // The emulated bluetoothd behind `cuff-sim`: scenario files and the cuffs they script.
         .target(name: "CuffSimulation", dependencies: ["BlueZ", "DBus", "GATTHealth"]),
         // `cuff-sim --scenario FILE [--bus ADDRESS]`: owns org.bluez on a bus with scripted cuffs.
@@ -139,7 +158,7 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "cuffctlTests", dependencies: ["cuffctl", "DBusTestSupport"]),
+        .testTarget(name: "cuffctlTests", dependencies: ["cuffctl", "DBusTestSupport", "ForwardingStatus"]),
         .testTarget(name: "CuffSimulationTests", dependencies: ["CuffSimulation", "DBus", "DBusTestSupport"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "BlueZ", "CuffSimulation", "DBus", "DBusTestSupport"]),
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "CuffSimulation", "DBus", "DBusTestSupport"]),
@@ -147,13 +166,13 @@ let package = Package(
         // Our D-Bus layer against third-party peers: busctl, gdbus, python dbus-fast (Tests/Interop).
         .testTarget(name: "InteropTests", dependencies: ["DBus", "DBusTestSupport"]),
         // A private dbus-daemon per test, and helpers to run third-party peers (busctl, dbus-fast).
-        .target(name: "DBusTestSupport", dependencies: ["DBus"], path: "Tests/DBusTestSupport"),
+        .target(name: "DBusTestSupport", dependencies: ["CLinux", "DBus"], path: "Tests/DBusTestSupport"),
         .testTarget(name: "SystemdSupportTests", dependencies: ["SystemdSupport", "DBusTestSupport"]),
         // cuff-sim, cuffd and cuffctl as processes on a private bus: the user story end to end.
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "CuffdVersion", "DBus", "DBusTestSupport", "CuffSimulation", "HealthStore", .product(name: "GRDB", package: "GRDB.swift"),
+                "BenchmarkSupport", "CuffdVersion", "DBus", "DBusTestSupport", "CuffSimulation", "HealthStore", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
@@ -200,8 +219,17 @@ let package = Package(
         // cuffd's and cuffctl's peak memory reading a small and a large store through Readings' pages.
         .executableTarget(
             name: "readings-benchmark",
-            dependencies: ["DBusTestSupport", "HealthStore"],
+            dependencies: ["BenchmarkSupport", "DBusTestSupport", "HealthStore"],
             path: "Benchmarks/readings-benchmark"
+        ),
+        // What the benchmarks share: a synthetic store, cuffd on it beside cuff-sim, a process's figures.
+        .target(name: "BenchmarkSupport", dependencies: ["DBusTestSupport", "HealthStore"], path: "Benchmarks/BenchmarkSupport"),
+        // cuff-forward catching up a backlog into an empty central table, beside psql's COPY of the same rows.
+        // Run (root): swift build -c release && swift run -c release forward-benchmark [READINGS]
+        .executableTarget(
+            name: "forward-benchmark",
+            dependencies: ["BenchmarkSupport", "DBusTestSupport"],
+            path: "Benchmarks/forward-benchmark"
         ),
         .executableTarget(
             name: "dbus-benchmark",

@@ -8,6 +8,7 @@
 // readings (docs/report.md).
 //
 // Run: swift build -c release && swift run -c release readings-benchmark [LARGE] [SMALL]   (1000000 and 1000)
+import BenchmarkSupport
 import DBusTestSupport
 import Foundation
 import HealthStore
@@ -15,31 +16,6 @@ import HealthStore
 let arguments = CommandLine.arguments
 let large = arguments.count > 1 ? Int(arguments[1]) ?? 1_000_000 : 1_000_000
 let small = arguments.count > 2 ? Int(arguments[2]) ?? 1_000 : 1_000
-let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-
-/// A store of `count` readings, `spacing` seconds apart, written in batches as cuffd's ingest writes them.
-func makeStore(_ path: String, count: Int, spacing: TimeInterval = 60) throws {
-    let store = try HealthStore.open(path: path)
-    let device = HealthDevice(identity: "C4F312FFFE53F2C9", name: "BP-1", manufacturer: "cuffd project", model: "SIM-1", serialNumber: "0001", localIdentifier: "C4:F3:12:53:F2:C9")
-    let start = Date(timeIntervalSince1970: 1_600_000_000)
-    for batch in stride(from: 0, to: count, by: 10_000) {
-        let readings = (batch ..< min(count, batch + 10_000)).map { (n: Int) -> BloodPressureReading in
-            let systolic = Double(100 + n % 60), diastolic = Double(60 + n % 30), pulse = Double(50 + n % 40)
-            return BloodPressureReading(
-                systolic: systolic, diastolic: diastolic, mean: 90, pulse: pulse,
-                receivedAt: start.addingTimeInterval(Double(n) * spacing), device: device, deviceUserID: 1,
-                measurementStatus: 0, syncIdentifier: "C4F312FFFE53F2C9-1-\(n)")
-        }
-        _ = try store.saveBloodPressure(readings, as: .daemon())
-    }
-}
-
-/// A process's peak resident memory in KiB (VmHWM in /proc/PID/status), 0 once it is gone.
-func peakKiB(_ pid: pid_t) -> Int {
-    let text = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-    return text.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
-        .flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces).split(separator: " ")[0]) } ?? 0
-}
 
 struct Figures {
     let count: Int
@@ -47,28 +23,6 @@ struct Figures {
     let cuffdIdleKiB: Int
     let cuffdPeakKiB: Int
     let cuffctlPeakKiB: Int
-}
-
-/// cuffd on the store at `storePath` beside cuff-sim (playing `scenario`, by default no cuff) on a private bus,
-/// ready; `body` gets the bus and cuffd.
-func withCuffd<Result>(
-    storePath: String, scenario scenarioJSON: Data = Data(#"{"adapter": {"address": "00:1A:7D:DA:71:13"}, "cuffs": []}"#.utf8),
-    _ body: (PrivateBus, ChildProcess) throws -> Result
-) throws -> Result {
-    let bus = try PrivateBus()
-    let scenario = bus.directory.appendingPathComponent("scenario.json")
-    try scenarioJSON.write(to: scenario)
-    let simulator = try ChildProcess(binaries.appendingPathComponent("cuff-sim").path, ["--scenario", scenario.path, "--bus", bus.address])
-    defer { simulator.terminate() }
-    Thread.sleep(forTimeInterval: 1)
-    let notify = try DatagramReceiver()
-    let daemon = try ChildProcess(
-        binaries.appendingPathComponent("cuffd").path, ["--bus", bus.address, "--store", storePath, "--config", "/nonexistent"],
-        standardError: .discard, environment: ["NOTIFY_SOCKET": notify.path])
-    defer { daemon.terminate() }
-    while let datagram = notify.receiveText(), !datagram.contains("READY=1") {}
-    Thread.sleep(forTimeInterval: 1)
-    return try body(bus, daemon)
 }
 
 /// cuffd on a store of `count` readings; `cuffctl readings --json` through all of it.
@@ -82,46 +36,6 @@ func measure(count: Int) throws -> Figures {
         let client = try timed(binaries.appendingPathComponent("cuffctl").path, ["readings", "--json", "--bus", bus.address])
         return Figures(count: count, seconds: client.seconds, cuffdIdleKiB: idle, cuffdPeakKiB: peakKiB(daemon.pid), cuffctlPeakKiB: client.peakKiB)
     }
-}
-
-/// A new empty directory under the temporary directory.
-func temporaryDirectory(_ name: String) throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory
-}
-
-func mebibytes(_ kibibytes: Int) -> String { String(format: "%.1f MiB", Double(kibibytes) / 1024) }
-
-/// Seconds of CPU (user and system) that the reaped children of this process have used so far.
-func childrenCPUSeconds() -> Double {
-    var usage = rusage()
-    getrusage(RUSAGE_CHILDREN.rawValue, &usage)
-    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-}
-
-/// Runs a command with its output counted and thrown away; seconds taken, its CPU seconds and peak RSS in KiB.
-func timed(_ executable: String, _ arguments: [String]) throws -> (seconds: Double, cpuSeconds: Double, peakKiB: Int) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let output = Pipe()
-    process.standardOutput = output
-    let reader = Thread { while !output.fileHandleForReading.availableData.isEmpty {} }
-    let clock = ContinuousClock()
-    let started = clock.now
-    let cpuBefore = childrenCPUSeconds()
-    try process.run()
-    reader.start()
-    var peak = 0
-    while process.isRunning {
-        peak = max(peak, peakKiB(process.processIdentifier))
-        Thread.sleep(forTimeInterval: 0.01)
-    }
-    process.waitUntilExit()
-    let elapsed = clock.now - started
-    guard process.terminationStatus == 0 else { fatalError("\(executable) \(arguments) exited \(process.terminationStatus)") }
-    return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, childrenCPUSeconds() - cpuBefore, peak)
 }
 
 /// `cuffctl export --store` against `sqlite3 -csv` on one store file.

@@ -1,6 +1,7 @@
 import BlueZ
 import GATTHealth
 import Gateway
+import INIConfiguration
 
 /// cuffd's settings, read from `/etc/cuffd/cuffd.conf` (docs/configuration.md). Every setting has a
 /// default, so a missing file is an empty configuration; a file that says something wrong is refused with

@@ -1,6 +1,7 @@
 import CuffdVersion
 import DBus
 import Foundation
+import INIConfiguration
 
 /// How cuffd was started: its command line and the names it looks up.
 public struct DaemonOptions: Sendable {

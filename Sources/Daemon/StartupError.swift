@@ -1,3 +1,5 @@
+import INIConfiguration
+
 /// Why cuffd could not start, each with its own exit status (sysexits.h values; docs/cuffd.md) so that
 /// systemd and a person see which step failed. A bad configuration is not fixed by restarting
 /// (`RestartPreventExitStatus=78` in the unit).

@@ -7,10 +7,10 @@ struct ChangeFeed {
     /// Where the next page starts.
     private(set) var anchor: UInt64
 
-    /// A feed from the beginning of the store.
-    init(cuffd: CuffdConnection) {
+    /// A feed from `anchor` (0: the beginning of the store) on.
+    init(cuffd: CuffdConnection, anchor: UInt64 = 0) {
         self.cuffd = cuffd
-        anchor = 0
+        self.anchor = anchor
     }
 
     /// A feed from what is stored now on.

@@ -1,3 +1,4 @@
+import CLinux
 import Foundation
 
 /// A child process started with `posix_spawn` and reaped with `waitpid`: a clean signal mask,
@@ -30,6 +31,10 @@ public final class ChildProcess: @unchecked Sendable {
             case .descriptor(let descriptor): posix_spawn_file_actions_adddup2(&actions, descriptor, target)
             }
         }
+        // Only 0, 1 and 2: a pipe another test's thread opens at this moment (Foundation's are not close-on-exec)
+        // would otherwise stay open in the child — in a server that outlives its starter (PostgreSQL's postmaster
+        // after pg_ctl), for good, and that test's read would never see the end of its output.
+        cuffd_spawn_close_from(&actions, 3)
         // Dispatch's worker threads block signals; a child must not inherit that mask, or it
         // would never see the SIGTERM that `terminate()` sends.
         var attributes = posix_spawnattr_t()

@@ -60,13 +60,14 @@ struct ExportTests {
         defer { server.close(); client.close() }
         await server.addObjectManager(at: .root)
         await server.export([DBusInterface("org.bluez.Adapter1", properties: [.init("Address", "00:1A:7D:DA:71:13")])], at: "/org/bluez/hci0")
-        let added = try await client.signals(matching: MatchRule(interface: StandardInterface.objectManager, member: "InterfacesAdded", pathArguments: [0: "/org/bluez/"]))
-        let removed = try await client.signals(matching: MatchRule(interface: StandardInterface.objectManager, member: "InterfacesRemoved", pathArguments: [0: "/org/bluez/"]))
-
         let managed = try await client.call(server.uniqueName, "/", StandardInterface.objectManager, "GetManagedObjects")
         let objects = try managed[0].decode([DBusObjectPath: [String: DBusProperties]].self)
         #expect(objects.keys.sorted() == ["/org/bluez/hci0"])
         #expect(try objects["/org/bluez/hci0"]?["org.bluez.Adapter1"]?.property("Address", as: String.self) == "00:1A:7D:DA:71:13")
+        // Subscribed only now: the reply came on the server's connection after hci0's own InterfacesAdded, so the
+        // bus has routed that one already and the stream cannot begin with it (under load it sometimes did).
+        let added = try await client.signals(matching: MatchRule(interface: StandardInterface.objectManager, member: "InterfacesAdded", pathArguments: [0: "/org/bluez/"]))
+        let removed = try await client.signals(matching: MatchRule(interface: StandardInterface.objectManager, member: "InterfacesRemoved", pathArguments: [0: "/org/bluez/"]))
 
         let device: DBusObjectPath = "/org/bluez/hci0/dev_C4_F3_12_53_F2_C9"
         await server.export([Self.device()], at: device)

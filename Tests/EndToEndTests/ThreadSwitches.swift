@@ -23,6 +23,16 @@ struct ThreadSwitches {
         self.names = names
     }
 
+    /// The threads of `pid` that ran during three seconds, after six to settle: libdispatch's idle worker threads
+    /// (a D-Bus connection's queue) end after 5 s, which is not polling. Empty for a process that sleeps.
+    static func wokenWhileIdle(_ pid: Int32) async throws -> (woken: [Int: Int], names: [Int: String]) {
+        try await Task.sleep(for: .seconds(6))
+        let before = try ThreadSwitches(of: pid)
+        try await Task.sleep(for: .seconds(3))
+        let after = try ThreadSwitches(of: pid)
+        return (after.woken(since: before), after.names)
+    }
+
     /// The threads that ran since `earlier`, with how many times; a thread that appeared counts from zero.
     func woken(since earlier: ThreadSwitches) -> [Int: Int] {
         counts.reduce(into: [:]) { woken, thread in

@@ -85,12 +85,8 @@ struct UserStoryTests {
         try await stack.startDaemon()
         #expect(try await stack.cuffctl(["status"]).status == 0)
         let pid = try #require(stack.daemon?.pid)
-        // libdispatch's idle worker threads (the D-Bus connection's queue) end after 5 s; that is not polling.
-        try await Task.sleep(for: .seconds(6))
-        let before = try ThreadSwitches(of: pid)
-        try await Task.sleep(for: .seconds(3))
-        let after = try ThreadSwitches(of: pid)
-        #expect(after.woken(since: before) == [:], "\(after.names)")
+        let idle = try await ThreadSwitches.wokenWhileIdle(pid)
+        #expect(idle.woken == [:], "\(idle.names)")
         #expect(try await stack.stopDaemon() == 0)
     }
 

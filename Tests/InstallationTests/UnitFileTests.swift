@@ -21,19 +21,22 @@ struct UnitFileTests {
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    /// Debian 12's timesyncd scores 2.3 and bluetooth.service 6.2; the goal is ≤ 1.0.
-    @Test func exposureIsAtMostOne() throws {
-        let unit = Self.systemdDirectory.appendingPathComponent("cuffd.service").path
+    /// Debian 12's timesyncd scores 2.3 and bluetooth.service 6.2; the goal is ≤ 1.0 for cuffd, and ≤ 1.5 for
+    /// cuff-forward, which needs the network (PrivateNetwork=, IP address families and no IP allow list cost 1.0).
+    @Test(arguments: [("cuffd.service", 1.0), ("cuff-forward.service", 1.5)])
+    func exposureIsLow(unitName: String, goal: Double) throws {
+        let unit = Self.systemdDirectory.appendingPathComponent(unitName).path
         let (status, output) = try Self.run(["security", "--offline=true", "--no-pager", unit])
         #expect(status == 0, "\(output)")
         let line = try #require(output.split(separator: "\n").first { $0.contains("Overall exposure level") })
         let score = try #require(line.split(separator: " ").compactMap { Double($0) }.first)
-        #expect(score <= 1.0, "\(line)")
+        #expect(score <= goal, "\(line)")
     }
 
     /// `systemd-analyze verify` in a scratch root holding this machine's system units and the binary the
     /// unit starts.
-    @Test func verifiesClean() throws {
+    @Test(arguments: [("cuffd.service", "cuffd"), ("cuff-forward.service", "cuff-forward")])
+    func verifiesClean(unitName: String, binary: String) throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("cuffd-verify-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         let units = root.appendingPathComponent("etc/systemd/system")
@@ -43,12 +46,12 @@ struct UnitFileTests {
         try FileManager.default.createDirectory(at: root.appendingPathComponent("usr/lib/systemd"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: URL(fileURLWithPath: "/lib/systemd/system"),
                                          to: root.appendingPathComponent("usr/lib/systemd/system"))
-        _ = FileManager.default.createFile(atPath: libexec.appendingPathComponent("cuffd").path, contents: Data("#!/bin/sh\n".utf8),
+        _ = FileManager.default.createFile(atPath: libexec.appendingPathComponent(binary).path, contents: Data("#!/bin/sh\n".utf8),
                                        attributes: [.posixPermissions: 0o755])
-        try FileManager.default.copyItem(at: Self.systemdDirectory.appendingPathComponent("cuffd.service"),
-                                         to: units.appendingPathComponent("cuffd.service"))
-        let (status, output) = try Self.run(["verify", "--man=no", "--root=\(root.path)", units.appendingPathComponent("cuffd.service").path])
-        let complaints = output.split(separator: "\n").filter { $0.contains("cuffd.service") }
+        try FileManager.default.copyItem(at: Self.systemdDirectory.appendingPathComponent(unitName),
+                                         to: units.appendingPathComponent(unitName))
+        let (status, output) = try Self.run(["verify", "--man=no", "--root=\(root.path)", units.appendingPathComponent(unitName).path])
+        let complaints = output.split(separator: "\n").filter { $0.contains(unitName) }
         #expect(status == 0, "\(output)")
         #expect(complaints.isEmpty, "\(complaints)")
     }

@@ -3,6 +3,7 @@
 
 // Linux calls that Swift's Glibc module does not import because they need _GNU_SOURCE.
 
+#include <spawn.h>
 #include <stddef.h>
 
 /// Creates a memfd holding `length` bytes of `data`, sealed against any change (memfd_create(2),
@@ -13,5 +14,8 @@ int cuffd_sealed_memfd(const char *name, const void *data, size_t length);
 /// 1 when the kernel's clock discipline reports the system clock synchronised (adjtimex(2): STA_UNSYNC
 /// clear and no TIME_ERROR), else 0.
 int cuffd_clock_synchronized(void);
+
+/// posix_spawn_file_actions_addclosefrom_np (glibc ≥ 2.34): the child closes every descriptor from `from` on.
+int cuffd_spawn_close_from(posix_spawn_file_actions_t *actions, int from);
 
 #endif

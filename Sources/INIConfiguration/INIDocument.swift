@@ -1,23 +1,23 @@
 /// The syntax of systemd-style configuration files (systemd.syntax(7)): `[Section]` headers, `Key=Value`
 /// lines, `#` and `;` comment lines, blank lines. Keys keep their line numbers so that every later error
 /// can name the line.
-struct INIDocument {
-    struct Entry {
-        let key: String
-        let value: String
-        let line: Int
+public struct INIDocument: Sendable {
+    public struct Entry: Sendable {
+        public let key: String
+        public let value: String
+        public let line: Int
     }
 
-    struct Section {
+    public struct Section: Sendable {
         /// The text between the brackets (`Store`, `Cuff C4:F3:12:53:F2:C9`).
-        let header: String
-        let line: Int
-        var entries: [Entry]
+        public let header: String
+        public let line: Int
+        public var entries: [Entry]
     }
 
-    private(set) var sections: [Section] = []
+    public private(set) var sections: [Section] = []
 
-    init(parsing text: String, file: String) throws(ConfigurationError) {
+    public init(parsing text: String, file: String) throws(ConfigurationError) {
         // `\.isNewline`, not "\n": a CRLF line end is one Character in Swift, so splitting on "\n" would not end
         // a line written on Windows.
         for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
@@ -46,7 +46,8 @@ struct INIDocument {
 }
 
 extension StringProtocol {
-    func trimmingWhitespace() -> String {
+    /// The text without the whitespace at either end.
+    public func trimmingWhitespace() -> String {
         let characters = drop(while: \.isWhitespace)
         return String(characters.reversed().drop(while: \.isWhitespace).reversed())
     }

@@ -1,0 +1,48 @@
+import Foundation
+
+/// A process's peak resident memory in KiB (VmHWM in /proc/PID/status), 0 once it is gone.
+public func peakKiB(_ pid: pid_t) -> Int {
+    let text = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+    return text.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
+        .flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces).split(separator: " ")[0]) } ?? 0
+}
+
+/// A new empty directory under the temporary directory.
+public func temporaryDirectory(_ name: String) throws -> URL {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory
+}
+
+public func mebibytes(_ kibibytes: Int) -> String { String(format: "%.1f MiB", Double(kibibytes) / 1024) }
+
+/// Seconds of CPU (user and system) that the reaped children of this process have used so far.
+public func childrenCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
+
+/// Runs a command with its output counted and thrown away; seconds taken, its CPU seconds and peak RSS in KiB.
+public func timed(_ executable: String, _ arguments: [String]) throws -> (seconds: Double, cpuSeconds: Double, peakKiB: Int) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    let reader = Thread { while !output.fileHandleForReading.availableData.isEmpty {} }
+    let clock = ContinuousClock()
+    let started = clock.now
+    let cpuBefore = childrenCPUSeconds()
+    try process.run()
+    reader.start()
+    var peak = 0
+    while process.isRunning {
+        peak = max(peak, peakKiB(process.processIdentifier))
+        Thread.sleep(forTimeInterval: 0.01)
+    }
+    process.waitUntilExit()
+    let elapsed = clock.now - started
+    guard process.terminationStatus == 0 else { fatalError("\(executable) \(arguments) exited \(process.terminationStatus)") }
+    return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, childrenCPUSeconds() - cpuBefore, peak)
+}

@@ -1,0 +1,73 @@
+// Catch-up of a backlog (docs/forwarding.md; issue 17 §4): cuffd on a store of READINGS readings, cuff-forward from
+// anchor 0 into an empty central table, in readings per second — beside the limit measured in the same run, psql's
+// `\copy` of the same rows into the same table. Then cuff-forward's resident memory, caught up and idle.
+//
+// Run (root: PostgreSQL runs as nobody): swift build -c release && swift run -c release forward-benchmark [READINGS]
+import BenchmarkSupport
+import DBusTestSupport
+import Foundation
+
+let count = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 100_000 : 100_000
+
+/// Wall-clock seconds since `start`.
+func seconds(since start: ContinuousClock.Instant) -> Double {
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+}
+
+/// A process's resident memory now in KiB (VmRSS in /proc/PID/status).
+func residentKiB(_ pid: pid_t) -> Int {
+    let text = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+    return text.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+        .flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces).split(separator: " ")[0]) } ?? 0
+}
+
+let directory = try temporaryDirectory("forward-benchmark")
+defer { try? FileManager.default.removeItem(at: directory) }
+let storePath = directory.appendingPathComponent("health.sqlite").path
+try makeStore(storePath, count: count)
+let server = try PostgresServer()
+defer { server.remove() }
+try server.psql("CREATE DATABASE health")
+let passwordFile = directory.appendingPathComponent("password").path
+try server.superuserPassword.write(toFile: passwordFile, atomically: false, encoding: .utf8)
+let configuration = directory.appendingPathComponent("forward.conf").path
+try """
+    [Forward]
+    Gateway=benchmark
+    State=\(directory.appendingPathComponent("anchor").path)
+    [PostgreSQL]
+    URL=postgresql://postgres@/health?host=\(server.socketDirectory)&port=\(server.port)
+    PasswordFile=\(passwordFile)
+    SSLMode=disable
+    """.write(toFile: configuration, atomically: false, encoding: .utf8)
+let forwardBinary = binaries.appendingPathComponent("cuff-forward").path
+
+let (forwardSeconds, caughtUpKiB, idleKiB, peak) = try withCuffd(storePath: storePath) { bus, _ in
+    let migrate = try ExternalCommand.run(forwardBinary, ["--config", configuration, "--migrate"])
+    guard migrate.status == 0 else { fatalError("--migrate: \(migrate.standardError)") }
+    let started = ContinuousClock.now
+    let forwarder = try ChildProcess(forwardBinary, ["--config", configuration, "--bus", bus.address], standardError: .discard)
+    defer { forwarder.terminate() }
+    while try server.psql("SELECT count(*) FROM readings", database: "health") != ["\(count)"] {
+        Thread.sleep(forTimeInterval: 0.05)
+    }
+    let elapsed = seconds(since: started)
+    let caughtUp = residentKiB(forwarder.pid)
+    Thread.sleep(forTimeInterval: 6)
+    return (elapsed, caughtUp, residentKiB(forwarder.pid), peakKiB(forwarder.pid))
+}
+
+// The same rows, as the server holds them, copied in again by psql over the same socket.
+let rows = server.directory.appendingPathComponent("readings.csv").path
+try server.psql("COPY readings TO '\(rows)' (FORMAT csv)", database: "health")
+try server.psql("TRUNCATE readings", database: "health")
+let copyStarted = ContinuousClock.now
+try server.psql("\\copy readings FROM '\(rows)' (FORMAT csv)", database: "health")
+let copySeconds = seconds(since: copyStarted)
+guard try server.psql("SELECT count(*) FROM readings", database: "health") == ["\(count)"] else { fatalError("COPY did not load every row") }
+
+let forwardRate = Double(count) / forwardSeconds, copyRate = Double(count) / copySeconds
+print(String(format: "%d readings: cuff-forward %.0f readings/s (%.2f s), psql \\copy %.0f readings/s (%.2f s); ratio %.3f (goal ≥ 0.5)",
+             count, forwardRate, forwardSeconds, copyRate, copySeconds, forwardRate / copyRate))
+print("cuff-forward RSS: peak \(mebibytes(peak)), caught up \(mebibytes(caughtUpKiB)), idle 6 s later \(mebibytes(idleKiB))")

@@ -1,0 +1,58 @@
+import DBus
+
+/// One reply of cuffd's `Changes` (docs/dbus-api.md, "Change feed").
+struct ChangePage: Sendable {
+    /// Readings stored or revised since the anchor asked with, in commit order.
+    var readings: [ForwardedReading]
+    /// Readings deleted or replaced: a deletion applies to that version of the reading or an older one.
+    var deleted: [(syncIdentifier: String, syncVersion: Int64)]
+    /// Where the next page starts; durable only once what this page carried is.
+    var anchor: UInt64
+    /// More changes wait beyond ``anchor``.
+    var more: Bool
+
+    var isEmpty: Bool { readings.isEmpty && deleted.isEmpty }
+
+    init(_ fields: DBusProperties) throws {
+        guard let anchor = try fields.property("anchor", as: UInt64.self), let more = try fields.property("more", as: Bool.self) else {
+            throw FeedError.malformed("a Changes reply without anchor or more")
+        }
+        self.anchor = anchor
+        self.more = more
+        readings = try (fields.property("readings", as: [DBusProperties].self) ?? []).map(ForwardedReading.init)
+        deleted = []
+        if case .array(_, let entries)? = fields["deleted"]?.value {
+            for entry in entries {
+                guard case .structure(let members) = entry, members.count == 2, case .string(let identifier) = members[0],
+                      case .int64(let version) = members[1]
+                else { throw FeedError.malformed("a deleted entry that is not (sync identifier, sync version)") }
+                deleted.append((identifier, version))
+            }
+        }
+    }
+}
+
+/// What following cuffd's feed can run into.
+enum FeedError: Error, CustomStringConvertible {
+    /// cuffd refused the caller (`org.cuffd.Error.NotAuthorized`, or the bus's AccessDenied): an administrator must
+    /// add the user to group cuffd and grant it read access; retrying does not help.
+    case notAuthorized(String)
+    /// cuffd is not on the bus, or did not answer: it is restarting, or stopped.
+    case cuffdUnavailable(String)
+    /// cuffd no longer remembers the deletions since the anchor (`AnchorExpired`): start again from 0.
+    case anchorExpired
+    /// The bus itself is gone.
+    case busLost(String)
+    case malformed(String)
+
+    var description: String {
+        switch self {
+        case .notAuthorized(let message):
+            "cuffd refused to let this user read readings (\(message)); an administrator runs `cuffctl grant UID bloodPressure read` and adds the user to group cuffd"
+        case .cuffdUnavailable(let message): "cuffd is not answering: \(message)"
+        case .anchorExpired: "cuffd no longer remembers the deletions since the stored anchor"
+        case .busLost(let message): "the D-Bus connection is gone: \(message)"
+        case .malformed(let what): "cuffd sent \(what)"
+        }
+    }
+}

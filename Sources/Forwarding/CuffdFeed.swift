@@ -1,0 +1,54 @@
+import DBus
+
+/// cuff-forward's side of `org.cuffd.Gateway1` (docs/dbus-api.md): pages of the change feed, and the signals that
+/// say when to ask for one — `ReadingStored`, and cuffd (re)appearing on the bus.
+struct CuffdFeed: Sendable {
+    static let name = "org.cuffd.Gateway1"
+    static let path: DBusObjectPath = "/org/cuffd/Gateway1"
+    static let interface = "org.cuffd.Gateway1"
+    /// The most `Changes` hands out at once.
+    static let pageSize: UInt32 = 1000
+
+    let connection: DBusConnection
+
+    /// The changes after `anchor` (0: from the beginning of the store).
+    func page(after anchor: UInt64) async throws(FeedError) -> ChangePage {
+        let request: DBusProperties = ["anchor": DBusVariant(anchor), "limit": DBusVariant(Self.pageSize)]
+        let reply: [DBusValue]
+        do {
+            reply = try await connection.call(Self.name, Self.path, Self.interface, "Changes", [request.dbusValue])
+        } catch {
+            throw Self.feedError(error)
+        }
+        do {
+            guard let fields = try reply.first?.decode(DBusProperties.self) else { throw FeedError.malformed("an empty Changes reply") }
+            return try ChangePage(fields)
+        } catch let error as FeedError {
+            throw error
+        } catch {
+            throw .malformed("a Changes reply of the wrong shape: \(error)")
+        }
+    }
+
+    /// A signal each time there may be something new to read. Subscribed before the first page is asked for,
+    /// so that nothing stored in between goes unnoticed (docs/reference/BLUEZ-DBUS.md §7: match before call).
+    func wakeups() async throws(FeedError) -> AsyncStream<DBusMessage> {
+        do {
+            return try await connection.signals(matchingAny: [
+                MatchRule(sender: Self.name, interface: Self.interface, member: "ReadingStored"),
+                MatchRule(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", arguments: [0: Self.name]),
+            ])
+        } catch {
+            throw .busLost(error.description)
+        }
+    }
+
+    private static func feedError(_ error: DBusError) -> FeedError {
+        switch error.name.rawValue {
+        case "org.cuffd.Error.NotAuthorized", DBusError.Name.accessDenied.rawValue: .notAuthorized(error.description)
+        case "org.cuffd.Error.AnchorExpired": .anchorExpired
+        case DBusError.Name.disconnected.rawValue: .busLost(error.description)
+        default: .cuffdUnavailable(error.description)
+        }
+    }
+}

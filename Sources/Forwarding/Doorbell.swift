@@ -1,0 +1,44 @@
+import Foundation
+
+/// Where the forwarding loop sleeps between batches: rung by cuffd's signals, or by a timer while a retry is
+/// due. Without a ring and without a timer nothing wakes it — an idle forwarder polls nothing.
+final class Doorbell: @unchecked Sendable {
+    private let lock = NSLock()
+    private var rung = false
+    private var waiter: CheckedContinuation<Void, Never>?
+
+    /// Wakes the waiter, or the next one to wait.
+    func ring() {
+        let waiting: CheckedContinuation<Void, Never>? = lock.withLock {
+            guard let waiting = waiter else {
+                rung = true
+                return nil
+            }
+            waiter = nil
+            return waiting
+        }
+        waiting?.resume()
+    }
+
+    /// Returns at the next ring — at once if one came since the last wait —, or after `timeout`.
+    func wait(timeout: Duration? = nil) async {
+        let timer = timeout.map { timeout in
+            Task { [self] in
+                try? await Task.sleep(for: timeout)
+                if !Task.isCancelled { ring() }
+            }
+        }
+        defer { timer?.cancel() }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let already = lock.withLock {
+                if rung {
+                    rung = false
+                    return true
+                }
+                waiter = continuation
+                return false
+            }
+            if already { continuation.resume() }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// cuff-forward's log: one line per event on stderr, with the sd-daemon(3) priority prefix (`<3>` error,
+/// `<4>` warning, `<6>` info) that journald reads from a service's stderr (systemd.exec(5), `SyslogLevelPrefix=`).
+/// A failing server is logged when the state changes, not at every attempt: ``state(_:)``.
+public final class ForwardLog: @unchecked Sendable {
+    public enum Priority: Int, Sendable {
+        case error = 3, warning = 4, info = 6
+    }
+
+    private let lock = NSLock()
+    private var states: [String: String] = [:]
+
+    public init() {}
+
+    public func log(_ priority: Priority, _ message: String) {
+        FileHandle.standardError.write(Data("<\(priority.rawValue)>\(message)\n".utf8))
+    }
+
+    /// Logs `message` only when `subject`'s state (`kind`) differs from the last one logged for it.
+    func state(_ subject: String, _ kind: String, _ priority: Priority, _ message: String) {
+        let changed = lock.withLock {
+            defer { states[subject] = kind }
+            return states[subject] != kind
+        }
+        if changed { log(priority, message) }
+    }
+}

@@ -1,0 +1,17 @@
+/// A failure PostgreSQL or libpq reported: the server's message, and the SQLSTATE when the server sent one
+/// (PostgreSQL 15 documentation, Appendix A "PostgreSQL Error Codes"; libpq `PQresultErrorField` with
+/// `PG_DIAG_SQLSTATE`, §34.3.1).
+public struct PostgresError: Error, CustomStringConvertible, Sendable {
+    public let message: String
+    /// Five characters, such as `42P01` (undefined table); nil when libpq failed before the server answered.
+    public let sqlState: String?
+    /// Whether the connection is gone (`PQstatus` is `CONNECTION_BAD`, §34.2): reconnect and try again.
+    public let connectionLost: Bool
+
+    public var description: String { sqlState.map { "\(message) (SQLSTATE \($0))" } ?? message }
+
+    /// SQLSTATE 42P01: the table does not exist.
+    static let undefinedTable = "42P01"
+    /// SQLSTATE class 28: invalid authorization (a wrong password, an unknown role).
+    var isAuthorizationFailure: Bool { sqlState?.hasPrefix("28") == true }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// What cuff-forward is doing, for `cuffctl forward status` (docs/forwarding.md, "Status"): written by cuff-forward
+/// beside its anchor file at each change of state and after each page the server acknowledged, read by cuffctl.
+/// Replaced whole (a temporary file renamed over it) but not flushed: after a power loss it may be a little old,
+/// which a status may be; the anchor file is what must be exact.
+public struct ForwardStatus: Codable, Sendable, Equatable {
+    /// What the loop waits for, in words.
+    public enum State: String, Codable, Sendable {
+        case forwarding = "forwarding"
+        case waitingForPostgreSQL = "waiting for PostgreSQL"
+        case waitingForCuffd = "waiting for cuffd"
+    }
+
+    public var gateway: String
+    public var state: State
+    /// Unix seconds: since when ``state`` holds.
+    public var since: Double
+    /// The anchor up to which PostgreSQL acknowledged everything.
+    public var anchor: UInt64
+    /// The last reading the server acknowledged: its sync identifier, its measurement time, and when.
+    public var lastSyncIdentifier: String?
+    public var lastMeasuredAt: Double?
+    public var lastAcknowledgedAt: Double?
+    /// The last failure, in words, and when.
+    public var lastError: String?
+    public var lastErrorAt: Double?
+
+    public init(gateway: String, state: State, since: Double, anchor: UInt64) {
+        self.gateway = gateway
+        self.state = state
+        self.since = since
+        self.anchor = anchor
+    }
+
+    /// The status file beside an anchor file.
+    public static func path(besideAnchor anchorPath: String) -> String {
+        (anchorPath as NSString).deletingLastPathComponent + "/status.json"
+    }
+
+    public static func read(from path: String) throws -> ForwardStatus {
+        try JSONDecoder().decode(ForwardStatus.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    /// Replaces the file at `path` whole, readable by all who may enter its folder.
+    public func write(to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let temporary = path + ".tmp"
+        guard FileManager.default.createFile(atPath: temporary, contents: try encoder.encode(self), attributes: [.posixPermissions: 0o644]),
+              rename(temporary, path) == 0
+        else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+    }
+}

@@ -1,0 +1,124 @@
+import DBusTestSupport
+import Foundation
+
+/// cuff-sim and cuffd on a private bus (``Stack``), a PostgreSQL of the test's own (``PostgresServer``) with a
+/// role and database for one gateway, and cuff-forward run as `nobody` — a uid cuffd knows only through the reader
+/// group it is started with and a read grant — with its configuration, password file and state folder.
+final class ForwardingStack: @unchecked Sendable {
+    let stack: Stack
+    let server: PostgresServer
+    let gatewayPassword = "gateway-one-secret"
+    private(set) var forwarder: ChildProcess?
+
+    var directory: URL { stack.directory }
+    var configurationPath: String { directory.appendingPathComponent("forward.conf").path }
+    var anchorPath: String { directory.appendingPathComponent("state/anchor").path }
+
+    /// `cuffctl forward status --json` as root, parsed.
+    func forwardStatus() async throws -> [String: Any] {
+        let outcome = try await stack.cuffctl(["forward", "status", "--json", "--state", directory.appendingPathComponent("state/status.json").path])
+        guard outcome.status == 0 else { throw TestFailure("forward status exited \(outcome.status): \(outcome.error)") }
+        return try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any] ?? [:]
+    }
+
+    static let binary = Stack.binaries.appendingPathComponent("cuff-forward").path
+
+    /// `readerGroup` is cuffd's `--reader-group`: `nogroup` (nobody's) lets cuff-forward call it. With `tls`, the
+    /// server also listens on 127.0.0.1 with a certificate of a test CA (the configuration still uses the socket).
+    static func make(scenario: String, readerGroup: String = "nogroup", tls: Bool = false) async throws -> ForwardingStack {
+        let stack = try await Stack.make(scenario: scenario, daemonArguments: ["--reader-group", readerGroup])
+        let server = try await offCooperativePool { try PostgresServer(tls: tls) }
+        do {
+            return try await offCooperativePool { try ForwardingStack(stack: stack, server: server) }
+        } catch {
+            server.remove()
+            throw error
+        }
+    }
+
+    private init(stack: Stack, server: PostgresServer) throws {
+        self.stack = stack
+        self.server = server
+        try server.psql("CREATE ROLE gateway1 LOGIN PASSWORD '\(gatewayPassword)'")
+        try server.psql("CREATE DATABASE health OWNER gateway1")
+        let state = directory.appendingPathComponent("state")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: false)
+        try PostgresServer.giveToAccount(state.path)
+        try (gatewayPassword + "\n").write(toFile: passwordFile, atomically: false, encoding: .utf8)
+        chmod(passwordFile, 0o600)
+        try PostgresServer.giveToAccount(passwordFile)
+        try writeConfiguration(url: "postgresql://gateway1@/health?host=\(server.socketDirectory)&port=\(server.port)", sslMode: "disable")
+    }
+
+    private var passwordFile: String { directory.appendingPathComponent("gateway-password").path }
+
+    /// forward.conf with the gateway's role and password, reaching the server at `url`.
+    func writeConfiguration(url: String, sslMode: String) throws {
+        try """
+            [Forward]
+            Gateway=ward3
+            State=\(anchorPath)
+
+            [PostgreSQL]
+            URL=\(url)
+            PasswordFile=\(passwordFile)
+            SSLMode=\(sslMode)
+            """.write(toFile: configurationPath, atomically: false, encoding: .utf8)
+    }
+
+    /// Runs `cuff-forward ARGUMENTS` as nobody to its end.
+    func runForwarder(_ arguments: [String]) async throws -> ExternalCommand.Output {
+        let argv = PostgresServer.asAccount([Self.binary] + arguments + ["--bus", stack.bus.address])
+        return try await ExternalCommand.runDetached(argv[0], Array(argv.dropFirst()), timeout: 30)
+    }
+
+    /// Starts `cuff-forward --config forward.conf` as nobody, its stderr appended to `log`.
+    func startForwarder(log: String = "forward.log") throws {
+        let descriptor = open(directory.appendingPathComponent(log).path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        guard descriptor >= 0 else { throw TestFailure("cannot create \(log)") }
+        defer { close(descriptor) }
+        let argv = PostgresServer.asAccount([Self.binary, "--config", configurationPath, "--bus", stack.bus.address])
+        forwarder = try ChildProcess(argv[0], Array(argv.dropFirst()), standardOutput: .descriptor(descriptor), standardError: .descriptor(descriptor))
+    }
+
+    /// SIGKILL: no chance to finish anything.
+    func killForwarder() async throws {
+        guard let forwarder else { return }
+        kill(forwarder.pid, SIGKILL)
+        _ = try await offCooperativePool { forwarder.waitForExit() }
+    }
+
+    /// Runs SQL on the central database as the superuser or `user`, off the cooperative pool (psql is a process).
+    func query(_ sql: String, as user: (name: String, password: String)? = nil) async throws -> [String] {
+        try await offCooperativePool { try self.server.psql(sql, database: "health", user: user) }
+    }
+
+    /// The central rows that are not deleted, as `syncIdentifier|systolic|diastolic|pulse`, sorted as Swift sorts
+    /// (the server's collation may differ).
+    func centralReadings() async throws -> [String] {
+        try await query(
+            "SELECT sync_identifier || '|' || systolic || '|' || diastolic || '|' || coalesce(pulse_rate::text, '-') FROM readings "
+                + "WHERE deleted_at IS NULL").sorted()
+    }
+
+    /// The gateway's readings, as root reads them through cuffd, in the same form.
+    func gatewayReadings() async throws -> [String] {
+        try await stack.readings().map { reading in
+            func number(_ key: String) -> String { (reading[key] as? Double).map { $0 == $0.rounded() ? String(Int($0)) : String($0) } ?? "-" }
+            return "\(reading["syncIdentifier"] as? String ?? "?")|\(number("systolic"))|\(number("diastolic"))|\(number("pulseRate"))"
+        }.sorted()
+    }
+
+    /// Waits until the central table holds exactly the gateway's readings.
+    func waitUntilCentralMatchesGateway(within timeout: Duration = .seconds(20)) async throws {
+        let expected = try await gatewayReadings()
+        let deadline = ContinuousClock.now + timeout
+        var central: [String] = []
+        while ContinuousClock.now < deadline {
+            central = try await centralReadings()
+            if central == expected { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw TestFailure("central \(central) != gateway \(expected)\n\(stack.text("forward.log"))")
+    }
+}

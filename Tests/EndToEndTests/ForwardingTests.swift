@@ -1,0 +1,242 @@
+import BenchmarkSupport
+import DBusTestSupport
+import Foundation
+import HealthStore
+import Testing
+
+/// cuff-forward against a real PostgreSQL, following cuffd over cuff-sim (docs/forwarding.md): every reading once,
+/// whatever crashes or goes away, deletions included.
+@Suite(
+    "cuff-forward → PostgreSQL", .serialized,
+    .enabled(if: getuid() == 0, "runs PostgreSQL and cuff-forward as nobody, which needs root"),
+    .enabled(if: PostgresServer.available, "needs Debian's postgresql package (scripts/install-deps)"))
+struct ForwardingTests {
+    static let cuff = "E8:2A:44:10:3C:5D"
+
+    @Test("Readings arrive once; SIGKILL between COMMIT and the anchor write sends again, still once; a deletion is deleted centrally")
+    func exactlyOnce() async throws {
+        try await withTeardown { teardown in
+            let forwarding = try await Self.migratedAndGranted(teardown)
+            let stack = forwarding.stack
+            #expect(try await stack.cuffctl(["pair", Self.cuff]).status == 0)
+            try forwarding.startForwarder()
+            try await forwarding.waitUntilCentralMatchesGateway()
+            #expect(try await forwarding.centralReadings().count == 3)
+
+            // The moment between the server's COMMIT and the anchor's rename: a FIFO where the anchor's temporary file
+            // goes holds cuff-forward in open(2) once it has committed, and there it is killed.
+            try await forwarding.killForwarder()
+            let committedAnchor = try String(contentsOfFile: forwarding.anchorPath, encoding: .utf8)
+            let fifo = forwarding.anchorPath + ".tmp"
+            #expect(mkfifo(fifo, 0o600) == 0)
+            try PostgresServer.giveToAccount(fifo)
+            try forwarding.startForwarder(log: "forward-held.log")
+            #expect(try await stack.cuffctl(["start", Self.cuff, "--timeout", "30"]).status == 0)
+            try await forwarding.waitUntilCentralMatchesGateway()
+            #expect(try await forwarding.centralReadings().count == 4)
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(forwarding.forwarder?.isRunning == true, "cuff-forward was not held at the anchor write")
+            #expect(try String(contentsOfFile: forwarding.anchorPath, encoding: .utf8) == committedAnchor)
+            #expect(!stack.text("forward-held.log").contains("forwarded 1 readings"))
+            try await forwarding.killForwarder()
+            try FileManager.default.removeItem(atPath: fifo)
+
+            // Started again, it sends the committed page once more from the old anchor: the table is unchanged.
+            try forwarding.startForwarder(log: "forward-again.log")
+            try await offCooperativePool { try stack.wait(for: "forwarded 1 readings", in: "forward-again.log") }
+            try await forwarding.waitUntilCentralMatchesGateway()
+            #expect(try await forwarding.query("SELECT count(*), count(DISTINCT sync_identifier) FROM readings") == ["4|4"])
+            #expect(try String(contentsOfFile: forwarding.anchorPath, encoding: .utf8) != committedAnchor)
+
+            // A reading deleted from the gateway's store (cuffd stopped, the store opened here) is deleted centrally once
+            // cuffd is back: cuff-forward follows it across the restart.
+            #expect(try await stack.stopDaemon() == 0)
+            let deleted = try Self.deleteOneReading(store: stack.storePath)
+            try await stack.startDaemon()
+            #expect(try await !forwarding.gatewayReadings().contains { $0.hasPrefix(deleted + "|") })
+            try await forwarding.waitUntilCentralMatchesGateway()
+            #expect(try await forwarding.query("SELECT deleted_at IS NOT NULL FROM readings WHERE sync_identifier = '\(deleted)'") == ["t"])
+            #expect(try await forwarding.centralReadings().count == 3)
+        }
+    }
+
+    @Test("PostgreSQL down when cuff-forward starts, then stopped again mid-way: every reading arrives, each outage logged once and shown by forward status; idle, nothing wakes it")
+    func serverOutages() async throws {
+        try await withTeardown { teardown in
+            let forwarding = try await Self.migratedAndGranted(teardown)
+            let stack = forwarding.stack
+            try await offCooperativePool { try forwarding.server.stop() }
+            try forwarding.startForwarder()
+            #expect(try await stack.cuffctl(["pair", Self.cuff]).status == 0)
+            try await offCooperativePool { try stack.wait(for: "PostgreSQL is unreachable", in: "forward.log") }
+            try await Task.sleep(for: .seconds(2))
+            try await offCooperativePool { try forwarding.server.start() }
+            try await forwarding.waitUntilCentralMatchesGateway(within: .seconds(30))
+            #expect(try await forwarding.centralReadings().count == 3)
+
+            try await offCooperativePool { try forwarding.server.stop() }
+            #expect(try await stack.cuffctl(["start", Self.cuff, "--timeout", "30"]).status == 0)
+            try await Task.sleep(for: .seconds(2))
+            // cuffctl forward status tells the state, the reading waiting, and why, in words.
+            let waiting = try await forwarding.forwardStatus()
+            #expect(waiting["state"] as? String == "waiting for PostgreSQL", "\(waiting)")
+            #expect(waiting["lagReadings"] as? Int == 1 && (waiting["lagSeconds"] as? Double ?? 0) > 0, "\(waiting)")
+            #expect((waiting["lastError"] as? String)?.isEmpty == false, "\(waiting)")
+            try await offCooperativePool { try forwarding.server.start() }
+            try await forwarding.waitUntilCentralMatchesGateway(within: .seconds(30))
+            #expect(try await forwarding.centralReadings().count == 4)
+            try await Task.sleep(for: .milliseconds(500))  // the status is written once the page's anchor is stored
+            let caughtUp = try await forwarding.forwardStatus()
+            #expect(caughtUp["state"] as? String == "forwarding" && caughtUp["lagReadings"] as? Int == 0, "\(caughtUp)")
+            #expect(caughtUp["lastSyncIdentifier"] is String && caughtUp["gateway"] as? String == "ward3", "\(caughtUp)")
+            let log = stack.text("forward.log")
+            #expect(log.components(separatedBy: "PostgreSQL is unreachable").count == 3, "\(log)")
+            #expect(log.components(separatedBy: "connected to PostgreSQL").count == 3, "\(log)")
+
+            // Caught up, it sleeps until cuffd signals: no thread of it runs for three seconds.
+            let idle = try await ThreadSwitches.wokenWhileIdle(try #require(forwarding.forwarder?.pid))
+            #expect(idle.woken == [:], "\(idle.names)")
+        }
+    }
+
+    @Test("A uid cuffd does not let read: exit 77 and what to do; a bad forward.conf: exit 78 naming the line")
+    func refusals() async throws {
+        try await withTeardown { teardown in
+            // cuffd's reader group is one nobody is not in.
+            let forwarding = try await ForwardingStack.make(scenario: "one-cuff.json", readerGroup: "root")
+            teardown.add { forwarding.server.remove() }
+            try await forwarding.stack.startDaemon()
+            let refused = try await forwarding.runForwarder(["--config", forwarding.configurationPath])
+            #expect(refused.status == 77, "\(refused.standardError)")
+            #expect(refused.standardError.contains("cuffctl grant UID bloodPressure read"), "\(refused.standardError)")
+
+            let bad = forwarding.directory.appendingPathComponent("bad.conf").path
+            try "[Forward]\nGateway=ward3\n[PostgreSQL]\nURL=postgresql://db/x\nSSLMode=sometimes\n".write(toFile: bad, atomically: false, encoding: .utf8)
+            let malformed = try await forwarding.runForwarder(["--config", bad])
+            #expect(malformed.status == 78)
+            #expect(malformed.standardError.contains("bad.conf:5: SSLMode must be one of"), "\(malformed.standardError)")
+        }
+    }
+
+    @Test("verify-full with the test CA's certificate: TLS, and every reading; another CA or another host name: refused, nothing written")
+    func verifiedTLS() async throws {
+        try await withTeardown { teardown in
+            let forwarding = try await ForwardingStack.make(scenario: "stored-records.json", tls: true)
+            teardown.add { forwarding.server.remove() }
+            let stack = forwarding.stack, server = forwarding.server
+            let certificates = try #require(server.certificates)
+            let stranger = try await offCooperativePool { try TestCertificates(in: forwarding.directory, name: "stranger") }
+            try await stack.startDaemon()
+            let refusals = [
+                ("127.0.0.1", certificates.authority, "does not match host name"),
+                ("localhost", stranger.authority, "certificate verify failed"),
+            ]
+            for (host, authority, reason) in refusals {
+                try forwarding.writeConfiguration(url: "postgresql://gateway1@\(host):\(server.port)/health?sslrootcert=\(authority)", sslMode: "verify-full")
+                let refused = try await forwarding.runForwarder(["--config", forwarding.configurationPath, "--migrate"])
+                #expect(refused.status == 69 && refused.standardError.contains(reason), "\(refused.standardError)")
+            }
+            #expect(try await forwarding.query("SELECT count(*) FROM pg_tables WHERE tablename = 'readings'") == ["0"])
+
+            try forwarding.writeConfiguration(url: "postgresql://gateway1@localhost:\(server.port)/health?sslrootcert=\(certificates.authority)", sslMode: "verify-full")
+            let migrate = try await forwarding.runForwarder(["--config", forwarding.configurationPath, "--migrate"])
+            #expect(migrate.status == 0, "\(migrate.standardError)")
+            #expect(try await stack.cuffctl(["grant", "\(PostgresServer.account.uid)", "bloodPressure", "read"]).status == 0)
+            #expect(try await stack.cuffctl(["pair", Self.cuff]).status == 0)
+            try forwarding.startForwarder()
+            try await forwarding.waitUntilCentralMatchesGateway()
+            #expect(stack.text("forward.log").contains("connected to PostgreSQL (TLS)"))
+            // The server's own view of the session (pg_stat_ssl, §28.2.3).
+            let sessions = try await forwarding.query(
+                "SELECT ssl FROM pg_stat_ssl JOIN pg_stat_activity USING (pid) WHERE application_name = 'cuff-forward'")
+            #expect(sessions == ["t"])
+        }
+    }
+
+    @Test("A backlog through faults — the session ended by pg_terminate_backend, cuff-forward SIGKILLed, at random moments — then a revision: each reading once, the newest revision")
+    func backlogThroughFaults() async throws {
+        try await withTeardown { teardown in
+            let forwarding = try await Self.migratedAndGranted(teardown, backlog: 4_000)
+            let stack = forwarding.stack
+            try forwarding.startForwarder()
+            // 20 faults 10–80 ms apart: most land while the backlog is being sent (a page of 1 000 every few hundred ms).
+            for trial in 0..<20 {
+                try await Task.sleep(for: .milliseconds(Int.random(in: 10...80)))
+                if trial.isMultiple(of: 2) {
+                    _ = try await forwarding.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'cuff-forward'")
+                } else {
+                    try await forwarding.killForwarder()
+                    try forwarding.startForwarder(log: "forward-\(trial).log")
+                }
+            }
+            try await forwarding.waitUntilCentralMatchesGateway(within: .seconds(60))
+            #expect(try await forwarding.query("SELECT count(*), count(DISTINCT sync_identifier) FROM readings") == ["4000|4000"])
+
+            // A reading revised in the gateway's store (cuffd stopped): the central row takes the new revision.
+            #expect(try await stack.stopDaemon() == 0)
+            _ = try HealthStore.open(path: stack.storePath).saveBloodPressure(syntheticReading(0, revision: 1), as: .daemon())
+            try await stack.startDaemon()
+            try await forwarding.waitUntilCentralMatchesGateway()
+            #expect(try await forwarding.query("SELECT sync_version, systolic FROM readings WHERE sync_identifier = 'C4F312FFFE53F2C9-1-0'") == ["1|150"])
+        }
+    }
+
+    @Test("Two gateways on one server: a row of the other is invisible to UPDATE and refused to INSERT and upsert; a forwarder claiming the other's name exits 77; nothing changes")
+    func rowSecurity() async throws {
+        try await withTeardown { teardown in
+            let forwarding = try await Self.migratedAndGranted(teardown)
+            #expect(try await forwarding.stack.cuffctl(["pair", Self.cuff]).status == 0)
+            try forwarding.startForwarder()
+            try await forwarding.waitUntilCentralMatchesGateway()
+            // The second gateway's role, registered by the administrator (docs/forwarding.md, "Setting it up").
+            let second = (name: "gateway2", password: forwarding.gatewayPassword)
+            _ = try await forwarding.query("CREATE ROLE gateway2 LOGIN PASSWORD '\(second.password)'")
+            _ = try await forwarding.query("GRANT SELECT, INSERT, UPDATE ON readings TO gateway2")
+            _ = try await forwarding.query("GRANT SELECT ON gateways, cuff_forward_schema TO gateway2")
+            _ = try await forwarding.query("INSERT INTO gateways (name, role) VALUES ('ward4', 'gateway2')")
+            let before = try await forwarding.query("SELECT sync_identifier, sync_version, gateway, systolic, deleted_at FROM readings ORDER BY 1")
+            let someone = try #require(before.first?.split(separator: "|").first)
+
+            #expect(try await forwarding.query("SELECT count(*) FROM readings", as: second) == ["0"])
+            let updated = try await forwarding.query(
+                "WITH changed AS (UPDATE readings SET systolic = 1 RETURNING 1) SELECT count(*) FROM changed", as: second)
+            #expect(updated == ["0"])
+            let row = "(sync_identifier, sync_version, gateway, systolic, diastolic, unit, measured_at)"
+            for sql in [
+                "INSERT INTO readings \(row) VALUES ('forged', 0, 'ward3', 1, 1, 'mmHg', now())",
+                "INSERT INTO readings \(row) VALUES ('\(someone)', 9, 'ward4', 1, 1, 'mmHg', now()) "
+                    + "ON CONFLICT (sync_identifier) DO UPDATE SET systolic = excluded.systolic, sync_version = excluded.sync_version",
+            ] {
+                await #expect { _ = try await forwarding.query(sql, as: second) } throws: { "\($0)".contains("row-level security") }
+            }
+            // cuff-forward logging in as gateway2 but configured as ward3.
+            try forwarding.writeConfiguration(url: "postgresql://gateway2@/health?host=\(forwarding.server.socketDirectory)&port=\(forwarding.server.port)", sslMode: "disable")
+            let claimed = try await forwarding.runForwarder(["--config", forwarding.configurationPath])
+            #expect(claimed.status == 77 && claimed.standardError.contains("belongs to role gateway1"), "\(claimed.standardError)")
+            #expect(try await forwarding.query("SELECT sync_identifier, sync_version, gateway, systolic, deleted_at FROM readings ORDER BY 1") == before)
+        }
+    }
+
+    /// cuffd running over stored-records.json (on a store of `backlog` synthetic readings), the central schema
+    /// migrated, and nobody granted read access.
+    static func migratedAndGranted(_ teardown: Teardown, backlog: Int = 0) async throws -> ForwardingStack {
+        let forwarding = try await ForwardingStack.make(scenario: "stored-records.json")
+        teardown.add { forwarding.server.remove() }
+        if backlog > 0 { try makeStore(forwarding.stack.storePath, count: backlog) }
+        try await forwarding.stack.startDaemon()
+        let migrate = try await forwarding.runForwarder(["--config", forwarding.configurationPath, "--migrate"])
+        #expect(migrate.status == 0, "\(migrate.standardError)")
+        #expect(try await forwarding.stack.cuffctl(["grant", "\(PostgresServer.account.uid)", "bloodPressure", "read"]).status == 0)
+        return forwarding
+    }
+
+    /// Deletes the oldest blood-pressure reading from a store no daemon has open; returns its sync identifier.
+    static func deleteOneReading(store path: String) throws -> String {
+        let store = try HealthStore.open(path: path)
+        let readings = try store.correlations(CorrelationQuery(type: .bloodPressure, limit: 1), as: .daemon())
+        let reading = try #require(readings.first)
+        // The count is of the types the deletion touched: the correlation, its members and its pulse.
+        #expect(try store.delete([reading.uuid], as: .daemon()) >= 1)
+        return try #require(reading.metadata.syncIdentifier)
+    }
+}
