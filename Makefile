@@ -41,12 +41,12 @@ install: all man completions
 	install -D -m 0755 -s $(BIN_DIR)/cuff-forward $(DESTDIR)$(PREFIX)/libexec/cuff-forward
 	install -D -m 0644 systemd/cuff-forward.service $(DESTDIR)$(UNIT_DIR)/cuff-forward.service
 	install -D -m 0644 systemd/cuff-forward.sysusers $(DESTDIR)$(PREFIX)/lib/sysusers.d/cuff-forward.conf
-	install -D -m 0644 systemd/forward.conf $(DESTDIR)$(PREFIX)/share/doc/cuffd/forward.conf.example
-	install -D -m 0644 docs/forwarding.md $(DESTDIR)$(PREFIX)/share/doc/cuffd/forwarding.md
+	install -D -m 0644 systemd/forward.conf $(DESTDIR)$(PREFIX)/share/doc/cuff-forward/forward.conf.example
+	install -D -m 0644 docs/forwarding.md $(DESTDIR)$(PREFIX)/share/doc/cuff-forward/forwarding.md
 	# cuffctl(1) and a page per subcommand, cuffctl-start(1) and so on (man/install-pages says how they are named);
 	# cuffd is a system daemon: section 8 (the plugin writes section 1).
 	man/install-pages 1 $(DESTDIR)$(PREFIX)/share/man/man1 $(MAN_DIR)/cuffctl/*.1
-	man/install-pages 8 $(DESTDIR)$(PREFIX)/share/man/man8 $(MAN_DIR)/cuffd/cuffd.1
+	man/install-pages 8 $(DESTDIR)$(PREFIX)/share/man/man8 $(MAN_DIR)/cuffd/cuffd.1 $(MAN_DIR)/cuff-forward/cuff-forward.1
 	install -D -m 0644 man/cuffd.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/cuffd.conf.5
 	install -D -m 0644 .build/completions/cuffctl.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/cuffctl
 	install -D -m 0644 .build/completions/_cuffctl $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_cuffctl
@@ -55,10 +55,11 @@ install: all man completions
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/cuffctl $(DESTDIR)$(PREFIX)/libexec/cuffd $(DESTDIR)$(UNIT_DIR)/cuffd.service \
 	      $(DESTDIR)$(PREFIX)/libexec/cuff-forward $(DESTDIR)$(UNIT_DIR)/cuff-forward.service \
-	      $(DESTDIR)$(PREFIX)/lib/sysusers.d/cuff-forward.conf $(DESTDIR)$(PREFIX)/share/doc/cuffd/forward.conf.example \
-	      $(DESTDIR)$(PREFIX)/share/doc/cuffd/forwarding.md \
+	      $(DESTDIR)$(PREFIX)/lib/sysusers.d/cuff-forward.conf $(DESTDIR)$(PREFIX)/share/doc/cuff-forward/forward.conf.example \
+	      $(DESTDIR)$(PREFIX)/share/doc/cuff-forward/forwarding.md \
 	      $(DESTDIR)$(PREFIX)/lib/sysusers.d/cuffd.conf $(DESTDIR)$(PREFIX)/share/dbus-1/system.d/org.cuffd.Gateway1.conf \
 	      $(DESTDIR)$(PREFIX)/share/man/man1/cuffctl*.1 $(DESTDIR)$(PREFIX)/share/man/man8/cuffd.8 \
+	      $(DESTDIR)$(PREFIX)/share/man/man8/cuff-forward.8 \
 	      $(DESTDIR)$(PREFIX)/share/man/man5/cuffd.conf.5 \
 	      $(DESTDIR)$(PREFIX)/share/bash-completion/completions/cuffctl \
 	      $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_cuffctl $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/cuffctl.fish
