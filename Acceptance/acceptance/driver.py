@@ -108,6 +108,20 @@ def run_one(path: str, client) -> Outcome:
     return outcome
 
 
+def run_lifecycle(upgrade: str) -> Outcome:
+    """The package upgraded, removed and purged while a strap streams (package_lifecycle.py); last, as it removes cuffd."""
+    from . import package_lifecycle
+    started = time.monotonic()
+    reset()
+    radio = Radio(package_lifecycle.strap_scenario(os.path.join(OUT, 'package-lifecycle.json')), 'package-lifecycle')
+    try:
+        outcome = package_lifecycle.run(upgrade, Outcome('package-lifecycle', 'cuffctl'))
+    finally:
+        radio.stop()
+    outcome.seconds = time.monotonic() - started
+    return outcome
+
+
 def report(outcome: Outcome):
     print(f"{'PASS' if outcome.passed else 'FAIL'} {outcome.scenario} ({outcome.client}, {outcome.seconds:.1f} s)")
     for name, passed, detail in outcome.checks:
@@ -129,6 +143,12 @@ def main():
         except scenarios.ScenarioError as error:
             outcome = Outcome(os.path.basename(path).removesuffix('.json'), client.name)
             outcome.check('scenario file accepted', False, str(error))
+        report(outcome)
+        results.append(outcome.as_json())
+        with open(os.path.join(OUT, 'results.json'), 'w', encoding='utf-8') as file:
+            json.dump({'uptime': time.monotonic(), 'results': results}, file, indent=1)
+    if os.environ.get('ACCEPTANCE_UPGRADE_PACKAGE'):
+        outcome = run_lifecycle(os.environ['ACCEPTANCE_UPGRADE_PACKAGE'])
         report(outcome)
         results.append(outcome.as_json())
         with open(os.path.join(OUT, 'results.json'), 'w', encoding='utf-8') as file:
