@@ -94,8 +94,9 @@ extension CuffGateway {
         }
     }
 
-    /// Publishes a value as a decoded packet, then routes it by characteristic: measurements to the session,
-    /// record segments and RACP responses to the download, vendor phases to the log.
+    /// Publishes a value as a decoded packet, then routes it by characteristic: measurements to the session
+    /// (0x2A35 not on an Omron cuff), record segments and RACP responses to the download, vendor phases to the
+    /// log, Omron notifications to the Omron download.
     func value(_ address: BluetoothAddress, _ uuid: String, _ bytes: [UInt8], _ receivedAt: Date) async {
         guard let cuff = cuffs[address] else { return }
         let characteristic = BluetoothUUID.shortNumber(uuid).flatMap(HealthCharacteristic.init(rawValue:))
@@ -103,6 +104,10 @@ extension CuffGateway {
             emit(.packet(address, decoded, payload: bytes))
         }
         switch characteristic {
+        case .bloodPressureMeasurement? where cuff.device.uuids.contains(OmronService.uuid):
+            // One source per cuff (docs/omron.md §6): an Omron cuff's readings come from its memory, which holds
+            // this one too; stored from both, it would be two readings (the bytes differ, so dedupe cannot join them).
+            break
         case .bloodPressureMeasurement?, .intermediateCuffPressure?, .heartRateMeasurement?:
             await publish(address, await cuff.session.handle(.value(characteristic!, bytes, receivedAt: receivedAt)))
         case .bloodPressureRecord?:

@@ -14,6 +14,10 @@ extension CuffGateway {
         let address = id.address
         guard let cuff = cuffs[address] else { return }
         let inbox = cuff.omronInbox
+        // The services resolve one by one (docs/reference/BLUEZ-DBUS.md §6): Omron's may come after the health ones.
+        for _ in 0 ..< 20 where await bluez.characteristic(OmronService.unlock, of: id) == nil {
+            guard (try? await Task.sleep(for: .milliseconds(100))) != nil else { return }
+        }
         for _ in 0 ..< 50 where !(await bluez.isNotifying(id)) {
             guard (try? await Task.sleep(for: .milliseconds(100))) != nil else { return }
         }

@@ -32,7 +32,9 @@ extension CuffGateway {
            characteristics.contains(where: { $0.uuid == HealthCharacteristic.bloodPressureRecord.uuid }) {
             await downloadRecords(id)
         }
-        if characteristics.contains(where: { $0.uuid == OmronService.unlock }) { await downloadOmron(id) }
+        if cuff.device.uuids.contains(OmronService.uuid) || characteristics.contains(where: { $0.uuid == OmronService.unlock }) {
+            await downloadOmron(id)
+        }
         if let status = await status(address) { emit(.cuffChanged(status)) }
     }
 

@@ -74,7 +74,8 @@ private struct CuffReplay {
     mutating func connect() async -> [SessionEvent] {
         var events: [SessionEvent] = []
         for event: LinkEvent in [.connecting, .connected, .servicesResolved, .subscribed] { events += await session.handle(event) }
-        for record in cuff.storedRecords {
+        // An Omron cuff's readings come from its memory only, as the Gateway takes them (docs/omron.md §6).
+        for record in cuff.storedRecords where cuff.vendor != .omron {
             events += await session.handle(.value(.bloodPressureMeasurement, record.bytes, receivedAt: now()))
         }
         let newer = (cuff.records ?? []).filter { record in lastRecord.map { record.sequence > $0 } ?? true }

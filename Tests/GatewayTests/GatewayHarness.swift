@@ -91,8 +91,10 @@ final class GatewayHarness: Sendable {
             let (readings, storedHeartRates) = (await storedReadings(), await store.heartRates.count)
             if readings == expected && storedHeartRates == heartRates { return }
             guard ContinuousClock.now < deadline else {
+                let problems = events.all.compactMap { event -> String? in if case let .problem(address, text) = event { "\(address): \(text)" } else { nil } }
                 throw TestFailure("""
                     store holds \(readings) and \(storedHeartRates) heart rates, expected \(expected) and \(heartRates)
+                    Gateway problems:\n\(problems.joined(separator: "\n"))
                     cuff-sim:\n\(log.all.joined(separator: "\n"))
                     """)
             }

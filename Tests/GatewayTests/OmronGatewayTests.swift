@@ -59,6 +59,26 @@ struct OmronGatewayTests {
         }
     }
 
+    @Test("A cuff whose name and Model Number name no known model: pair says which models cuffd knows, and leaves no bond")
+    func unknownModel() async throws {
+        try await withTeardown { teardown in
+            let json = try String(contentsOf: GatewayHarness.folder.appendingPathComponent("omron-wrapped.json"), encoding: .utf8)
+                .replacingOccurrences(of: "\"name\": \"HEM-7155T\"", with: "\"name\": \"BLESmart_00001234\"")
+                .replacingOccurrences(of: "\"model\": \"HEM-7155T\", \"serial\"", with: "\"model\": \"HEM-9999T\", \"serial\"")
+            let harness = try await GatewayHarness(Data(json.utf8))
+            teardown.add { await harness.stop() }
+            let address = BluetoothAddress("28:FF:B2:10:91:6E")!
+            do {
+                _ = try await harness.gateway.pair(address, passkey: nil, timeout: .seconds(10))
+                Issue.record("pairing succeeded")
+            } catch {
+                #expect("\(error)".contains("BLESmart_00001234 offers Omron's service, but cuffd knows its memory only for HEM-7150T, HEM-7155T"))
+            }
+            #expect(await harness.gateway.status(address) == nil)
+            #expect(harness.log.count("Omron unlock written") == 0)
+        }
+    }
+
     @Test("A block that keeps arriving broken: three tries, then the download ends and nothing of it is stored")
     func brokenBlocksEndTheDownload() async throws {
         try await withTeardown { teardown in
