@@ -38,22 +38,32 @@ struct OmronGatewayTests {
         }
     }
 
-    @Test("A cuff not in pairing mode: pair fails in words and leaves no bond behind")
-    func notInPairingMode() async throws {
+    static let wrapped = BluetoothAddress("28:FF:B2:10:91:6E")!
+
+    /// omron-wrapped.json with `edits` (text → replacement): pairing its cuff must fail; `body` gets the harness and the error.
+    static func pairingError(_ edits: [String: String], _ body: (GatewayHarness, String) async throws -> Void) async throws {
         try await withTeardown { teardown in
-            let json = try String(contentsOf: GatewayHarness.folder.appendingPathComponent("omron-wrapped.json"), encoding: .utf8)
-                .replacingOccurrences(of: "\"model\": \"HEM-7155T\",\n", with: "\"model\": \"HEM-7155T\", \"pairingMode\": false,\n")
-            #expect(json.contains("\"pairingMode\": false"))
+            var json = try String(contentsOf: GatewayHarness.folder.appendingPathComponent("omron-wrapped.json"), encoding: .utf8)
+            for (text, replacement) in edits {
+                #expect(json.contains(text))
+                json = json.replacingOccurrences(of: text, with: replacement)
+            }
             let harness = try await GatewayHarness(Data(json.utf8))
             teardown.add { await harness.stop() }
-            let address = BluetoothAddress("28:FF:B2:10:91:6E")!
             do {
-                _ = try await harness.gateway.pair(address, passkey: nil, timeout: .seconds(10))
+                _ = try await harness.gateway.pair(wrapped, passkey: nil, timeout: .seconds(10))
                 Issue.record("pairing succeeded")
             } catch {
-                #expect("\(error)".contains("not in pairing mode: hold its Bluetooth button until \"P\" blinks"))
+                try await body(harness, "\(error)")
             }
-            #expect(await harness.gateway.status(address) == nil)
+        }
+    }
+
+    @Test("A cuff not in pairing mode: pair fails in words and leaves no bond behind")
+    func notInPairingMode() async throws {
+        try await Self.pairingError(["\"model\": \"HEM-7155T\",\n": "\"model\": \"HEM-7155T\", \"pairingMode\": false,\n"]) { harness, error in
+            #expect(error.contains("not in pairing mode: hold its Bluetooth button until \"P\" blinks"))
+            #expect(await harness.gateway.status(Self.wrapped) == nil)
             #expect(await harness.store.readings.isEmpty)
             #expect(harness.log.count("removed") > 0)
         }
@@ -61,20 +71,10 @@ struct OmronGatewayTests {
 
     @Test("A cuff whose name and Model Number name no known model: pair says which models cuffd knows, and leaves no bond")
     func unknownModel() async throws {
-        try await withTeardown { teardown in
-            let json = try String(contentsOf: GatewayHarness.folder.appendingPathComponent("omron-wrapped.json"), encoding: .utf8)
-                .replacingOccurrences(of: "\"name\": \"HEM-7155T\"", with: "\"name\": \"BLESmart_00001234\"")
-                .replacingOccurrences(of: "\"model\": \"HEM-7155T\", \"serial\"", with: "\"model\": \"HEM-9999T\", \"serial\"")
-            let harness = try await GatewayHarness(Data(json.utf8))
-            teardown.add { await harness.stop() }
-            let address = BluetoothAddress("28:FF:B2:10:91:6E")!
-            do {
-                _ = try await harness.gateway.pair(address, passkey: nil, timeout: .seconds(10))
-                Issue.record("pairing succeeded")
-            } catch {
-                #expect("\(error)".contains("BLESmart_00001234 offers Omron's service, but cuffd knows its memory only for HEM-7150T, HEM-7155T"))
-            }
-            #expect(await harness.gateway.status(address) == nil)
+        let edits = ["\"name\": \"HEM-7155T\"": "\"name\": \"BLESmart_00001234\"", "\"model\": \"HEM-7155T\", \"serial\"": "\"model\": \"HEM-9999T\", \"serial\""]
+        try await Self.pairingError(edits) { harness, error in
+            #expect(error.contains("BLESmart_00001234 offers Omron's service, but cuffd knows its memory only for HEM-7150T, HEM-7155T"))
+            #expect(await harness.gateway.status(Self.wrapped) == nil)
             #expect(harness.log.count("Omron unlock written") == 0)
         }
     }
