@@ -25,7 +25,8 @@ WRITE, WRITE_ANSWER, END, END_ANSWER = 0x01C0, 0x81C0, 0x0F00, 0x8F00
 
 @dataclass(frozen=True)
 class Model:
-    """docs/omron.md §4: layout `le16` or `be14` (with its year bits and whether the IHB bit comes first)."""
+    """docs/omron.md §4: layout `le16` or `be14` (with its year bits and whether the IHB bit comes first);
+    `clock` the clock block's layout (§4a), `offset8` or `mixed`, where it is known."""
     layout: str
     users: tuple[int, ...]
     slots: int
@@ -33,6 +34,7 @@ class Model:
     settings_write: int
     year_bits: int = 8
     irregular_first: bool = False
+    clock: str | None = None
 
     @property
     def size(self) -> int:
@@ -41,11 +43,11 @@ class Model:
 
 MODELS = {
     'HEM-7150T': Model('le16', (0x0098,), 60, 0x0010, 0x0054),
-    'HEM-7155T': Model('le16', (0x0098, 0x0458), 60, 0x0010, 0x0054),
+    'HEM-7155T': Model('le16', (0x0098, 0x0458), 60, 0x0010, 0x0054, clock='offset8'),
     'HEM-7342T': Model('le16', (0x0098, 0x06D8), 100, 0x0010, 0x0054),
-    'HEM-7361T': Model('le16', (0x0098, 0x06D8), 100, 0x0010, 0x0054),
-    'HEM-7322T': Model('be14', (0x02AC, 0x0824), 100, 0x0260, 0x0286),
-    'HEM-7600T': Model('be14', (0x02AC,), 100, 0x0260, 0x0286),
+    'HEM-7361T': Model('le16', (0x0098, 0x06D8), 100, 0x0010, 0x0054, clock='offset8'),
+    'HEM-7322T': Model('be14', (0x02AC, 0x0824), 100, 0x0260, 0x0286, clock='mixed'),
+    'HEM-7600T': Model('be14', (0x02AC,), 100, 0x0260, 0x0286, clock='mixed'),
     'HEM-6232T': Model('be14', (0x02E8, 0x0860), 100, 0x0260, 0x02A4, year_bits=6, irregular_first=True),
     'HEM-7530T': Model('be14', (0x02E8,), 90, 0x0260, 0x02A4, year_bits=6),
 }
@@ -74,6 +76,19 @@ def encode_record(model: Model, record: dict) -> bytes:
     for field, width in fields:
         value = value << width | (field & ((1 << width) - 1))
     return value.to_bytes(8, 'big') + bytes(6)
+
+
+def clock_block(layout: str, time: str) -> bytes:
+    """§4a: `offset8` — 16 bytes, year − 2000, month, day, hour, minute, second at 8–13, the sum of bytes 0–13 at
+    14; `mixed` — 10 bytes, month, year − 2000, hour, day, second, minute at 2–7, the sum of bytes 0–7 at 9."""
+    date, clock = time.split('T')
+    year, month, day = (int(x) for x in date.split('-'))
+    hour, minute, second = (int(x) for x in clock.split(':'))
+    if layout == 'offset8':
+        block = bytearray(8) + bytes([year - 2000, month, day, hour, minute, second])
+        return bytes(block + bytes([sum(block) & 0xFF, 0]))
+    block = bytearray(2) + bytes([month, year - 2000, hour, day, second, minute])
+    return bytes(block + bytes([0, sum(block) & 0xFF]))
 
 
 def packet(kind: int, address: int = 0, data: bytes = b'', count: int | None = None) -> bytes:
@@ -109,6 +124,10 @@ class OmronMemory:
             self.next_slots[user] = (first + len(records)) % self.model.slots
             self.unread[user] = len(records) - user_spec.get('read', 0)
         self._write_counters()
+        if self.model.clock and 'clock' in spec:
+            offset = 0x2C if self.model.clock == 'offset8' else 0x14
+            block = clock_block(self.model.clock, spec['clock'])
+            self.memory[self.model.settings_read + offset:self.model.settings_read + offset + len(block)] = block
 
     def link_lost(self):
         self.unlocked = self.programming = False

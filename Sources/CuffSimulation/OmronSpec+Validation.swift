@@ -7,6 +7,9 @@ extension OmronSpec {
             throw ScenarioError(path: path + ".users", message: "\(model.name) has \(model.users) user(s), not \(users.count)")
         }
         guard corruptReads >= 0 else { throw ScenarioError(path: path + ".corruptReads", message: "must be 0 or more") }
+        guard clock == nil || model.clock != nil else {
+            throw ScenarioError(path: path + ".clock", message: "the clock of \(model.name) is not known (docs/omron.md §4a)")
+        }
         for (index, user) in users.enumerated() {
             let userPath = path + ".users[\(index)]"
             guard (0 ..< model.slotsPerUser).contains(user.firstSlot) else {

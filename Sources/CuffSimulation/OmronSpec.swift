@@ -11,8 +11,10 @@ public struct OmronSpec: Decodable, Sendable, Equatable {
     public var users: [OmronUserSpec]
     /// How many read answers go out with a broken check byte before good ones (the host must re-read).
     public var corruptReads: Int
+    /// What the clock block shows (docs/omron.md §4a), on models whose clock is known; nil: erased (all `FF`).
+    public var clock: DateTime?
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case model, pairingMode, users, corruptReads }
+    enum CodingKeys: String, CodingKey, CaseIterable { case model, pairingMode, users, corruptReads, clock }
 
     public init(from decoder: any Decoder) throws {
         try decoder.refuseUnknownKeys(CodingKeys.self)
@@ -27,6 +29,12 @@ public struct OmronSpec: Decodable, Sendable, Equatable {
         pairingMode = try container.decodeIfPresent(Bool.self, forKey: .pairingMode) ?? true
         users = try container.decodeIfPresent([OmronUserSpec].self, forKey: .users) ?? []
         corruptReads = try container.decodeInteger(Int.self, forKey: .corruptReads) ?? 0
+        if let text = try container.decodeIfPresent(String.self, forKey: .clock) {
+            guard let time = ClockSpec.dateTime(text) else {
+                throw DecodingError.dataCorruptedError(forKey: .clock, in: container, debugDescription: "\"\(text)\" is not a calendar time like 2021-01-01T00:00:00")
+            }
+            clock = time
+        }
     }
 }
 

@@ -3,8 +3,8 @@ import FoundationEssentials
 import GATTHealth
 
 /// Record download from an Omron cuff through Omron's own service (docs/omron.md §6): on every connection,
-/// unlock, start, read the per-user counters, read each user's unread slots in blocks, decode them into
-/// readings, mark them read, end. Models without counters are read whole; the store's dedupe keeps each
+/// unlock, start, read the clock and the per-user counters, read each user's unread slots in blocks, decode
+/// them into readings, mark them read, set the clock, end. Models without counters are read whole; the store's dedupe keeps each
 /// record once. A pairing that finds the cuff not in pairing mode is refused in words (``omronRefusal``).
 extension CuffGateway {
     /// How often a packet is sent before the download gives up (docs/omron.md §3).
@@ -29,6 +29,7 @@ extension CuffGateway {
             if broker.isPairing(address) { try await programOmronKey(id, inbox) }
             try await unlockOmron(id, inbox)
             _ = try await exchange(.start, id, inbox)
+            let clockBlock = try await readOmronClock(model, id, inbox)
             var tally = OmronTally()
             let counters = model.hasCounters
                 ? try OmronCounters(decoding: try await exchange(.read(model.settingsReadAddress, count: UInt8(model.counterBlockSize)), id, inbox).data, model: model)
@@ -41,6 +42,7 @@ extension CuffGateway {
                 let reset = OmronCounters.resetUnread(model: model)
                 _ = try await exchange(.write(model.settingsWriteAddress + reset.offset, reset.bytes), id, inbox)
             }
+            if let clockBlock { try await writeOmronClock(model, block: clockBlock, id, inbox) }
             _ = try await exchange(.end, id, inbox)
             emit(.recordsDownloaded(address, count: tally.records))
             if let skipped = tally.skippedDescription { emit(.problem(address, skipped)) }
@@ -88,7 +90,7 @@ extension CuffGateway {
 
     /// Sends `request` in pieces on the transmit channels and waits for its answer, at most
     /// ``omronAttempts`` times: no answer, a bad check byte or an answer to something else each cost a try.
-    private func exchange(_ request: OmronPacket, _ id: DeviceID, _ inbox: OmronInbox) async throws(OmronDownloadError) -> OmronPacket {
+    func exchange(_ request: OmronPacket, _ id: DeviceID, _ inbox: OmronInbox) async throws(OmronDownloadError) -> OmronPacket {
         var last = "no answer"
         for _ in 0 ..< Self.omronAttempts {
             await inbox.clear()

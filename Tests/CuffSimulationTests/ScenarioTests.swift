@@ -97,6 +97,8 @@ struct ScenarioTests {
          "cuffs[0].omron.users[0].records[0].systolic: must be 25 to 280 mmHg (stored as systolic − 25 in a byte)"),
         (cuff(#""vendor": "omron", "omron": {"model": "HEM-6232T", "users": [{"records": [{"systolic": 120, "diastolic": 80, "pulse": 60, "time": "2070-01-01T00:00:00"}]}]}"#),
          "cuffs[0].omron.users[0].records[0].time: the year must be 2000 to 2063"),
+        (cuff(#""vendor": "omron", "omron": {"model": "HEM-6232T", "clock": "2024-01-01T00:00:00"}"#),
+         "cuffs[0].omron.clock: the clock of HEM-6232T is not known (docs/omron.md §4a)"),
         (cuff(#""timeline": [{"after": 1, "measure": {"systolic": 120, "diastolic": 80, "pulse": 60, "time": "2024-01-01T00:00:00"}}]"#),
          "cuffs[0].timeline[0].measure: needs \"vendor\": \"omron\""),
         (cuff(#""vendor": "omron", "omron": {"model": "HEM-7600T"}, "timeline": [{"after": 1, "user": 2, "measure": {"systolic": 120, "diastolic": 80, "pulse": 60, "time": "2024-01-01T00:00:00"}}]"#),

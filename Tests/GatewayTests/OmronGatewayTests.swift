@@ -2,6 +2,7 @@ import BlueZ
 import DBusTestSupport
 import Foundation
 import Gateway
+import GATTHealth
 import Testing
 
 /// An Omron cuff through Omron's own service (docs/omron.md §6) over cuff-sim: what the shipped scenarios do
@@ -35,6 +36,21 @@ struct OmronGatewayTests {
             #expect(irregular.status?.irregularPulse == true && irregular.status?.bodyMovement == false)
             #expect(readings.first { $0.systolic.doubleValue == 128 }?.status?.bodyMovement == true)
             #expect(readings.allSatisfy { $0.meanArterialPressure == nil })
+        }
+    }
+
+    @Test("The clock block is read before the records (its offset goes with them) and set to local time after")
+    func clockSync() async throws {
+        try await GatewayHarness.afterExpectedReadings("omron-two-users.json") { harness in
+            let address = BluetoothAddress("28:FF:B2:10:4C:31")!
+            let synchronized = try await harness.events.next { if case .clockSynchronized(address, _, _) = $0 { true } else { false } }
+            guard case let .clockSynchronized(_, offset, written) = synchronized else { return }
+            // The cuff showed 2021-06-01 12:00: years behind.
+            #expect(written && offset > .seconds(3 * 365 * 86_400))
+            let shows = try #require(await harness.emulator.omronClock(of: address))
+            let local = DateTime(Date(), in: LocalTimeZone())
+            #expect(shows.year == local.year && shows.month == local.month && shows.day == local.day)
+            #expect(await harness.gateway.status(address)?.clockOffset.map { abs($0.components.seconds) < 5 } == true)
         }
     }
 

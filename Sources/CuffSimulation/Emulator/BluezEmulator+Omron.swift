@@ -1,3 +1,4 @@
+import BlueZ
 import GATTHealth
 
 /// An Omron cuff's own protocol (docs/omron.md): the unlock characteristic's key programming and unlock
@@ -30,6 +31,11 @@ extension BluezEmulator {
         cuffs[index].omron = omron
         log("\(name(index)) Omron unlock written: \(Hex.bytes(value.prefix(1))) …")
         await send(index, .omronUnlock, answer, kind: "notified")
+    }
+
+    /// What an emulated Omron cuff's clock block shows (docs/omron.md §4a), for tests; nil without one.
+    public func omronClock(of address: BluetoothAddress) -> DateTime? {
+        cuffs.first { $0.spec.address == address }?.omron?.clock
     }
 
     func writeOmronChannel(_ index: Int, channel: Int, _ piece: [UInt8]) async throws(ATTError) {

@@ -37,6 +37,14 @@ struct OmronCuff: Sendable {
             counters.unread[user] = userSpec.records.count - userSpec.read
         }
         self.counters = counters
+        if let clock = spec.model.clock, let time = spec.clock {
+            write(spec.model.settingsReadAddress + clock.offset, clock.setting(time, in: [UInt8](repeating: 0, count: clock.size)))
+        }
+    }
+
+    /// What the clock block shows now, on a model whose clock is known.
+    var clock: DateTime? {
+        model.clock.flatMap { $0.time(in: read(model.settingsReadAddress + $0.offset, count: $0.size)) }
     }
 
     /// The counter block at the settings read address (docs/omron.md §4).

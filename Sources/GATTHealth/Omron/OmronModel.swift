@@ -14,6 +14,8 @@ public struct OmronModel: Hashable, Sendable {
     public let settingsWriteAddress: UInt16
     /// Whether the per-user "next slot / unread" counters are known (docs/omron.md §4).
     public let hasCounters: Bool
+    /// Where the clock sits, on the models whose clock omblepy's contributors have set (docs/omron.md §4a).
+    public var clock: OmronClock? = nil
 
     public var users: Int { userStartAddresses.count }
 
@@ -25,15 +27,15 @@ public struct OmronModel: Hashable, Sendable {
         OmronModel(name: "HEM-7150T", layout: .littleEndian16, userStartAddresses: [0x0098], slotsPerUser: 60, blockSize: 0x10,
                    settingsReadAddress: 0x0010, settingsWriteAddress: 0x0054, hasCounters: true),
         OmronModel(name: "HEM-7155T", layout: .littleEndian16, userStartAddresses: [0x0098, 0x0458], slotsPerUser: 60, blockSize: 0x10,
-                   settingsReadAddress: 0x0010, settingsWriteAddress: 0x0054, hasCounters: true),
+                   settingsReadAddress: 0x0010, settingsWriteAddress: 0x0054, hasCounters: true, clock: .offset8),
         OmronModel(name: "HEM-7342T", layout: .littleEndian16, userStartAddresses: [0x0098, 0x06D8], slotsPerUser: 100, blockSize: 0x10,
                    settingsReadAddress: 0x0010, settingsWriteAddress: 0x0054, hasCounters: true),
         OmronModel(name: "HEM-7361T", layout: .littleEndian16, userStartAddresses: [0x0098, 0x06D8], slotsPerUser: 100, blockSize: 0x10,
-                   settingsReadAddress: 0x0010, settingsWriteAddress: 0x0054, hasCounters: true),
+                   settingsReadAddress: 0x0010, settingsWriteAddress: 0x0054, hasCounters: true, clock: .offset8),
         OmronModel(name: "HEM-7322T", layout: .bigEndianPacked14(yearBits: 8, irregularHeartbeatFirst: false), userStartAddresses: [0x02AC, 0x0824],
-                   slotsPerUser: 100, blockSize: 0x38, settingsReadAddress: 0x0260, settingsWriteAddress: 0x0286, hasCounters: true),
+                   slotsPerUser: 100, blockSize: 0x38, settingsReadAddress: 0x0260, settingsWriteAddress: 0x0286, hasCounters: true, clock: .mixed),
         OmronModel(name: "HEM-7600T", layout: .bigEndianPacked14(yearBits: 8, irregularHeartbeatFirst: false), userStartAddresses: [0x02AC],
-                   slotsPerUser: 100, blockSize: 0x38, settingsReadAddress: 0x0260, settingsWriteAddress: 0x0286, hasCounters: true),
+                   slotsPerUser: 100, blockSize: 0x38, settingsReadAddress: 0x0260, settingsWriteAddress: 0x0286, hasCounters: true, clock: .mixed),
         OmronModel(name: "HEM-6232T", layout: .bigEndianPacked14(yearBits: 6, irregularHeartbeatFirst: true), userStartAddresses: [0x02E8, 0x0860],
                    slotsPerUser: 100, blockSize: 0x38, settingsReadAddress: 0x0260, settingsWriteAddress: 0x02A4, hasCounters: true),
         OmronModel(name: "HEM-7530T", layout: .bigEndianPacked14(yearBits: 6, irregularHeartbeatFirst: false), userStartAddresses: [0x02E8],
