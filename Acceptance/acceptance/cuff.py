@@ -8,7 +8,8 @@ is connected or subscribed goes nowhere, as on air — except a measurement, whi
 (`_hold`). After a link loss it did not cause itself the cuff
 advertises again (a real cuff stays awake a while); after its own `disconnect` step it is quiet until
 an `advertise` step. A cuff with `records` answers RACP (record_access.py), one with the Current Time
-service keeps its clock (cuff_clock.py), a QardioArm measures on its start command (qardio_arm.py).
+service keeps its clock (cuff_clock.py), a QardioArm measures on its start command (qardio_arm.py), an Omron
+cuff answers its own protocol from its memory (omron.py) and starts its timeline at its first end of transmission.
 """
 from __future__ import annotations
 
@@ -27,7 +28,8 @@ from bumble.transport.common import AsyncPipeSink
 from .cuff_clock import CuffClock
 from .events import emit
 from .gatt_layout import GattLayout
-from . import qardio_arm
+from . import omron, qardio_arm
+from .omron import OmronMemory
 from .qardio_arm import VendorControl
 from .record_access import RecordAccess
 from .scenario import Cuff, Step
@@ -51,10 +53,18 @@ class DisplayedPasskey(PairingDelegate):
 
 
 def advertising_data(cuff: Cuff) -> bytes:
-    """Flags (LE General Discoverable, no BR/EDR), the 16-bit service UUIDs, appearance, name."""
-    uuids = b''.join(bytes.fromhex(u)[::-1] for u in cuff.services)
+    """Flags (LE General Discoverable, no BR/EDR), the 16-bit service UUIDs, appearance, name. An Omron cuff
+    advertises its 128-bit service instead, and its name shortened to what the 31 bytes leave (8 characters):
+    Bumble's controller answers a scan request with the advertising data again, so a scan response cannot
+    carry the rest; cuffd then finds the model in the Model Number String (docs/omron.md §6)."""
+    flags = bytes([2, 0x01, 0x06])
     name = cuff.name.encode()
-    return (bytes([2, 0x01, 0x06]) + bytes([len(uuids) + 1, 0x03]) + uuids
+    if cuff.vendor == 'omron':
+        short = name[:31 - len(flags) - 18 - 2]
+        return (flags + bytes([17, 0x07]) + bytes.fromhex(omron.SERVICE.replace('-', ''))[::-1]
+                + bytes([len(short) + 1, 0x09 if short == name else 0x08]) + short)
+    uuids = b''.join(bytes.fromhex(u)[::-1] for u in cuff.services)
+    return (flags + bytes([len(uuids) + 1, 0x03]) + uuids
             + bytes([3, 0x19]) + APPEARANCE_BLOOD_PRESSURE_ARM.to_bytes(2, 'little')
             + bytes([len(name) + 1, 0x09]) + name)
 
@@ -71,6 +81,7 @@ class EmulatedCuff:
         self.vendor_control = VendorControl(
             spec.address, lambda: self._play(spec.on_start, 'on-start'),
             lambda value: self.send(qardio_arm.UUID, value, indicate=False, kind='phase'))
+        self.omron = OmronMemory(spec.address, spec.omron) if spec.vendor == 'omron' else None
         self.layout = GattLayout(spec, self.device.gatt_server, self)
         self.device.add_services(self.layout.services)
         self.connection = None
@@ -116,6 +127,8 @@ class EmulatedCuff:
         self.connection = None
         self.subscribed.clear()
         self.record_access.link_lost()
+        if self.omron:
+            self.omron.link_lost()
         emit('disconnected', self.spec.address, by='cuff' if self.leaving else 'host', reason=str(reason))
         if not self.leaving:
             asyncio.ensure_future(self.advertise())
@@ -164,6 +177,22 @@ class EmulatedCuff:
     def write_vendor_control(self, connection, value: bytes):
         self.vendor_control.write(value)
 
+    def write_omron_unlock(self, connection, value: bytes):
+        answer = self.omron.unlock_write(value)
+        asyncio.ensure_future(self.send(omron.UNLOCK, answer, indicate=False, kind='omron'))
+
+    def write_omron_channel(self, connection, channel: int, value: bytes):
+        pieces = self.omron.channel_write(channel, value)
+        if pieces:
+            asyncio.ensure_future(self._send_pieces(pieces))
+        if self.omron.transmissions and self.timeline_task is None:
+            self.timeline_task = asyncio.ensure_future(self._play(self.spec.timeline, 'timeline'))
+
+    async def _send_pieces(self, pieces: list[bytes]):
+        """An Omron answer: piece k on receive channel k, in order (docs/omron.md §3)."""
+        for channel, piece in enumerate(pieces):
+            await self.send(omron.RECEIVE[channel], piece, indicate=False, kind='omron')
+
     async def _hold(self, step: Step) -> float:
         """A measurement waits for a link that has indications on, up to HOLD seconds, as a real cuff
         keeps its record until a host takes it; the rest of the script moves by the time waited. (On
@@ -189,6 +218,8 @@ class EmulatedCuff:
                 await self.connection.disconnect()
         elif step.action == 'advertise':
             await self.advertise()
+        elif step.action == 'measure':
+            self.omron.measure(step.user, step.record)
         elif step.action == 'restartBluez':
             emit('restart-bluez', self.spec.address)
             self.restart_bluez()

@@ -79,7 +79,7 @@ class CuffctlClient:
             if '1805' in cuff.services:
                 clock_check.check_clock_set(cuff, events, outcome)
                 clock_check.check_reading_times(cuff, events, readings, outcome)
-            if cuff.vendor:
+            if cuff.vendor == 'qardioArm':
                 commands = [e['command'] for e in events if e['event'] == 'vendor-command' and e['cuff'] == cuff.address]
                 outcome.check(f'{cuff.address}: cuffctl start sent the vendor start command', commands[:1] == ['start'],
                               f'commands {commands}')

@@ -9,7 +9,7 @@ from bumble.att import Attribute
 from bumble.gatt import (GATT_CLIENT_CHARACTERISTIC_CONFIGURATION_DESCRIPTOR, Characteristic,
                          CharacteristicValue, Descriptor, Service)
 
-from . import qardio_arm
+from . import omron, qardio_arm
 from .scenario import Cuff
 
 P = Characteristic.Properties
@@ -19,7 +19,7 @@ DEVICE_INFORMATION = (('2A29', 'manufacturer'), ('2A24', 'model'), ('2A25', 'ser
 
 # The services whose characteristics a cuff that pairs protects (cuff-sim's `GattLayout.protectedServices`):
 # measurements, records, control points and the clock; Device Information and Battery stay open.
-PROTECTED = {'1810', '180D', '1805'}
+PROTECTED = {'1810', '180D', '1805', omron.SERVICE}
 
 
 class Behaviour(Protocol):
@@ -28,6 +28,8 @@ class Behaviour(Protocol):
     def write_clock(self, connection, value: bytes) -> None: ...
     def write_record_access(self, connection, value: bytes) -> None: ...
     def write_vendor_control(self, connection, value: bytes) -> None: ...
+    def write_omron_unlock(self, connection, value: bytes) -> None: ...
+    def write_omron_channel(self, connection, channel: int, value: bytes) -> None: ...
 
 
 class GattLayout:
@@ -56,6 +58,9 @@ class GattLayout:
         for uuid in sorted(cuff.services):
             self.service = uuid
             self.services.append(Service(uuid, builders[uuid](cuff)))
+        if cuff.vendor == 'omron':
+            self.service = omron.SERVICE
+            self.services.append(Service(omron.SERVICE, self._omron()))
 
     def characteristic(self, uuid: str) -> Characteristic | None:
         return self.by_uuid.get(uuid)
@@ -86,6 +91,14 @@ class GattLayout:
             characteristics.append(self._make(qardio_arm.UUID, P.WRITE | P.NOTIFY,
                                               CharacteristicValue(write=self.behaviour.write_vendor_control)))
         return characteristics
+
+    def _omron(self):
+        """Omron's service (docs/omron.md §1): transmit channels (write), receive channels (notify), unlock."""
+        def channel(index: int):
+            return CharacteristicValue(write=lambda connection, value: self.behaviour.write_omron_channel(connection, index, value))
+        return ([self._make(uuid, P.WRITE, channel(index)) for index, uuid in enumerate(omron.TRANSMIT)]
+                + [self._make(uuid, P.NOTIFY) for uuid in omron.RECEIVE]
+                + [self._make(omron.UNLOCK, P.WRITE | P.NOTIFY, CharacteristicValue(write=self.behaviour.write_omron_unlock))])
 
     def _heart_rate(self, cuff: Cuff):
         return [self._make('2A37', P.NOTIFY), self._make('2A38', P.READ, bytes([WRIST])), self._make('2A39', P.WRITE)]

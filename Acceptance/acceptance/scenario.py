@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field
 
 SERVICES = {'1810', '180D', '180A', '1805', '180F'}
-ACTIONS = ('notify', 'indicate', 'disconnect', 'advertise', 'restartBluez')
+ACTIONS = ('notify', 'indicate', 'disconnect', 'advertise', 'restartBluez', 'measure')
 
 
 class ScenarioError(ValueError):
@@ -33,6 +33,8 @@ class Step:
     action: str                     # one of ACTIONS
     characteristic: str | None = None
     value: bytes = b''
+    user: int = 1                   # measure: the Omron user (1-based) whose next slot takes `record`
+    record: dict | None = field(default=None, compare=False, hash=False)
 
 
 @dataclass(frozen=True)
@@ -63,8 +65,9 @@ class Cuff:
     records: tuple[Record, ...] | None = None      # None: no RACP (a BPS 1.0 cuff)
     record_segment_size: int | None = None
     clock: Clock | None = None                     # None: a writable clock at the machine's local time
-    vendor: str | None = None                      # qardioArm
+    vendor: str | None = None                      # qardioArm | omron
     on_start: tuple[Step, ...] = ()
+    omron: dict | None = None                      # with vendor omron: model, pairingMode, users, corruptReads (omron.py)
 
     @property
     def clock_writable(self) -> bool:
@@ -165,7 +168,8 @@ def _cuff(document: dict, path: str) -> Cuff:
         record_segment_size=document.get('recordSegmentSize'),
         clock=_clock(document.get('clock'), f'{path}.clock'),
         vendor=_vendor(document, path),
-        on_start=tuple(_step(s, f'{path}.onStart[{i}]') for i, s in enumerate(document.get('onStart', []))))
+        on_start=tuple(_step(s, f'{path}.onStart[{i}]') for i, s in enumerate(document.get('onStart', []))),
+        omron=_omron(document, path))
 
 
 def _records(document: dict, path: str) -> tuple[Record, ...] | None:
@@ -188,9 +192,20 @@ def _clock(document: dict | None, path: str) -> Clock | None:
 
 def _vendor(document: dict, path: str) -> str | None:
     vendor = document.get('vendor')
-    if vendor not in (None, 'qardioArm'):
-        raise ScenarioError(f'{path}.vendor', f'{vendor!r} is not qardioArm')
+    if vendor not in (None, 'qardioArm', 'omron'):
+        raise ScenarioError(f'{path}.vendor', f'{vendor!r} is not qardioArm or omron')
     return vendor
+
+
+def _omron(document: dict, path: str) -> dict | None:
+    """An Omron cuff's model and memory; the Swift side checks the rest of docs/cuff-sim.md's rules."""
+    if document.get('vendor') != 'omron':
+        return None
+    spec = _field(document, 'omron', dict, path)
+    from .omron import MODELS
+    if spec.get('model') not in MODELS:
+        raise ScenarioError(f'{path}.omron.model', f'{spec.get("model")!r} is not one of {sorted(MODELS)}')
+    return spec
 
 
 def _step(document: dict, path: str) -> Step:
@@ -201,6 +216,8 @@ def _step(document: dict, path: str) -> Step:
     if not isinstance(after, (int, float)) or after < 0:
         raise ScenarioError(f'{path}.after', 'a time ≥ 0 in seconds')
     action = actions[0]
+    if action == 'measure':
+        return Step(float(after), action, user=int(document.get('user', 1)), record=_field(document, 'measure', dict, path))
     if action in ('notify', 'indicate'):
         return Step(float(after), action, str(document[action]).upper(),
                     hex_bytes(document.get('hex', ''), f'{path}.hex'))

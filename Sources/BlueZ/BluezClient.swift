@@ -1,5 +1,6 @@
 import Broadcasting
 import DBus
+import GATTHealth
 import FoundationEssentials
 
 /// A typed client of bluetoothd (`org.bluez`) for one D-Bus connection: one mirror of its object tree, the
@@ -195,7 +196,7 @@ public struct BluezClientConfiguration: Sendable {
     public var requestsDefaultAgent = true
     /// The services whose devices bluetoothd should connect to on its own when they advertise
     /// (GattProfile1, docs/reference/BLUEZ-DBUS.md §4): Blood Pressure 0x1810 and Heart Rate 0x180D.
-    public var autoConnectUUIDs = ["00001810-0000-1000-8000-00805f9b34fb", "0000180d-0000-1000-8000-00805f9b34fb"]
+    public var autoConnectUUIDs = ["00001810-0000-1000-8000-00805f9b34fb", "0000180d-0000-1000-8000-00805f9b34fb", OmronService.uuid]
     /// Where the agent and the application are exported on cuffd's connection.
     public var objectRoot: DBusObjectPath = "/org/cuffd/bluez"
 

@@ -5,9 +5,13 @@ extension CuffSpec {
     /// Checks that values decode as their characteristics, times do not go back, and each field has the
     /// service it needs; throws with the JSON path of the first field that breaks a rule.
     func validate(path: String) throws(ScenarioError) {
-        guard services.contains(.bloodPressure) || services.contains(.heartRate) else {
-            throw ScenarioError(path: path + ".services", message: "a cuff needs 1810 or 180D")
+        guard services.contains(.bloodPressure) || services.contains(.heartRate) || vendor == .omron else {
+            throw ScenarioError(path: path + ".services", message: "a cuff needs 1810 or 180D, or the Omron service (\"vendor\": \"omron\")")
         }
+        guard (vendor == .omron) == (omron != nil) else {
+            throw ScenarioError(path: path + (omron == nil ? ".vendor" : ".omron"), message: "\"vendor\": \"omron\" and an \"omron\" object go together")
+        }
+        try omron?.validate(path: path + ".omron")
         let feature = try decoded(BloodPressureFeature.self, self.feature, path: path + ".feature")
         for (index, record) in storedRecords.enumerated() {
             _ = try decoded(BloodPressureMeasurement.self, record, path: path + ".storedRecords[\(index)]")
@@ -15,11 +19,16 @@ extension CuffSpec {
         try validateSteps(timeline, path: path + ".timeline")
         try validateRecords(feature: feature, path: path)
         try require(.currentTime, for: clock != nil, path: path + ".clock")
-        try require(.bloodPressure, for: vendor != nil, path: path + ".vendor")
-        guard onStart.isEmpty || vendor != nil else {
+        try require(.bloodPressure, for: vendor == .qardioArm, path: path + ".vendor")
+        guard onStart.isEmpty || vendor == .qardioArm else {
             throw ScenarioError(path: path + ".onStart", message: "needs a vendor protocol that can start a measurement (\"vendor\": \"qardioArm\")")
         }
         try validateSteps(onStart, path: path + ".onStart")
+    }
+
+    /// The services the cuff advertises (Device1 `UUIDs`): its SIG services, and Omron's when it speaks it.
+    var advertisedUUIDs: [String] {
+        services.map(\.uuid) + (vendor == .omron ? [OmronService.uuid] : [])
     }
 
     /// `hex` decoded as `type`, or the decoder's reason at `path`.
@@ -47,6 +56,13 @@ extension CuffSpec {
                 throw ScenarioError(path: stepPath + ".after", message: "\(step.after) s comes before the previous step (\(previous) s)")
             }
             previous = step.after
+            if case let .measure(user, slot) = step.action {
+                guard let omron else { throw ScenarioError(path: stepPath + ".measure", message: "needs \"vendor\": \"omron\"") }
+                guard (1 ... omron.model.users).contains(user) else {
+                    throw ScenarioError(path: stepPath + ".user", message: "\(omron.model.name) has users 1 to \(omron.model.users)")
+                }
+                try OmronSpec.validate(slot, layout: omron.model.layout, path: stepPath + ".measure")
+            }
             if let characteristic = step.action.characteristic, !exposed.contains(.assigned(characteristic)) {
                 throw ScenarioError(path: stepPath, message: "0x\(characteristic.shortUUID) is not a characteristic this cuff has")
             }

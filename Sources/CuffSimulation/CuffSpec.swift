@@ -30,10 +30,12 @@ public struct CuffSpec: Decodable, Sendable, Equatable {
     public var vendor: VendorProtocol?
     /// Steps played when a client sends the vendor start command, counted from that command.
     public var onStart: [TimelineStep]
+    /// An Omron cuff's model and memory (`"vendor": "omron"`, docs/omron.md).
+    public var omron: OmronSpec?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case address, name, services, pairing, bonded, deviceInformation, feature, storedRecords, timeline, records,
-            recordSegmentSize, clock, vendor, onStart
+            recordSegmentSize, clock, vendor, onStart, omron
     }
 
     public init(from decoder: any Decoder) throws {
@@ -61,6 +63,7 @@ public struct CuffSpec: Decodable, Sendable, Equatable {
         clock = try container.decodeIfPresent(ClockSpec.self, forKey: .clock)
         vendor = try container.decodeIfPresent(VendorProtocol.self, forKey: .vendor)
         onStart = try container.decodeIfPresent([TimelineStep].self, forKey: .onStart) ?? []
+        omron = try container.decodeIfPresent(OmronSpec.self, forKey: .omron)
     }
 }
 

@@ -14,6 +14,8 @@ public struct TimelineStep: Decodable, Sendable, Equatable {
         case advertise
         /// bluetoothd restarts: org.bluez leaves the bus, every registration is dropped, it comes back.
         case restartBluez
+        /// An Omron cuff measures: the record goes into `user`'s next slot (1-based) and counts as unread.
+        case measure(user: Int, OmronSlotSpec)
 
         var characteristic: HealthCharacteristic? {
             switch self {
@@ -26,7 +28,7 @@ public struct TimelineStep: Decodable, Sendable, Equatable {
     public var after: Double
     public var action: Action
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case after, notify, indicate, hex, disconnect, advertise, restartBluez }
+    enum CodingKeys: String, CodingKey, CaseIterable { case after, notify, indicate, hex, disconnect, advertise, restartBluez, measure, user }
 
     public init(from decoder: any Decoder) throws {
         try decoder.refuseUnknownKeys(CodingKeys.self)
@@ -35,11 +37,11 @@ public struct TimelineStep: Decodable, Sendable, Equatable {
         guard after >= 0, after.isFinite else {
             throw DecodingError.dataCorruptedError(forKey: .after, in: container, debugDescription: "must be a time ≥ 0 in seconds")
         }
-        let actions = [CodingKeys.notify, .indicate, .disconnect, .advertise, .restartBluez].filter(container.contains)
+        let actions = [CodingKeys.notify, .indicate, .disconnect, .advertise, .restartBluez, .measure].filter(container.contains)
         guard actions.count == 1 else {
             throw DecodingError.dataCorrupted(.init(
                 codingPath: container.codingPath,
-                debugDescription: "a step needs exactly one of notify, indicate, disconnect, advertise, restartBluez"))
+                debugDescription: "a step needs exactly one of notify, indicate, disconnect, advertise, restartBluez, measure"))
         }
         switch actions[0] {
         case .notify: action = .notify(try Self.characteristic(container, .notify), try container.decode(HexValue.self, forKey: .hex))
@@ -47,7 +49,15 @@ public struct TimelineStep: Decodable, Sendable, Equatable {
             action = .indicate(try Self.characteristic(container, .indicate), try container.decode(HexValue.self, forKey: .hex))
         case .disconnect: action = .disconnect
         case .advertise: action = .advertise
+        case .measure:
+            action = .measure(user: try container.decodeInteger(Int.self, forKey: .user) ?? 1, try container.decode(OmronSlotSpec.self, forKey: .measure))
         default: action = .restartBluez
+        }
+        if case .measure = action {
+            return
+        }
+        guard !container.contains(.user) else {
+            throw DecodingError.dataCorruptedError(forKey: .user, in: container, debugDescription: "only a measure step names a user")
         }
         if action.characteristic == nil, try container.decode(Bool.self, forKey: actions[0]) != true {
             throw DecodingError.dataCorruptedError(forKey: actions[0], in: container, debugDescription: "must be true")

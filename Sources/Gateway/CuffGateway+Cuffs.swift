@@ -17,15 +17,20 @@ struct Cuff {
     var vendorControl: String?
     var clockOffset: Duration?
     var lastReadingAt: Date?
+    /// Where an Omron cuff's notifications wait for the download that asked (docs/omron.md §6).
+    let omronInbox = OmronInbox()
+    /// Why the Omron key could not be programmed while cuffd paired the cuff; `pair` reports it.
+    var omronRefusal: String?
 }
 
 /// The UUIDs the Gateway keeps notifications enabled on, whichever of them a cuff has: measurements and
 /// cuff pressure (0x2A35, 0x2A36), heart rate (0x2A37), the BPS 1.1 record download pair (0x2B36
-/// records, 0x2A52 RACP responses), and QardioArm's measurement phases.
+/// records, 0x2A52 RACP responses), QardioArm's measurement phases, and Omron's receive channels and unlock
+/// answers (docs/omron.md §1).
 let subscribedCharacteristics: Set<String> = Set([
     HealthCharacteristic.bloodPressureMeasurement, .intermediateCuffPressure, .heartRateMeasurement,
     .bloodPressureRecord, .recordAccessControlPoint,
-].map(\.uuid)).union([QardioArmControlPoint.uuid])
+].map(\.uuid)).union([QardioArmControlPoint.uuid, OmronService.unlock]).union(OmronService.receiveChannels)
 
 extension CuffGateway {
     /// Starts collecting from `device` if it is a cuff: bonded with a health service, being paired by
@@ -33,6 +38,7 @@ extension CuffGateway {
     func consider(_ device: Device) async {
         guard device.id.adapter == adapter?.address, cuffs[device.id.address] == nil, !forgetting.contains(device.id.address) else { return }
         let offersHealth = device.uuids.contains(HealthService.bloodPressure.uuid) || device.uuids.contains(HealthService.heartRate.uuid)
+            || device.uuids.contains(OmronService.uuid)
         let wanted = (device.paired && offersHealth) || configuration.knownCuffs.contains(device.id.address) || broker.isPairing(device.id.address)
         guard wanted else { return }
         await adopt(device)
@@ -88,8 +94,9 @@ extension CuffGateway {
         }
     }
 
-    /// Publishes a value as a decoded packet, then routes it by characteristic: measurements to the session,
-    /// record segments and RACP responses to the download, vendor phases to the log.
+    /// Publishes a value as a decoded packet, then routes it by characteristic: measurements to the session
+    /// (0x2A35 not on an Omron cuff), record segments and RACP responses to the download, vendor phases to the
+    /// log, Omron notifications to the Omron download.
     func value(_ address: BluetoothAddress, _ uuid: String, _ bytes: [UInt8], _ receivedAt: Date) async {
         guard let cuff = cuffs[address] else { return }
         let characteristic = BluetoothUUID.shortNumber(uuid).flatMap(HealthCharacteristic.init(rawValue:))
@@ -97,6 +104,10 @@ extension CuffGateway {
             emit(.packet(address, decoded, payload: bytes))
         }
         switch characteristic {
+        case .bloodPressureMeasurement? where cuff.device.uuids.contains(OmronService.uuid):
+            // One source per cuff (docs/omron.md §6): an Omron cuff's readings come from its memory, which holds
+            // this one too; stored from both, it would be two readings (the bytes differ, so dedupe cannot join them).
+            break
         case .bloodPressureMeasurement?, .intermediateCuffPressure?, .heartRateMeasurement?:
             await publish(address, await cuff.session.handle(.value(characteristic!, bytes, receivedAt: receivedAt)))
         case .bloodPressureRecord?:
@@ -104,7 +115,7 @@ extension CuffGateway {
         case .recordAccessControlPoint?:
             await recordAccessResponse(address, bytes)
         default:
-            if uuid == QardioArmControlPoint.uuid { vendorPhase(address, bytes) }
+            if uuid == QardioArmControlPoint.uuid { vendorPhase(address, bytes) } else { await omronNotification(address, uuid, bytes) }
         }
     }
 

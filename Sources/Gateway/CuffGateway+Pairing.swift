@@ -16,7 +16,7 @@ extension CuffGateway {
         try? await Task.sleep(for: duration)
         await bluez.stopDiscovery(on: adapter.address)
         return await bluez.devices.filter { device in
-            device.id.adapter == adapter.address && (device.uuids.contains(HealthService.bloodPressure.uuid) || device.uuids.contains(HealthService.heartRate.uuid))
+            device.id.adapter == adapter.address && !Set(device.uuids).isDisjoint(with: Self.cuffFilter.uuids)
         }
     }
 
@@ -51,6 +51,11 @@ extension CuffGateway {
         // Pair resolves services on its link: return once that link's identity, clock and stored records
         // are in, so a `start` that follows waits for a new measurement, not for this history.
         await cuffs[address]?.provisioning?.value
+        if let refusal = cuffs[address]?.omronRefusal {
+            // No half-made bond: the cuff never took cuffd's key (docs/omron.md §6).
+            try? await forget(address)
+            throw .refused(address, refusal)
+        }
         guard let status = await status(address) else { throw .unknownCuff(address) }
         return status
     }
@@ -104,5 +109,5 @@ extension CuffGateway {
         return adapter
     }
 
-    static let cuffFilter = DiscoveryFilter(uuids: [HealthService.bloodPressure.uuid, HealthService.heartRate.uuid])
+    static let cuffFilter = DiscoveryFilter(uuids: [HealthService.bloodPressure.uuid, HealthService.heartRate.uuid, OmronService.uuid])
 }

@@ -12,6 +12,8 @@ public struct CuffRecord: Codable, Hashable, Sendable {
     public var feature: UInt16?
     /// The newest RACP record sequence number committed to the store.
     public var lastSequenceNumber: UInt16?
+    /// The pairing key cuffd programmed into an Omron cuff (docs/omron.md §2).
+    public var omronKey: [UInt8]?
 
     public init(address: BluetoothAddress) {
         self.address = address

@@ -102,7 +102,7 @@ public actor CuffSession {
             transition(to: .disconnected, &produced)
             await commitHeartRates(&produced)
             if let summary = heartRates.finishSummary() { emit(.heartRateSummary(summary), &produced) }
-        case .value, .storedRecord:
+        case .value, .storedRecord, .omronRecord:
             guard isIdentified else {
                 held.append(event)
                 return produced
@@ -112,6 +112,11 @@ public actor CuffSession {
                 await handleValue(characteristic, bytes, receivedAt, &produced)
             case let .storedRecord(sequenceNumber, characteristic, bytes, receivedAt):
                 await handleRecord(sequenceNumber, characteristic, bytes, receivedAt, &produced)
+            case let .omronRecord(user, record, slot, receivedAt):
+                let time = record.isTimeKnown ? record.time : nil
+                await interpret(MeasurementInterpretation(
+                    record, user: user, slot: slot, device: device, users: users, receivedAt: receivedAt,
+                    clockOffset: offset(for: time)), &produced)
             default:
                 break
             }

@@ -16,6 +16,8 @@ public enum GatewayError: Error, Sendable, CustomStringConvertible {
     case bluez(BluezError)
     /// The device has no such feature (e.g. a Heart Rate Control Point).
     case unsupported(BluetoothAddress, String)
+    /// The cuff refused what pairing needs beyond the bond (an Omron cuff not in pairing mode); the bond was removed.
+    case refused(BluetoothAddress, String)
 
     public var description: String {
         switch self {
@@ -26,6 +28,7 @@ public enum GatewayError: Error, Sendable, CustomStringConvertible {
         case .busy(let what): "\(what) is already under way"
         case .bluez(let error): "bluetoothd: \(error)"
         case let .unsupported(address, what): "\(address) has no \(what)"
+        case let .refused(address, why): "\(address) was not paired: \(why)"
         }
     }
 }

@@ -15,6 +15,9 @@ public enum LinkEvent: Sendable {
     /// A stored record a BPS 1.1 cuff reported through RACP, reassembled from its 0x2B36 segments: the
     /// recorded characteristic (0x2B34 or 0x2A35) and its value.
     case storedRecord(sequenceNumber: UInt16, HealthCharacteristic, [UInt8], receivedAt: Date)
+    /// A record read from an Omron cuff's memory (docs/omron.md §4–§5): the Omron user number (1, 2, …), the
+    /// decoded record and the slot's bytes.
+    case omronRecord(user: UInt8, OmronRecord, slot: [UInt8], receivedAt: Date)
     case disconnected
 }
 

@@ -39,6 +39,22 @@ public enum MeasurementInterpretation: Hashable, Sendable {
             payload: payload, device: device, users: users, receivedAt: receivedAt, clockOffset: nil, sequenceNumber: sequenceNumber)
     }
 
+    /// Interprets a record from an Omron cuff's memory (docs/omron.md §6): whole mmHg and beats per minute, no
+    /// mean arterial pressure, the Omron user number as User ID, irregular heartbeat and body movement as
+    /// the status bits of 0x2A35, and the cuff's wall-clock time unless the clock had restarted at 2000.
+    public init(
+        _ record: OmronRecord, user: UInt8, slot: [UInt8], device: DeviceIdentity, users: UserDirectory, receivedAt: Date,
+        clockOffset: Duration?
+    ) {
+        func whole(_ value: some BinaryInteger) -> MedFloat16 { MedFloat16(mantissa: Int32(value), exponent: 0) ?? MedFloat16(.nan) }
+        self.init(
+            Fields(unit: .millimetresOfMercury, systolic: whole(record.systolic), diastolic: whole(record.diastolic), meanArterialPressure: MedFloat16(.nan),
+                   pulseRate: whole(record.pulse), userID: user,
+                   status: BloodPressureMeasurementStatus(bodyMovement: record.bodyMovement, irregularPulse: record.irregularHeartbeat),
+                   deviceTime: record.isTimeKnown ? record.time : nil),
+            payload: slot, device: device, users: users, receivedAt: receivedAt, clockOffset: clockOffset, sequenceNumber: nil)
+    }
+
     /// What both measurement characteristics carry.
     private struct Fields {
         var unit: PressureUnit

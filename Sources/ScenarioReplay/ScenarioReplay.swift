@@ -58,11 +58,15 @@ private struct CuffReplay {
     let now: @Sendable () -> Date
     /// The newest BPS 1.1 record delivered, as the Gateway remembers it to ask for newer ones only.
     var lastRecord: UInt16?
+    /// An Omron cuff's unread slots per user, as its counters name them (docs/omron.md §4): delivered and
+    /// emptied on each connection, filled by `measure` steps.
+    var omronUnread: [[OmronSlotSpec]]
 
     init(cuff: CuffSpec, session: CuffSession, now: @escaping @Sendable () -> Date) {
         self.cuff = cuff
         self.session = session
         self.now = now
+        omronUnread = cuff.omron.map { omron in omron.users.map { Array($0.records.dropFirst($0.read)) } } ?? []
     }
 
     /// The link comes up: the cuff re-sends its history, and a BPS 1.1 cuff's records newer than the last
@@ -70,7 +74,8 @@ private struct CuffReplay {
     mutating func connect() async -> [SessionEvent] {
         var events: [SessionEvent] = []
         for event: LinkEvent in [.connecting, .connected, .servicesResolved, .subscribed] { events += await session.handle(event) }
-        for record in cuff.storedRecords {
+        // An Omron cuff's readings come from its memory only, as the Gateway takes them (docs/omron.md §6).
+        for record in cuff.storedRecords where cuff.vendor != .omron {
             events += await session.handle(.value(.bloodPressureMeasurement, record.bytes, receivedAt: now()))
         }
         let newer = (cuff.records ?? []).filter { record in lastRecord.map { record.sequence > $0 } ?? true }
@@ -78,6 +83,16 @@ private struct CuffReplay {
             events += await session.handle(.storedRecord(
                 sequenceNumber: record.sequence, .enhancedBloodPressureMeasurement, record.value.bytes, receivedAt: now()))
             lastRecord = record.sequence
+        }
+        if let layout = cuff.omron?.model.layout {
+            for (user, slots) in omronUnread.enumerated() {
+                for slot in slots {
+                    let bytes = slot.bytes(layout)
+                    guard let record = try? OmronRecord(decoding: bytes, layout: layout) else { continue }
+                    events += await session.handle(.omronRecord(user: UInt8(user + 1), record, slot: bytes, receivedAt: now()))
+                }
+            }
+            omronUnread = omronUnread.map { _ in [] }
         }
         return events
     }
@@ -93,6 +108,9 @@ private struct CuffReplay {
                 events += await session.handle(.value(characteristic, value.bytes, receivedAt: start.addingTimeInterval(step.after)))
             case .disconnect:
                 events += await session.handle(.disconnected)
+            case let .measure(user, slot):
+                while omronUnread.count < user { omronUnread.append([]) }
+                omronUnread[user - 1].append(slot)
             case .advertise, .restartBluez:
                 // A cuff that wakes, or a bluetoothd that came back: the link is set up again and the
                 // cuff re-sends its history.

@@ -26,6 +26,26 @@ final class GatewayHarness: Sendable {
         try await self.init(Data(contentsOf: Self.folder.appendingPathComponent(name)), configuration: configuration)
     }
 
+    /// A harness whose configuration maps the cuff at `address`'s User IDs to people.
+    convenience init(scenarioFile name: String, people: [UInt8: String], on address: String) async throws {
+        var configuration = GatewayConfiguration()
+        for (user, person) in people { configuration.users.assign(person, to: user, of: address) }
+        try await self.init(scenarioFile: name, configuration: configuration)
+    }
+
+    /// Runs `body` once every cuff of `name` is paired and the store holds the scenario's readings; stops after.
+    static func afterExpectedReadings(
+        _ name: String, people: [UInt8: String] = [:], on address: String = "", _ body: (GatewayHarness) async throws -> Void
+    ) async throws {
+        try await withTeardown { teardown in
+            let harness = try await GatewayHarness(scenarioFile: name, people: people, on: address)
+            teardown.add { await harness.stop() }
+            try await harness.pairAll()
+            try await harness.waitForExpectedReadings()
+            try await body(harness)
+        }
+    }
+
     init(
         _ scenarioJSON: Data, configuration: GatewayConfiguration = GatewayConfiguration(), registry: any CuffRegistry = InMemoryCuffRegistry(),
         spool: any ReadingSpool = NoSpool()
@@ -71,8 +91,10 @@ final class GatewayHarness: Sendable {
             let (readings, storedHeartRates) = (await storedReadings(), await store.heartRates.count)
             if readings == expected && storedHeartRates == heartRates { return }
             guard ContinuousClock.now < deadline else {
+                let problems = events.all.compactMap { event -> String? in if case let .problem(address, text) = event { "\(address): \(text)" } else { nil } }
                 throw TestFailure("""
                     store holds \(readings) and \(storedHeartRates) heart rates, expected \(expected) and \(heartRates)
+                    Gateway problems:\n\(problems.joined(separator: "\n"))
                     cuff-sim:\n\(log.all.joined(separator: "\n"))
                     """)
             }

@@ -116,10 +116,7 @@ struct GatewaySessionTests {
     @Test("Two users on one cuff map to the people the configuration names; 255 stays nobody")
     func twoUsers() async throws {
         try await withTeardown { teardown in
-            var configuration = GatewayConfiguration()
-            configuration.users.assign("alice", to: 0, of: "A4:C1:38:5E:77:02")
-            configuration.users.assign("bob", to: 1, of: "A4:C1:38:5E:77:02")
-            let harness = try await GatewayHarness(scenarioFile: "two-users.json", configuration: configuration)
+            let harness = try await GatewayHarness(scenarioFile: "two-users.json", people: [0: "alice", 1: "bob"], on: "A4:C1:38:5E:77:02")
             teardown.add { await harness.stop() }
             try await harness.pairAll()
             try await harness.waitForExpectedReadings()

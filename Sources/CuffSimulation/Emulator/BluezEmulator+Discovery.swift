@@ -82,7 +82,7 @@ extension BluezEmulator {
     /// Filters of all clients are merged: a device shows if any session has no UUID filter or
     /// a filter naming one of its services.
     private func passesFilters(_ index: Int) -> Bool {
-        let advertised = Set(cuffs[index].spec.services.map(\.uuid))
+        let advertised = Set(cuffs[index].spec.advertisedUUIDs)
         return discoverySessions.contains { client in
             guard let uuids = discoveryFilters[client], !uuids.isEmpty else { return true }
             return !uuids.isDisjoint(with: advertised)

@@ -42,6 +42,8 @@ extension BluezEmulator {
             case .assigned(.currentTime): try setClock(index, value)
             case .assigned(.recordAccessControlPoint): try requestRecordAccess(index, value)
             case .qardioArmControl: try await commandQardioArm(index, value)
+            case .omronUnlock: try await writeOmronUnlock(index, value)
+            case .omronTransmit(let channel): try await writeOmronChannel(index, channel: channel, value)
             case .assigned(.heartRateControlPoint):
                 // Only 0x01 is defined; anything else is ATT error 0x80 (docs/reference/GATT-HEALTH.md §9).
                 guard value.count == 1, HeartRateControlPoint(rawValue: value[0]).isSupported else { throw ATTError.controlPointValueNotSupported }
@@ -103,6 +105,11 @@ extension BluezEmulator {
                 await send(index, characteristic, record.bytes, kind: "indicated (stored record)")
             }
         }
+        startTimeline(index)
+    }
+
+    /// Starts the cuff's timeline, the first time only.
+    func startTimeline(_ index: Int) {
         guard !cuffs[index].timelineStarted else { return }
         cuffs[index].timelineStarted = true
         let timeline = cuffs[index].spec.timeline
@@ -146,6 +153,10 @@ extension BluezEmulator {
                 await cuffAdvertised(index)
             case .restartBluez:
                 await restart()
+            case let .measure(user, slot):
+                guard let model = cuffs[index].omron?.model else { continue }
+                cuffs[index].omron?.measure(slot.bytes(model.layout), user: user - 1)
+                log("\(name(index)) Omron user \(user) measured: \(Hex.bytes(slot.bytes(model.layout)))")
             }
         }
         return true

@@ -87,7 +87,7 @@ extension BluezEmulator {
         let cuff = cuffs[index]
         guard cuff.advertising, cuff.exported, !cuff.connected, !cuff.connecting, cuff.paired, cuff.trusted,
               cuff.autoConnectArmed, powered else { return }
-        let offered = Set(cuff.spec.services.map(\.uuid))
+        let offered = Set(cuff.spec.advertisedUUIDs)
         guard applications.values.contains(where: { !$0.isDisjoint(with: offered) }) else { return }
         log("\(name(index)) auto-connecting (GattProfile1)")
         Task { try? await self.establishLink(index) }

@@ -94,7 +94,7 @@ extension BluezEmulator {
             .init("Blocked", false, access: .readwrite) { value, _ in value },
             .init("LegacyPairing", false),
             .init("Connected", cuff.connected),
-            .init("UUIDs", cuff.spec.services.map(\.uuid)),
+            .init("UUIDs", cuff.spec.advertisedUUIDs),
             .init("Adapter", Bluez.adapterPath),
             .init("ServicesResolved", false),
         ]
@@ -109,7 +109,7 @@ extension BluezEmulator {
 
     func serviceInterface(_ service: EmulatedService, device: DBusObjectPath) -> DBusInterface {
         DBusInterface(Bluez.gattService, properties: [
-            .init("UUID", service.service.uuid),
+            .init("UUID", service.uuid),
             .init("Device", device),
             .init("Primary", true),
             .init("Includes", [DBusObjectPath]()),

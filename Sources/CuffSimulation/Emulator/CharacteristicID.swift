@@ -5,12 +5,19 @@ import GATTHealth
 enum CharacteristicID: Hashable, Sendable {
     case assigned(HealthCharacteristic)
     case qardioArmControl
+    /// Omron's transmit channel 0–3, receive channel 0–3, and unlock characteristic (docs/omron.md §1).
+    case omronTransmit(Int)
+    case omronReceive(Int)
+    case omronUnlock
 
     /// The `UUID` property, lower case, as bluetoothd exports it.
     var uuid: String {
         switch self {
         case .assigned(let characteristic): characteristic.uuid
         case .qardioArmControl: QardioArmControlPoint.uuid
+        case .omronTransmit(let channel): OmronService.transmitChannels[channel]
+        case .omronReceive(let channel): OmronService.receiveChannels[channel]
+        case .omronUnlock: OmronService.unlock
         }
     }
 
@@ -19,6 +26,9 @@ enum CharacteristicID: Hashable, Sendable {
         switch self {
         case .assigned(let characteristic): "0x" + characteristic.shortUUID
         case .qardioArmControl: "QardioArm control"
+        case .omronTransmit(let channel): "Omron TX\(channel)"
+        case .omronReceive(let channel): "Omron RX\(channel)"
+        case .omronUnlock: "Omron unlock"
         }
     }
 }

@@ -48,6 +48,8 @@ struct CuffState {
     var recordProcedure: Task<Void, Never>?
     /// The measurement a vendor start command began (`onStart`), until it completes or is canceled.
     var vendorMeasurement: Task<Void, Never>?
+    /// An Omron cuff's memory and session (docs/omron.md).
+    var omron: OmronCuff?
 
     init(spec: CuffSpec) {
         self.spec = spec
@@ -58,6 +60,7 @@ struct CuffState {
         clock = spec.clock.map { CuffClock(showing: $0.start) } ?? .local()
         records = (spec.records ?? []).sorted { $0.sequence < $1.sequence }
         databaseKnown = spec.bonded
+        omron = spec.omron.map(OmronCuff.init)
         for characteristic in layout.characteristics {
             values[characteristic.id] = characteristic.initialValue
         }
@@ -68,6 +71,7 @@ struct CuffState {
         connected = false
         recordProcedure?.cancel()
         recordProcedure = nil
+        omron?.linkLost()
     }
 
     /// bluetoothd drops temporary devices: neither paired nor trusted (docs/reference/BLUEZ-DBUS.md §2).

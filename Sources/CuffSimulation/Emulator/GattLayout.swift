@@ -24,7 +24,8 @@ struct EmulatedCharacteristic: Sendable {
 
 /// One primary service of an emulated cuff.
 struct EmulatedService: Sendable {
-    let service: HealthService
+    /// The `UUID` property.
+    let uuid: String
     let path: DBusObjectPath
     let characteristics: [EmulatedCharacteristic]
 }
@@ -50,11 +51,15 @@ struct GattLayout: Sendable {
     init(spec: CuffSpec, devicePath: DBusObjectPath) {
         var handle: UInt16 = 0x000A
         var services: [EmulatedService] = []
-        for service in spec.services.sorted(by: { $0.rawValue < $1.rawValue }) {
+        var declared = spec.services.sorted(by: { $0.rawValue < $1.rawValue }).map { service in
+            (uuid: service.uuid, declarations: Self.declarations(of: service, spec: spec), protected: Self.protectedServices.contains(service))
+        }
+        if spec.vendor == .omron { declared.append((OmronService.uuid, Self.omronDeclarations, true)) }
+        for (uuid, declarations, protected) in declared {
             let servicePath = try! devicePath.appending(Self.element("service", handle))
             handle += 1
             var characteristics: [EmulatedCharacteristic] = []
-            for declaration in Self.declarations(of: service, spec: spec) {
+            for declaration in declarations {
                 // A declaration handle, a value handle, and a CCCD handle when it notifies.
                 let path = try! servicePath.appending(Self.element("char", handle))
                 let notifies = declaration.flags.contains("notify") || declaration.flags.contains("indicate")
@@ -62,11 +67,11 @@ struct GattLayout: Sendable {
                 characteristics.append(EmulatedCharacteristic(
                     id: declaration.id, path: path, servicePath: servicePath, flags: declaration.flags,
                     initialValue: declaration.value,
-                    requiresEncryption: spec.pairing != .none && Self.protectedServices.contains(service),
+                    requiresEncryption: spec.pairing != .none && protected,
                     configurationDescriptorPath: descriptor))
                 handle += notifies ? 3 : 2
             }
-            services.append(EmulatedService(service: service, path: servicePath, characteristics: characteristics))
+            services.append(EmulatedService(uuid: uuid, path: servicePath, characteristics: characteristics))
             handle += 1
         }
         self.services = services
@@ -93,8 +98,15 @@ struct GattLayout: Sendable {
 
     /// Every characteristic of the cuff, service by service.
     static func declarations(of spec: CuffSpec) -> [Declaration] {
-        spec.services.flatMap { declarations(of: $0, spec: spec) }
+        spec.services.flatMap { declarations(of: $0, spec: spec) } + (spec.vendor == .omron ? omronDeclarations : [])
     }
+
+    /// Omron's service (docs/omron.md §1): four write channels, four notify channels, the unlock
+    /// characteristic (write, notify). Protected like the health services when the cuff pairs.
+    static let omronDeclarations: [Declaration] =
+        (0 ..< 4).map { Declaration(id: .omronTransmit($0), flags: ["write"], value: []) }
+        + (0 ..< 4).map { Declaration(id: .omronReceive($0), flags: ["notify"], value: []) }
+        + [Declaration(id: .omronUnlock, flags: ["write", "notify"], value: [])]
 
     /// The characteristics each service carries (docs/reference/GATT-HEALTH.md §2, §7, §12), their properties, and
     /// their first values. A cuff with `records` is BPS 1.1: Enhanced BPM, Blood Pressure Record and RACP.

@@ -44,7 +44,7 @@ enum ControlError: Error, DBusErrorConvertible {
         case .bluetoothUnavailable(let why): ControlError.notReady(why)
         case .unknownCuff, .noCuffs: ControlError.unknownDevice(error.description)
         case .timedOut: ControlError.timedOut(error.description)
-        case .busy: ControlError.failed(error.description)
+        case .busy, .refused: ControlError.failed(error.description)
         case .bluez(let bluez): bluez
         case .unsupported: ControlError.notSupported(error.description)
         }

@@ -1,0 +1,227 @@
+"""An Omron cuff's own protocol (docs/omron.md, reverse-engineered from omblepy and hass-omron), as cuff-sim plays
+it (`BluezEmulator+Omron.swift`, `OmronCuff.swift`, docs/cuff-sim.md "Omron"): the unlock characteristic's key
+programming (only in pairing mode) and unlock, then packets in 16-byte pieces on four transmit channels, answered
+in pieces on four receive channels from a memory laid out per model (§4): each user's ring of record slots (§5)
+and the counter block. The first end of transmission starts the cuff's timeline.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bumble.att import ATT_Error, ErrorCode
+
+from .events import emit
+
+SERVICE = 'ECBE3980-C9A2-11E1-B1BD-0002A5D5C51B'
+TRANSMIT = ('DB5B55E0-AEE7-11E1-965E-0002A5D5C51B', 'E0B8A060-AEE7-11E1-92F4-0002A5D5C51B',
+            '0AE12B00-AEE8-11E1-A192-0002A5D5C51B', '10E1BA60-AEE8-11E1-89E5-0002A5D5C51B')
+RECEIVE = ('49123040-AEE8-11E1-A74D-0002A5D5C51B', '4D0BF320-AEE8-11E1-A0D9-0002A5D5C51B',
+           '5128CE60-AEE8-11E1-B84B-0002A5D5C51B', '560F1420-AEE8-11E1-8184-0002A5D5C51B')
+UNLOCK = 'B305B680-AEE7-11E1-A730-0002A5D5C51B'
+PIECE = 16
+START, START_ANSWER, READ, READ_ANSWER = 0x0000, 0x8000, 0x0100, 0x8100
+WRITE, WRITE_ANSWER, END, END_ANSWER = 0x01C0, 0x81C0, 0x0F00, 0x8F00
+
+
+@dataclass(frozen=True)
+class Model:
+    """docs/omron.md §4: layout `le16` or `be14` (with its year bits and whether the IHB bit comes first);
+    `clock` the clock block's layout (§4a), `offset8` or `mixed`, where it is known."""
+    layout: str
+    users: tuple[int, ...]
+    slots: int
+    settings_read: int
+    settings_write: int
+    year_bits: int = 8
+    irregular_first: bool = False
+    clock: str | None = None
+
+    @property
+    def size(self) -> int:
+        return 16 if self.layout == 'le16' else 14
+
+
+MODELS = {
+    'HEM-7150T': Model('le16', (0x0098,), 60, 0x0010, 0x0054),
+    'HEM-7155T': Model('le16', (0x0098, 0x0458), 60, 0x0010, 0x0054, clock='offset8'),
+    'HEM-7342T': Model('le16', (0x0098, 0x06D8), 100, 0x0010, 0x0054),
+    'HEM-7361T': Model('le16', (0x0098, 0x06D8), 100, 0x0010, 0x0054, clock='offset8'),
+    'HEM-7322T': Model('be14', (0x02AC, 0x0824), 100, 0x0260, 0x0286, clock='mixed'),
+    'HEM-7600T': Model('be14', (0x02AC,), 100, 0x0260, 0x0286, clock='mixed'),
+    'HEM-6232T': Model('be14', (0x02E8, 0x0860), 100, 0x0260, 0x02A4, year_bits=6, irregular_first=True),
+    'HEM-7530T': Model('be14', (0x02E8,), 90, 0x0260, 0x02A4, year_bits=6),
+}
+
+
+def encode_record(model: Model, record: dict) -> bytes:
+    """A scenario record (systolic, diastolic, pulse, time, irregularHeartbeat, bodyMovement) in the model's
+    slot layout (docs/omron.md §5); `hex` records are taken as they are."""
+    if 'hex' in record:
+        return bytes.fromhex(record['hex'].replace(' ', ''))
+    date, clock = record['time'].split('T')
+    year, month, day = (int(x) for x in date.split('-'))
+    hour, minute, second = (int(x) for x in clock.split(':'))
+    irregular, movement = bool(record.get('irregularHeartbeat')), bool(record.get('bodyMovement'))
+    systolic = record['systolic'] - 25
+    if model.layout == 'le16':
+        word = hour | day << 5 | month << 10 | irregular << 14 | movement << 15
+        time = second | minute << 6
+        return bytes([systolic, record['diastolic'], record['pulse'], (year - 2000) & 0x3F,
+                      word & 0xFF, word >> 8, time & 0xFF, time >> 8]) + bytes(8)
+    fields = [(record['diastolic'], 8), (systolic, 8), (0, 8 - model.year_bits), ((year - 2000), model.year_bits),
+              (record['pulse'], 8), (irregular if model.irregular_first else movement, 1),
+              (movement if model.irregular_first else irregular, 1), (month, 4), (day, 5), (hour, 5), (0, 4),
+              (minute, 6), (second, 6)]
+    value = 0
+    for field, width in fields:
+        value = value << width | (field & ((1 << width) - 1))
+    return value.to_bytes(8, 'big') + bytes(6)
+
+
+def clock_block(layout: str, time: str) -> bytes:
+    """§4a: `offset8` — 16 bytes, year − 2000, month, day, hour, minute, second at 8–13, the sum of bytes 0–13 at
+    14; `mixed` — 10 bytes, month, year − 2000, hour, day, second, minute at 2–7, the sum of bytes 0–7 at 9."""
+    date, clock = time.split('T')
+    year, month, day = (int(x) for x in date.split('-'))
+    hour, minute, second = (int(x) for x in clock.split(':'))
+    if layout == 'offset8':
+        block = bytearray(8) + bytes([year - 2000, month, day, hour, minute, second])
+        return bytes(block + bytes([sum(block) & 0xFF, 0]))
+    block = bytearray(2) + bytes([month, year - 2000, hour, day, second, minute])
+    return bytes(block + bytes([0, sum(block) & 0xFF]))
+
+
+def packet(kind: int, address: int = 0, data: bytes = b'', count: int | None = None) -> bytes:
+    """docs/omron.md §3: length, type, address (big-endian), count, data, status 0, a check byte making the XOR 0."""
+    body = bytes([8 + len(data), kind >> 8, kind & 0xFF, address >> 8, address & 0xFF,
+                  len(data) if count is None else count]) + data + b'\x00'
+    check = 0
+    for byte in body:
+        check ^= byte
+    return body + bytes([check])
+
+
+class OmronMemory:
+    """The cuff's memory and session: key, pairing mode, unlock state, pieces of the packet being written."""
+
+    def __init__(self, address: str, spec: dict):
+        self.address = address
+        self.model = MODELS[spec['model']]
+        self.pairing_mode = spec.get('pairingMode', True)
+        self.corrupt_reads = spec.get('corruptReads', 0)
+        self.key: bytes | None = None
+        self.programming = self.unlocked = False
+        self.pieces: list[bytes | None] = [None] * 4
+        self.transmissions = 0
+        end = self.model.users[-1] + self.model.slots * self.model.size
+        self.memory = bytearray(b'\xff' * max(end, self.model.settings_write + 0x40))
+        self.next_slots = [0] * len(self.model.users)
+        self.unread = [0] * len(self.model.users)
+        for user, user_spec in enumerate(spec.get('users', [])):
+            first, records = user_spec.get('firstSlot', 0), user_spec.get('records', [])
+            for offset, record in enumerate(records):
+                self._store(user, (first + offset) % self.model.slots, encode_record(self.model, record))
+            self.next_slots[user] = (first + len(records)) % self.model.slots
+            self.unread[user] = len(records) - user_spec.get('read', 0)
+        self._write_counters()
+        if self.model.clock and 'clock' in spec:
+            offset = 0x2C if self.model.clock == 'offset8' else 0x14
+            block = clock_block(self.model.clock, spec['clock'])
+            self.memory[self.model.settings_read + offset:self.model.settings_read + offset + len(block)] = block
+
+    def link_lost(self):
+        self.unlocked = self.programming = False
+        self.pieces = [None] * 4
+
+    def measure(self, user: int, record: dict):
+        """A timeline `measure` step: the record goes into the user's (1-based) next slot, counted unread."""
+        self._read_counters()
+        index = user - 1
+        self._store(index, self.next_slots[index], encode_record(self.model, record))
+        self.next_slots[index] = (self.next_slots[index] + 1) % self.model.slots
+        self.unread[index] = min(self.unread[index] + 1, self.model.slots)
+        self._write_counters()
+        emit('omron-measured', self.address, user=user)
+
+    def unlock_write(self, value: bytes) -> bytes:
+        """A write to the unlock characteristic; returns the notification that answers it (§2)."""
+        if len(value) != 17:
+            raise ATT_Error(ErrorCode.INVALID_ATTRIBUTE_LENGTH)
+        command, key = value[0], bytes(value[1:])
+        if command == 0x02:
+            self.programming = self.pairing_mode
+            answer = bytes([0x82, 0x00 if self.pairing_mode else 0x01])
+        elif command == 0x00:
+            answer = bytes([0x80, 0x00 if self.programming else 0x01])
+            if self.programming:
+                self.key, self.programming, self.pairing_mode = key, False, False
+        elif command == 0x01:
+            self.unlocked = self.key == key
+            answer = bytes([0x81, 0x00 if self.unlocked else 0x01])
+        else:
+            raise ATT_Error(ErrorCode.VALUE_NOT_ALLOWED)
+        emit('omron-unlock', self.address, command=command, answer=answer.hex())
+        return answer
+
+    def channel_write(self, channel: int, piece: bytes) -> list[bytes] | None:
+        """A piece on transmit channel `channel`; once the packet is whole, the answer's pieces (or None)."""
+        self.pieces[channel] = bytes(piece)
+        first = self.pieces[0]
+        if not first:
+            return None
+        needed = (first[0] + PIECE - 1) // PIECE
+        if any(self.pieces[i] is None for i in range(min(needed, 4))):
+            return None
+        whole = b''.join(self.pieces[i] for i in range(min(needed, 4)))[:first[0]]
+        self.pieces = [None] * 4
+        check = 0
+        for byte in whole:
+            check ^= byte
+        if check or len(whole) < 8 or not self.unlocked:
+            emit('omron-packet-ignored', self.address, packet=whole.hex(), unlocked=self.unlocked)
+            return None
+        answer = self._answer(int.from_bytes(whole[1:3], 'big'), int.from_bytes(whole[3:5], 'big'), whole[5], whole[6:-2])
+        return None if answer is None else [answer[i:i + PIECE] for i in range(0, len(answer), PIECE)]
+
+    def _answer(self, kind: int, address: int, count: int, data: bytes) -> bytes | None:
+        emit('omron-packet', self.address, type=f'{kind:04x}', at=f'{address:04x}', count=count)
+        if kind == START:
+            return packet(START_ANSWER, data=bytes(16))
+        if kind == READ:
+            answer = bytearray(packet(READ_ANSWER, address, bytes(self._read(address, count))))
+            if self.corrupt_reads > 0:
+                self.corrupt_reads -= 1
+                answer[-1] ^= 0x5A
+            return bytes(answer)
+        if kind == WRITE:
+            settings = self.model.settings_write
+            target = self.model.settings_read + address - settings if settings <= address < settings + 0x40 else address
+            self.memory[target:target + len(data)] = data
+            return packet(WRITE_ANSWER, address, data)
+        if kind == END:
+            self.transmissions += 1
+            return packet(END_ANSWER)
+        return None
+
+    def _read(self, address: int, count: int) -> bytes:
+        return bytes(self.memory[a] if a < len(self.memory) else 0xFF for a in range(address, address + count))
+
+    def _store(self, user: int, slot: int, value: bytes):
+        start = self.model.users[user] + slot * self.model.size
+        self.memory[start:start + len(value)] = value
+
+    def _word(self, value: int) -> bytes:
+        return value.to_bytes(2, 'little' if self.model.layout == 'le16' else 'big')
+
+    def _write_counters(self):
+        """§4: per user the next slot at 2u, the unread count at 4 + 2u; 0x8000 for none (and unused users)."""
+        slots = [self.next_slots[u] if u < len(self.next_slots) else 0x8000 for u in range(2)]
+        counts = [self.unread[u] if u < len(self.unread) and self.unread[u] > 0 else 0x8000 for u in range(2)]
+        start = self.model.settings_read
+        self.memory[start:start + 8] = b''.join(self._word(v) for v in slots + counts)
+
+    def _read_counters(self):
+        low = 0 if self.model.layout == 'le16' else 1
+        block = self.memory[self.model.settings_read:self.model.settings_read + 8]
+        self.next_slots = [block[2 * u + low] for u in range(len(self.model.users))]
+        self.unread = [block[4 + 2 * u + low] for u in range(len(self.model.users))]

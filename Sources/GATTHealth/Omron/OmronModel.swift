@@ -1,0 +1,55 @@
+/// One Omron model's memory as docs/omron.md §4 tabulates it (omblepy `deviceSpecific/hem-*.py`; hass-omron
+/// `omron_ble/device_catalog.py`).
+public struct OmronModel: Hashable, Sendable {
+    /// The model code, e.g. `HEM-7322T`, looked for in the advertised name and the Model Number String.
+    public let name: String
+    public let layout: OmronRecordLayout
+    /// Where each user's ring of slots starts; one entry per user.
+    public let userStartAddresses: [UInt16]
+    public let slotsPerUser: Int
+    /// The most bytes one read asks for.
+    public let blockSize: Int
+    /// Where the settings (counters first) are read, and where changes to them are written.
+    public let settingsReadAddress: UInt16
+    public let settingsWriteAddress: UInt16
+    /// Whether the per-user "next slot / unread" counters are known (docs/omron.md §4).
+    public let hasCounters: Bool
+    /// Where the clock sits, on the models whose clock omblepy's contributors have set (docs/omron.md §4a).
+    public var clock: OmronClock? = nil
+
+    public var users: Int { userStartAddresses.count }
+
+    /// The counter block: next slot then unread count per user, 16 bits each (docs/omron.md §4).
+    public var counterBlockSize: Int { 8 }
+
+    /// Every model cuffd knows, in the order of docs/omron.md §4.
+    public static let table: [OmronModel] = [
+        OmronModel(name: "HEM-7150T", layout: .littleEndian16, userStartAddresses: [0x0098], slotsPerUser: 60, blockSize: 0x10,
+                   settingsReadAddress: 0x0010, settingsWriteAddress: 0x0054, hasCounters: true),
+        OmronModel(name: "HEM-7155T", layout: .littleEndian16, userStartAddresses: [0x0098, 0x0458], slotsPerUser: 60, blockSize: 0x10,
+                   settingsReadAddress: 0x0010, settingsWriteAddress: 0x0054, hasCounters: true, clock: .offset8),
+        OmronModel(name: "HEM-7342T", layout: .littleEndian16, userStartAddresses: [0x0098, 0x06D8], slotsPerUser: 100, blockSize: 0x10,
+                   settingsReadAddress: 0x0010, settingsWriteAddress: 0x0054, hasCounters: true),
+        OmronModel(name: "HEM-7361T", layout: .littleEndian16, userStartAddresses: [0x0098, 0x06D8], slotsPerUser: 100, blockSize: 0x10,
+                   settingsReadAddress: 0x0010, settingsWriteAddress: 0x0054, hasCounters: true, clock: .offset8),
+        OmronModel(name: "HEM-7322T", layout: .bigEndianPacked14(yearBits: 8, irregularHeartbeatFirst: false), userStartAddresses: [0x02AC, 0x0824],
+                   slotsPerUser: 100, blockSize: 0x38, settingsReadAddress: 0x0260, settingsWriteAddress: 0x0286, hasCounters: true, clock: .mixed),
+        OmronModel(name: "HEM-7600T", layout: .bigEndianPacked14(yearBits: 8, irregularHeartbeatFirst: false), userStartAddresses: [0x02AC],
+                   slotsPerUser: 100, blockSize: 0x38, settingsReadAddress: 0x0260, settingsWriteAddress: 0x0286, hasCounters: true, clock: .mixed),
+        OmronModel(name: "HEM-6232T", layout: .bigEndianPacked14(yearBits: 6, irregularHeartbeatFirst: true), userStartAddresses: [0x02E8, 0x0860],
+                   slotsPerUser: 100, blockSize: 0x38, settingsReadAddress: 0x0260, settingsWriteAddress: 0x02A4, hasCounters: true),
+        OmronModel(name: "HEM-7530T", layout: .bigEndianPacked14(yearBits: 6, irregularHeartbeatFirst: false), userStartAddresses: [0x02E8],
+                   slotsPerUser: 90, blockSize: 0x10, settingsReadAddress: 0x0260, settingsWriteAddress: 0x02A4, hasCounters: false),
+    ]
+
+    /// The model whose code `text` (an advertised name or Model Number String) contains, ignoring case.
+    public static func named(_ text: String) -> OmronModel? {
+        let upper = text.uppercased()
+        return table.first { upper.contains($0.name) }
+    }
+
+    /// The address of `slot` (0-based) of `user` (0-based).
+    public func address(user: Int, slot: Int) -> UInt16 {
+        userStartAddresses[user] + UInt16(slot * layout.size)
+    }
+}

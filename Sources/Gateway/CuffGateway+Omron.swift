@@ -1,0 +1,143 @@
+import BlueZ
+import FoundationEssentials
+import GATTHealth
+
+/// Record download from an Omron cuff through Omron's own service (docs/omron.md §6): on every connection,
+/// unlock, start, read the clock and the per-user counters, read each user's unread slots in blocks, decode
+/// them into readings, mark them read, set the clock, end. Models without counters are read whole; the store's dedupe keeps each
+/// record once. A pairing that finds the cuff not in pairing mode is refused in words (``omronRefusal``).
+extension CuffGateway {
+    /// How often a packet is sent before the download gives up (docs/omron.md §3).
+    static let omronAttempts = 3
+
+    func downloadOmron(_ id: DeviceID) async {
+        let address = id.address
+        guard let cuff = cuffs[address] else { return }
+        let inbox = cuff.omronInbox
+        // The services resolve one by one (docs/reference/BLUEZ-DBUS.md §6): Omron's may come after the health ones.
+        for _ in 0 ..< 20 where await bluez.characteristic(OmronService.unlock, of: id) == nil {
+            guard (try? await Task.sleep(for: .milliseconds(100))) != nil else { return }
+        }
+        for _ in 0 ..< 50 where !(await bluez.isNotifying(id)) {
+            guard (try? await Task.sleep(for: .milliseconds(100))) != nil else { return }
+        }
+        do {
+            let name = [cuff.device.name, records[address]?.identity?.model].compactMap { $0 }
+            guard let model = name.lazy.compactMap(OmronModel.named).first else {
+                throw OmronDownloadError.unknownModel(cuff.device.name ?? address.description)
+            }
+            if broker.isPairing(address) { try await programOmronKey(id, inbox) }
+            try await unlockOmron(id, inbox)
+            _ = try await exchange(.start, id, inbox)
+            let clockBlock = try await readOmronClock(model, id, inbox)
+            var tally = OmronTally()
+            let counters = model.hasCounters
+                ? try OmronCounters(decoding: try await exchange(.read(model.settingsReadAddress, count: UInt8(model.counterBlockSize)), id, inbox).data, model: model)
+                : nil
+            for user in 0 ..< model.users {
+                let slots = counters?.unreadSlots(user: user, slotsPerUser: model.slotsPerUser) ?? Array(0 ..< model.slotsPerUser)
+                try await readSlots(slots, user: user, model: model, id, inbox, &tally)
+            }
+            if let counters, counters.unread.contains(where: { $0 > 0 }) {
+                let reset = OmronCounters.resetUnread(model: model)
+                _ = try await exchange(.write(model.settingsWriteAddress + reset.offset, reset.bytes), id, inbox)
+            }
+            if let clockBlock { try await writeOmronClock(model, block: clockBlock, id, inbox) }
+            _ = try await exchange(.end, id, inbox)
+            emit(.recordsDownloaded(address, count: tally.records))
+            if let skipped = tally.skippedDescription { emit(.problem(address, skipped)) }
+        } catch let error as OmronDownloadError {
+            if broker.isPairing(address), error.refusesPairing { cuffs[address]?.omronRefusal = error.description }
+            emit(.problem(address, "the Omron download stopped: \(error)"))
+        } catch {
+            emit(.problem(address, "the Omron download stopped: \(error)"))
+        }
+    }
+
+    /// Reads `slots` of `user` in runs of neighbouring slots, each read at most the model's block, and hands
+    /// every record to the session; erased slots and impossible records are counted, never stored.
+    private func readSlots(
+        _ slots: [Int], user: Int, model: OmronModel, _ id: DeviceID, _ inbox: OmronInbox, _ tally: inout OmronTally
+    ) async throws(OmronDownloadError) {
+        let size = model.layout.size
+        let perRead = max(model.blockSize / size, 1)
+        var start = 0
+        while start < slots.count {
+            var end = start + 1
+            while end < slots.count, end - start < perRead, slots[end] == slots[end - 1] + 1 { end += 1 }
+            let address = model.address(user: user, slot: slots[start])
+            let data = try await exchange(.read(address, count: UInt8((end - start) * size)), id, inbox).data
+            for offset in 0 ..< end - start {
+                let bytes = Array(data[offset * size ..< (offset + 1) * size])
+                await handOver(bytes, user: user, layout: model.layout, id.address, &tally)
+            }
+            start = end
+        }
+    }
+
+    private func handOver(_ bytes: [UInt8], user: Int, layout: OmronRecordLayout, _ address: BluetoothAddress, _ tally: inout OmronTally) async {
+        guard let session = cuffs[address]?.session else { return }
+        do {
+            let record = try OmronRecord(decoding: bytes, layout: layout)
+            tally.records += 1
+            await publish(address, await session.handle(.omronRecord(user: UInt8(user + 1), record, slot: bytes, receivedAt: now())))
+        } catch .erasedSlot {
+            tally.erased += 1
+        } catch {
+            tally.impossible.append("\(Hex.bytes(bytes, separator: "")) (\(error))")
+        }
+    }
+
+    /// Sends `request` in pieces on the transmit channels and waits for its answer, at most
+    /// ``omronAttempts`` times: no answer, a bad check byte or an answer to something else each cost a try.
+    func exchange(_ request: OmronPacket, _ id: DeviceID, _ inbox: OmronInbox) async throws(OmronDownloadError) -> OmronPacket {
+        var last = "no answer"
+        for _ in 0 ..< Self.omronAttempts {
+            await inbox.clear()
+            for (channel, piece) in request.pieces().enumerated() {
+                do {
+                    try await bluez.writeValue(piece, to: OmronService.transmitChannels[channel], of: id)
+                } catch {
+                    throw .bluez(error)
+                }
+            }
+            switch await inbox.next(within: Self.omronAnswerTimeout) {
+            case .packet(.success(let answer))?:
+                do throws(OmronError) {
+                    try answer.validate(answering: request)
+                    return answer
+                } catch {
+                    last = error.description
+                }
+            case .packet(.failure(let error))?: last = error.description
+            default: last = "no answer within \(Self.omronAnswerTimeout)"
+            }
+        }
+        throw .noAnswer("packet 0x\(Hex.digits(request.type)) at 0x\(Hex.digits(request.address)): \(last), \(Self.omronAttempts) times; nothing of that block was stored")
+    }
+
+    /// An Omron notification: unlock answers and receive-channel pieces go to the download waiting for them.
+    func omronNotification(_ address: BluetoothAddress, _ uuid: String, _ bytes: [UInt8]) async {
+        guard let inbox = cuffs[address]?.omronInbox else { return }
+        if uuid == OmronService.unlock {
+            await inbox.unlockAnswer(bytes)
+        } else if let channel = OmronService.receiveChannels.firstIndex(of: uuid) {
+            await inbox.piece(bytes, channel: channel)
+        }
+    }
+}
+
+/// What one Omron download found: records handed to the session, and slots skipped.
+struct OmronTally {
+    var records = 0
+    var erased = 0
+    /// Each impossible record's bytes and reason.
+    var impossible: [String] = []
+
+    /// One line for the journal when something was skipped.
+    var skippedDescription: String? {
+        guard erased > 0 || !impossible.isEmpty else { return nil }
+        let nonsense = impossible.isEmpty ? "" : ": " + impossible.joined(separator: "; ")
+        return "skipped \(erased) erased Omron slot(s) (all FF) and \(impossible.count) record(s) that decode to nonsense\(nonsense)"
+    }
+}

@@ -1,0 +1,42 @@
+import BlueZ
+import GATTHealth
+
+/// Why an Omron cuff's download or pairing stopped (docs/omron.md §6), in words a person can act on.
+enum OmronDownloadError: Error, CustomStringConvertible {
+    /// The advertised name and Model Number name no model of docs/omron.md §4.
+    case unknownModel(String)
+    /// The cuff did not enter key programming: it does not show "P".
+    case notInPairingMode
+    /// The cuff took no new key.
+    case keyRefused([UInt8])
+    /// No key was programmed yet: the cuff was never paired by cuffd.
+    case noKey
+    /// The stored key does not unlock the cuff (paired with another host since?).
+    case unlockRefused([UInt8])
+    /// A request had no good answer after every attempt (docs/omron.md §3).
+    case noAnswer(String)
+    case bluez(BluezError)
+
+    /// Whether cuffd's pairing cannot be complete: the cuff holds no key of cuffd's, or cuffd cannot read it at all.
+    var refusesPairing: Bool {
+        switch self {
+        case .unknownModel, .notInPairingMode, .keyRefused: true
+        default: false
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .unknownModel(let name):
+            "\(name) offers Omron's service, but cuffd knows its memory only for \(OmronModel.table.map(\.name).joined(separator: ", ")) (docs/omron.md §4); its readings cannot be read yet"
+        case .notInPairingMode:
+            "the cuff is not in pairing mode: hold its Bluetooth button until \"P\" blinks on the display, then pair again"
+        case .keyRefused(let answer): "the cuff refused the new pairing key (answer \(Hex.bytes(answer))); pair again while \"P\" blinks"
+        case .noKey: "cuffd holds no pairing key for this Omron cuff: hold its Bluetooth button until \"P\" blinks and run cuffctl pair"
+        case .unlockRefused(let answer):
+            "the cuff refused cuffd's pairing key (answer \(Hex.bytes(answer))); it may have been paired elsewhere: hold its Bluetooth button until \"P\" blinks and run cuffctl pair"
+        case .noAnswer(let what): what
+        case .bluez(let error): "bluetoothd: \(error)"
+        }
+    }
+}

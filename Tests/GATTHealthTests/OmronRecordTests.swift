@@ -1,0 +1,109 @@
+import GATTHealth
+import Testing
+
+@Suite("Omron records, models and counters (reverse-engineered, docs/omron.md §4–§5)")
+struct OmronRecordTests {
+    static let hem7322 = OmronModel.named("HEM-7322T")!
+    static let hem7155 = OmronModel.named("BP7350 HEM-7155T")!
+
+    @Test func aRecordOfTheByteAlignedLayoutFromHassOmronsTests() throws {
+        // hass-omron `tests/test_record_parsers.py` test_slot13_hem7142t2: a real HEM-7142T2 slot of the same
+        // byte layout (14 bytes; the 16-byte models add two bytes no field covers) →
+        // sys 126, dia 88, bpm 84, 2026-06-17 19:35:30.
+        let slot = bytes("6558541a331ade1800004c00ba00") + [0, 0]
+        let record = try OmronRecord(decoding: slot, layout: .littleEndian16)
+        #expect(record.systolic == 126 && record.diastolic == 88 && record.pulse == 84)
+        #expect(record.time == DateTime(year: 2026, month: 6, day: 17, hours: 19, minutes: 35, seconds: 30))
+        #expect(!record.irregularHeartbeat && !record.bodyMovement && record.isTimeKnown)
+    }
+
+    @Test func aRecordOfThePackedLayoutFromHassOmronsTests() throws {
+        // hass-omron `tests/test_record_parsers.py` test_hem7600t_slot23 ("confirmed against device EEPROM dump"):
+        // sys 145, dia 91, bpm 72. The date follows from docs/omron.md §5's bit positions.
+        let slot = bytes("5b781a4819d71b42000014006996")
+        let record = try OmronRecord(decoding: slot, layout: OmronModel.named("HEM-7600T")!.layout)
+        #expect(record.systolic == 145 && record.diastolic == 91 && record.pulse == 72)
+        #expect(record.time == DateTime(year: 2026, month: 6, day: 14, hours: 23, minutes: 45, seconds: 2))
+    }
+
+    @Test(arguments: OmronModel.table)
+    func everyLayoutRoundTripsItsFlagsAndFields(_ model: OmronModel) throws {
+        let record = OmronRecord(
+            systolic: 132, diastolic: 84, pulse: 71, time: DateTime(year: 2024, month: 12, day: 31, hours: 23, minutes: 59, seconds: 58),
+            irregularHeartbeat: true, bodyMovement: false)
+        let bytes = record.encoded(model.layout)
+        #expect(bytes.count == model.layout.size)
+        #expect(try OmronRecord(decoding: bytes, layout: model.layout) == record)
+        var moved = record
+        moved.irregularHeartbeat = false
+        moved.bodyMovement = true
+        #expect(try OmronRecord(decoding: moved.encoded(model.layout), layout: model.layout) == moved)
+    }
+
+    @Test func theIrregularHeartbeatBitComesFirstOnlyOnTheHEM6232T() {
+        let record = OmronRecord(systolic: 120, diastolic: 80, pulse: 60, time: DateTime(year: 2024, month: 1, day: 1, hours: 0, minutes: 0, seconds: 0), irregularHeartbeat: true)
+        #expect(record.encoded(OmronModel.named("HEM-6232T")!.layout)[4] & 0xC0 == 0x80)
+        #expect(record.encoded(Self.hem7322.layout)[4] & 0xC0 == 0x40)
+    }
+
+    @Test func secondsAbove59AreRead59() throws {
+        // omblepy: "for some reason the second value can range up to 63".
+        var slot = OmronRecord(systolic: 120, diastolic: 80, pulse: 60, time: DateTime(year: 2024, month: 3, day: 1, hours: 8, minutes: 5, seconds: 0))
+            .encoded(.littleEndian16)
+        slot[6] |= 0x3F
+        #expect(try OmronRecord(decoding: slot, layout: .littleEndian16).time.seconds == 59)
+    }
+
+    @Test func erasedSlotsAndImpossibleDatesAreRefused() {
+        #expect(throws: OmronError.erasedSlot) { try OmronRecord(decoding: [UInt8](repeating: 0xFF, count: 14), layout: Self.hem7322.layout) }
+        #expect(throws: OmronError.truncated(required: 16, actual: 14)) { try OmronRecord(decoding: [UInt8](repeating: 0, count: 14), layout: .littleEndian16) }
+        for (month, day, hour, minute) in [(13, 1, 0, 0), (0, 1, 0, 0), (4, 31, 0, 0), (2, 30, 0, 0), (1, 0, 0, 0), (1, 1, 24, 0), (1, 1, 0, 60)] {
+            let time = DateTime(year: 2023, month: UInt8(month), day: UInt8(day), hours: UInt8(hour), minutes: UInt8(minute), seconds: 0)
+            let slot = OmronRecord(systolic: 120, diastolic: 80, pulse: 60, time: time).encoded(Self.hem7322.layout)
+            #expect(throws: OmronError.impossibleDate(time)) { try OmronRecord(decoding: slot, layout: Self.hem7322.layout) }
+        }
+        // 29 February exists in a leap year only.
+        let leap = DateTime(year: 2024, month: 2, day: 29, hours: 0, minutes: 0, seconds: 0)
+        #expect((try? OmronRecord(decoding: OmronRecord(systolic: 120, diastolic: 80, pulse: 60, time: leap).encoded(.littleEndian16), layout: .littleEndian16)) != nil)
+    }
+
+    @Test func aRecordOfTheYear2000HasAnUnknownTime() throws {
+        let reset = OmronRecord(systolic: 120, diastolic: 80, pulse: 60, time: DateTime(year: 2000, month: 1, day: 1, hours: 0, minutes: 12, seconds: 0))
+        #expect(try !OmronRecord(decoding: reset.encoded(Self.hem7322.layout), layout: Self.hem7322.layout).isTimeKnown)
+    }
+
+    @Test func modelsAreFoundByTheirCodeInANameOrModelNumber() {
+        #expect(OmronModel.named("hem-7361t")?.users == 2)
+        #expect(Self.hem7155.slotsPerUser == 60)
+        #expect(OmronModel.named("BLESmart_00000116") == nil)
+        #expect(OmronModel.table.count == 8)
+        #expect(Self.hem7322.address(user: 1, slot: 2) == 0x0824 + 28)
+    }
+
+    @Test func countersDecodeInTheModelsByteOrder() throws {
+        // omblepy `sharedDriver.py`: next slot at 2u, unread at 4 + 2u, low 8 bits of each word; 0x8000 = none.
+        let big = try OmronCounters(decoding: [0x00, 0x05, 0x00, 0x63, 0x00, 0x02, 0x80, 0x00], model: Self.hem7322)
+        #expect(big == OmronCounters(nextSlots: [5, 99], unread: [2, 0]))
+        let little = try OmronCounters(decoding: [0x05, 0x00, 0x3B, 0x00, 0x02, 0x00, 0x00, 0x80] + [UInt8](repeating: 0, count: 8), model: Self.hem7155)
+        #expect(little == OmronCounters(nextSlots: [5, 59], unread: [2, 0]))
+        #expect(little.encoded(model: Self.hem7155) == [0x05, 0x00, 0x3B, 0x00, 0x02, 0x00, 0x00, 0x80])
+        #expect(throws: OmronError.truncated(required: 8, actual: 4)) { try OmronCounters(decoding: [0, 0, 0, 0], model: Self.hem7322) }
+        #expect(OmronCounters.resetUnread(model: Self.hem7322) == (offset: 4, bytes: [0x80, 0x00, 0x80, 0x00]) )
+    }
+
+    @Test func unreadSlotsWrapAroundTheRingOldestFirst() {
+        let counters = OmronCounters(nextSlots: [5, 2, 0, 7], unread: [3, 4, 0, 250])
+        #expect(counters.unreadSlots(user: 0, slotsPerUser: 100) == [2, 3, 4])
+        // omblepy `calcRingBufferRecordReadLocations`: the slots before the next one, across the end of the ring.
+        #expect(counters.unreadSlots(user: 1, slotsPerUser: 100) == [98, 99, 0, 1])
+        #expect(counters.unreadSlots(user: 2, slotsPerUser: 100) == [])
+        // More unread than slots: the whole ring, once.
+        #expect(counters.unreadSlots(user: 3, slotsPerUser: 10) == [7, 8, 9, 0, 1, 2, 3, 4, 5, 6])
+    }
+}
+
+/// The bytes of hex text with two digits a byte.
+private func bytes(_ hex: String) -> [UInt8] {
+    let digits = Array(hex)
+    return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(digits[$0 ... $0 + 1]), radix: 16)! }
+}

@@ -1,0 +1,115 @@
+import BlueZ
+import DBusTestSupport
+import Foundation
+import Gateway
+import GATTHealth
+import Testing
+
+/// An Omron cuff through Omron's own service (docs/omron.md §6) over cuff-sim: what the shipped scenarios do
+/// not show — the journal's counts, people, a cuff not in pairing mode, a block that keeps arriving broken.
+@Suite("Gateway over cuff-sim: Omron cuffs")
+struct OmronGatewayTests {
+    @Test("Erased slots and impossible records are skipped and counted; a re-read block is stored once")
+    func skippedRecordsAreCounted() async throws {
+        try await GatewayHarness.afterExpectedReadings("omron-clock-reset.json") { harness in
+            let address = BluetoothAddress("28:FF:B2:10:7A:05")!
+            let downloaded = try await harness.events.next { if case .recordsDownloaded(address, _) = $0 { true } else { false } }
+            guard case .recordsDownloaded(_, let count) = downloaded else { return }
+            // Five decoded, of which the diastolic 0 is a failed measurement, not a reading.
+            #expect(count == 5)
+            let skipped = try await harness.events.next { event in
+                if case .problem(address, let text) = event { text.hasPrefix("skipped") } else { false }
+            }
+            guard case .problem(_, let text) = skipped else { return }
+            #expect(text.contains("skipped 1 erased Omron slot(s) (all FF) and 1 record(s) that decode to nonsense"))
+            #expect(text.contains("impossible date 2026-13-1"))
+            #expect(harness.log.count("answered with a broken check byte") == 2)
+        }
+    }
+
+    @Test("Omron user numbers map to the people the configuration names; records carry the status bits")
+    func peopleAndStatus() async throws {
+        try await GatewayHarness.afterExpectedReadings("omron-two-users.json", people: [1: "alice", 2: "bob"], on: "28:FF:B2:10:4C:31") { harness in
+            let readings = await harness.store.readings
+            #expect(Set(readings.map { "\($0.userID ?? 0) \($0.person ?? "-")" }) == ["1 alice", "2 bob"])
+            let irregular = try #require(readings.first { $0.systolic.doubleValue == 142 })
+            #expect(irregular.status?.irregularPulse == true && irregular.status?.bodyMovement == false)
+            #expect(readings.first { $0.systolic.doubleValue == 128 }?.status?.bodyMovement == true)
+            #expect(readings.allSatisfy { $0.meanArterialPressure == nil })
+        }
+    }
+
+    @Test("The clock block is read before the records (its offset goes with them) and set to local time after")
+    func clockSync() async throws {
+        try await GatewayHarness.afterExpectedReadings("omron-two-users.json") { harness in
+            let address = BluetoothAddress("28:FF:B2:10:4C:31")!
+            let synchronized = try await harness.events.next { if case .clockSynchronized(address, _, _) = $0 { true } else { false } }
+            guard case let .clockSynchronized(_, offset, written) = synchronized else { return }
+            // The cuff showed 2021-06-01 12:00: years behind.
+            #expect(written && offset > .seconds(3 * 365 * 86_400))
+            let shows = try #require(await harness.emulator.omronClock(of: address))
+            let local = DateTime(Date(), in: LocalTimeZone())
+            #expect(shows.year == local.year && shows.month == local.month && shows.day == local.day)
+            #expect(await harness.gateway.status(address)?.clockOffset.map { abs($0.components.seconds) < 5 } == true)
+        }
+    }
+
+    static let wrapped = BluetoothAddress("28:FF:B2:10:91:6E")!
+
+    /// omron-wrapped.json with `edits` (text → replacement): pairing its cuff must fail; `body` gets the harness and the error.
+    static func pairingError(_ edits: [String: String], _ body: (GatewayHarness, String) async throws -> Void) async throws {
+        try await withTeardown { teardown in
+            var json = try String(contentsOf: GatewayHarness.folder.appendingPathComponent("omron-wrapped.json"), encoding: .utf8)
+            for (text, replacement) in edits {
+                #expect(json.contains(text))
+                json = json.replacingOccurrences(of: text, with: replacement)
+            }
+            let harness = try await GatewayHarness(Data(json.utf8))
+            teardown.add { await harness.stop() }
+            do {
+                _ = try await harness.gateway.pair(wrapped, passkey: nil, timeout: .seconds(10))
+                Issue.record("pairing succeeded")
+            } catch {
+                try await body(harness, "\(error)")
+            }
+        }
+    }
+
+    @Test("A cuff not in pairing mode: pair fails in words and leaves no bond behind")
+    func notInPairingMode() async throws {
+        try await Self.pairingError(["\"model\": \"HEM-7155T\",\n": "\"model\": \"HEM-7155T\", \"pairingMode\": false,\n"]) { harness, error in
+            #expect(error.contains("not in pairing mode: hold its Bluetooth button until \"P\" blinks"))
+            #expect(await harness.gateway.status(Self.wrapped) == nil)
+            #expect(await harness.store.readings.isEmpty)
+            #expect(harness.log.count("removed") > 0)
+        }
+    }
+
+    @Test("A cuff whose name and Model Number name no known model: pair says which models cuffd knows, and leaves no bond")
+    func unknownModel() async throws {
+        let edits = ["\"name\": \"HEM-7155T\"": "\"name\": \"BLESmart_00001234\"", "\"model\": \"HEM-7155T\", \"serial\"": "\"model\": \"HEM-9999T\", \"serial\""]
+        try await Self.pairingError(edits) { harness, error in
+            #expect(error.contains("BLESmart_00001234 offers Omron's service, but cuffd knows its memory only for HEM-7150T, HEM-7155T"))
+            #expect(await harness.gateway.status(Self.wrapped) == nil)
+            #expect(harness.log.count("Omron unlock written") == 0)
+        }
+    }
+
+    @Test("A block that keeps arriving broken: three tries, then the download ends and nothing of it is stored")
+    func brokenBlocksEndTheDownload() async throws {
+        try await withTeardown { teardown in
+            let json = try String(contentsOf: GatewayHarness.folder.appendingPathComponent("omron-wrapped.json"), encoding: .utf8)
+                .replacingOccurrences(of: "\"model\": \"HEM-7155T\",\n", with: "\"model\": \"HEM-7155T\", \"corruptReads\": 3,\n")
+            let harness = try await GatewayHarness(Data(json.utf8))
+            teardown.add { await harness.stop() }
+            let address = BluetoothAddress("28:FF:B2:10:91:6E")!
+            _ = try await harness.gateway.pair(address, passkey: nil, timeout: .seconds(10))
+            let stopped = try await harness.events.next { event in
+                if case .problem(address, let text) = event { text.contains("download stopped") } else { false }
+            }
+            guard case .problem(_, let text) = stopped else { return }
+            #expect(text.contains("bad checksum") && text.contains("3 times; nothing of that block was stored"))
+            #expect(await harness.store.readings.isEmpty)
+        }
+    }
+}
