@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bumble.att import ATT_Error, ErrorCode
-
 from .events import emit
 
 SERVICE = 'ECBE3980-C9A2-11E1-B1BD-0002A5D5C51B'
@@ -145,6 +143,8 @@ class OmronMemory:
 
     def unlock_write(self, value: bytes) -> bytes:
         """A write to the unlock characteristic; returns the notification that answers it (§2)."""
+        # Imported here: the driver reads MODELS (scenario.py) with the guest's python3, which has no Bumble.
+        from bumble.att import ATT_Error, ErrorCode
         if len(value) != 17:
             raise ATT_Error(ErrorCode.INVALID_ATTRIBUTE_LENGTH)
         command, key = value[0], bytes(value[1:])

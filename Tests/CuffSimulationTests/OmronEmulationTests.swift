@@ -31,6 +31,8 @@ struct OmronEmulationTests {
             for uuid in OmronService.transmitChannels { transmit.append(try await harness.characteristicPath(uuid)) }
             for uuid in OmronService.receiveChannels { receive.append(try await harness.characteristicPath(uuid)) }
             (self.transmit, self.receive) = (transmit, receive)
+            // Where real cuffs have them, and omblepy looks for them (docs/omron.md §1).
+            #expect(receive.map { $0.text.suffix(8) } == ["char0360", "char0370", "char0380", "char0390"])
             for path in [unlock] + receive { try await harness.startNotify(path) }
         }
 

@@ -41,11 +41,13 @@ struct GattLayout: Sendable {
 
     let services: [EmulatedService]
 
-    /// A characteristic a cuff's scenario gives it: which, its properties, its first value.
+    /// A characteristic a cuff's scenario gives it: which, its properties, its first value, and the handle
+    /// its declaration must have where clients rely on one (Omron's receive channels).
     struct Declaration {
         let id: CharacteristicID
         let flags: [String]
         let value: [UInt8]
+        var handle: UInt16? = nil
     }
 
     init(spec: CuffSpec, devicePath: DBusObjectPath) {
@@ -56,10 +58,12 @@ struct GattLayout: Sendable {
         }
         if spec.vendor == .omron { declared.append((OmronService.uuid, Self.omronDeclarations, true)) }
         for (uuid, declarations, protected) in declared {
+            if uuid == OmronService.uuid { handle = max(handle, Self.omronServiceHandle) }
             let servicePath = try! devicePath.appending(Self.element("service", handle))
             handle += 1
             var characteristics: [EmulatedCharacteristic] = []
             for declaration in declarations {
+                handle = max(handle, declaration.handle ?? 0)
                 // A declaration handle, a value handle, and a CCCD handle when it notifies.
                 let path = try! servicePath.appending(Self.element("char", handle))
                 let notifies = declaration.flags.contains("notify") || declaration.flags.contains("indicate")
@@ -101,12 +105,16 @@ struct GattLayout: Sendable {
         spec.services.flatMap { declarations(of: $0, spec: spec) } + (spec.vendor == .omron ? omronDeclarations : [])
     }
 
-    /// Omron's service (docs/omron.md §1): four write channels, four notify channels, the unlock
-    /// characteristic (write, notify). Protected like the health services when the cuff pairs.
+    /// Omron's service (docs/omron.md §1): four write channels, the unlock characteristic (write, notify),
+    /// four notify channels whose declarations sit at handles 0x360, 0x370, 0x380 and 0x390 as on real cuffs
+    /// (omblepy tells the channels apart by these handles). Protected like the health services when the cuff pairs.
     static let omronDeclarations: [Declaration] =
         (0 ..< 4).map { Declaration(id: .omronTransmit($0), flags: ["write"], value: []) }
-        + (0 ..< 4).map { Declaration(id: .omronReceive($0), flags: ["notify"], value: []) }
         + [Declaration(id: .omronUnlock, flags: ["write", "notify"], value: [])]
+        + (0 ..< 4).map { Declaration(id: .omronReceive($0), flags: ["notify"], value: [], handle: 0x0360 + 0x10 * UInt16($0)) }
+
+    /// Where the Omron service starts: below its receive channels' fixed handles.
+    static let omronServiceHandle: UInt16 = 0x0300
 
     /// The characteristics each service carries (docs/reference/GATT-HEALTH.md §2, §7, §12), their properties, and
     /// their first values. A cuff with `records` is BPS 1.1: Enhanced BPM, Blood Pressure Record and RACP.
