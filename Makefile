@@ -39,6 +39,7 @@ install: all man completions
 	install -D -m 0644 systemd/cuff-forward.sysusers $(DESTDIR)$(PREFIX)/lib/sysusers.d/cuff-forward.conf
 	install -D -m 0644 systemd/forward.conf $(DESTDIR)$(PREFIX)/share/doc/cuffd/forward.conf.example
 	install -D -m 0644 docs/forwarding.md $(DESTDIR)$(PREFIX)/share/doc/cuffd/forwarding.md
+	install -D -m 0644 docs/home-assistant.md $(DESTDIR)$(PREFIX)/share/doc/cuffd/home-assistant.md
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man8
 	install -m 0644 $(MAN_DIR)/cuffctl/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	# cuffd is a system daemon: section 8 (the plugin writes section 1).
@@ -52,7 +53,7 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/cuffctl $(DESTDIR)$(PREFIX)/libexec/cuffd $(DESTDIR)$(PREFIX)/lib/systemd/system/cuffd.service \
 	      $(DESTDIR)$(PREFIX)/libexec/cuff-forward $(DESTDIR)$(PREFIX)/lib/systemd/system/cuff-forward.service \
 	      $(DESTDIR)$(PREFIX)/lib/sysusers.d/cuff-forward.conf $(DESTDIR)$(PREFIX)/share/doc/cuffd/forward.conf.example \
-	      $(DESTDIR)$(PREFIX)/share/doc/cuffd/forwarding.md \
+	      $(DESTDIR)$(PREFIX)/share/doc/cuffd/forwarding.md $(DESTDIR)$(PREFIX)/share/doc/cuffd/home-assistant.md \
 	      $(DESTDIR)$(PREFIX)/lib/sysusers.d/cuffd.conf $(DESTDIR)$(PREFIX)/share/dbus-1/system.d/org.cuffd.Gateway1.conf \
 	      $(DESTDIR)$(PREFIX)/share/man/man1/cuffctl*.1 $(DESTDIR)$(PREFIX)/share/man/man8/cuffd.8 \
 	      $(DESTDIR)$(PREFIX)/share/bash-completion/completions/cuffctl \

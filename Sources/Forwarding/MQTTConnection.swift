@@ -78,8 +78,9 @@ final class MQTTConnection: @unchecked Sendable {
         protocolName = version == MQTT_PROTOCOL_V5 ? "MQTT 5" : "MQTT 3.1.1"
         mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
         mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, version)
-        // Longer than any backoff: the library's thread does not reconnect on its own before `deinit` stops it.
-        mosquitto_reconnect_delay_set(handle, 3600, 3600, false)
+        // The library's thread waits this long before reconnecting on its own; `deinit` stops it before it does, and a
+        // thread stopping in that wait ends within it.
+        mosquitto_reconnect_delay_set(handle, 5, 5, false)
         mosquitto_connect_v5_callback_set(handle) { _, context, code, _, _ in MQTTConnection.of(context).connected(code) }
         mosquitto_disconnect_v5_callback_set(handle) { _, context, code, _ in MQTTConnection.of(context).disconnected(code) }
         mosquitto_publish_v5_callback_set(handle) { _, context, mid, reason, _ in MQTTConnection.of(context).acknowledged(mid, reason: reason) }
@@ -97,11 +98,21 @@ final class MQTTConnection: @unchecked Sendable {
     }
 
     deinit {
-        // DISCONNECT first, so that the thread's loop ends instead of reconnecting; without DISCONNECT (a crash, a
-        // SIGKILL, the process's exit) the broker publishes the will instead.
-        mosquitto_disconnect(handle)
-        mosquitto_loop_stop(handle, false)
-        mosquitto_destroy(handle)
+        // No callback may reach this object once it is gone: each setter waits for a running callback to return.
+        mosquitto_connect_v5_callback_set(handle, nil)
+        mosquitto_disconnect_v5_callback_set(handle, nil)
+        mosquitto_publish_v5_callback_set(handle, nil)
+        mosquitto_message_v5_callback_set(handle, nil)
+        mosquitto_log_callback_set(handle, nil)
+        // DISCONNECT, so that the thread's loop ends instead of reconnecting — without DISCONNECT (a crash, SIGKILL,
+        // the process's exit) the broker publishes the will instead. The thread may be in its reconnect wait, which
+        // `mosquitto_loop_stop` does not always cut short, so it is stopped on a thread of its own.
+        let handle = UncheckedHandle(pointer: handle)
+        Thread {
+            mosquitto_disconnect(handle.pointer)
+            mosquitto_loop_stop(handle.pointer, false)
+            mosquitto_destroy(handle.pointer)
+        }.start()
     }
 
     private static func of(_ context: UnsafeMutableRawPointer?) -> MQTTConnection {
@@ -215,4 +226,9 @@ final class MQTTConnection: @unchecked Sendable {
     private func check(_ code: Int32, _ what: String) throws {
         guard code == MOSQ_ERR_SUCCESS.rawValue else { throw MQTTError.unreachable("\(what): \(String(cString: mosquitto_strerror(code)))") }
     }
+}
+
+/// libmosquitto's client handle, handed to the thread that stops it once its ``MQTTConnection`` is gone.
+private struct UncheckedHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
 }
