@@ -76,7 +76,7 @@ struct MQTTForwardingTests {
         }
     }
 
-    @Test("The broker stopped and started again: readings stored meanwhile arrive, in order, none lost; the outage logged once")
+    @Test("The broker stopped and started again: readings stored meanwhile arrive, in order, none lost; the outage logged once; idle afterwards, nothing wakes it")
     func brokerOutage() async throws {
         try await withTeardown { teardown in
             let forwarding = try await Self.caughtUp(teardown)
@@ -93,6 +93,11 @@ struct MQTTForwardingTests {
             #expect(firstArrivals == readings.compactMap { $0["syncIdentifier"] as? String }, "\(arrived)")
             let log = forwarding.stack.text("forward.log")
             #expect(log.components(separatedBy: "the MQTT broker is unreachable").count == 2, "\(log)")
+
+            // Caught up and connected again, nothing of it runs for three seconds: libmosquitto's thread waits for the
+            // socket or the keep-alive (60 s), the forwarding loop for cuffd's signal.
+            let idle = try await ThreadSwitches.wokenWhileIdle(try #require(forwarding.forwarder?.pid))
+            #expect(idle.woken == [:], "\(idle.names)")
         }
     }
 
