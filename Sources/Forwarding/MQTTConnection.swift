@@ -143,6 +143,13 @@ final class MQTTConnection: @unchecked Sendable {
             throw MQTTError.unreachable([detail, lock.withLock { lastLoggedError }].compactMap { $0 }.joined(separator: ": "))
         }
         try check(mosquitto_loop_start(handle), "the network thread")
+        // A TLS handshake that fails on the network thread ends it without a disconnect callback; OpenSSL's error,
+        // logged, ends the wait (``logged(_:)``), and so does silence for as long as the keep-alive.
+        let timeout = Task { [self] in
+            try await Task.sleep(for: .seconds(Int(options.keepAlive)))
+            endConnecting(.unreachable("no answer to CONNECT within \(options.keepAlive) s"))
+        }
+        defer { timeout.cancel() }
         let answer = await withCheckedContinuation { continuation in
             let known: Int32? = lock.withLock {
                 if connack == nil { connackWaiter = continuation }
@@ -220,7 +227,23 @@ final class MQTTConnection: @unchecked Sendable {
     }
 
     private func logged(_ text: String) {
-        lock.withLock { lastLoggedError = text }
+        let connecting = lock.withLock {
+            lastLoggedError = text
+            return connack == nil
+        }
+        if connecting { endConnecting(.unreachable(text)) }
+    }
+
+    /// Ends the wait for CONNACK with `failure`, unless the broker has answered.
+    private func endConnecting(_ failure: MQTTError) {
+        let waiter: CheckedContinuation<Int32, Never>? = lock.withLock {
+            guard connack == nil else { return nil }
+            connack = -1
+            self.failure = failure
+            defer { connackWaiter = nil }
+            return connackWaiter
+        }
+        waiter?.resume(returning: -1)
     }
 
     private func check(_ code: Int32, _ what: String) throws {

@@ -2,7 +2,8 @@ import Foundation
 
 /// An MQTT broker of the test's own (Debian's `mosquitto` 2.0): a configuration in a temporary folder, listening only on
 /// 127.0.0.1 at a free port, persistence in that folder (so that a subscriber's session and its queued QoS 1 messages
-/// survive a restart), and with `password`, a password file (`mosquitto_passwd`) and no anonymous clients.
+/// survive a restart), and with `password`, a password file (`mosquitto_passwd`) and no anonymous clients; with `tls`,
+/// TLS only, with a certificate for `localhost` signed by a CA of the test's own (``TestCertificates``).
 /// `remove()` must be called in the test's teardown; it stops the broker.
 public final class MosquittoBroker: @unchecked Sendable {
     public let directory: URL
@@ -10,16 +11,19 @@ public final class MosquittoBroker: @unchecked Sendable {
     public static let user = "cuff-forward"
     /// The password of ``user``, when the broker has a password file.
     public let password: String?
+    /// With TLS, what the broker presents; clients must ask for `localhost` and trust ``TestCertificates/authority``.
+    public let certificates: TestCertificates?
     private let lock = NSLock()
     private var process: ChildProcess?
 
     public static var available: Bool { ExternalCommand.exists("mosquitto") && ExternalCommand.exists("mosquitto_sub") }
 
-    public init(password: String? = nil) throws {
+    public init(password: String? = nil, tls: Bool = false) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("cuff-forward-mqtt-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         port = try freeLoopbackPort()
         self.password = password
+        certificates = tls ? try TestCertificates(in: directory) : nil
         var configuration = """
             listener \(port) 127.0.0.1
             persistence true
@@ -29,6 +33,9 @@ public final class MosquittoBroker: @unchecked Sendable {
             log_dest file \(directory.path)/mosquitto.log
             log_type all
             """
+        if let certificates {
+            configuration += "\ncafile \(certificates.authority)\ncertfile \(certificates.certificate)\nkeyfile \(certificates.key)\n"
+        }
         if let password {
             let passwords = directory.appendingPathComponent("passwords").path
             let made = try ExternalCommand.run("mosquitto_passwd", ["-b", "-c", passwords, Self.user, password])
@@ -47,7 +54,7 @@ public final class MosquittoBroker: @unchecked Sendable {
         lock.withLock { process = child }
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            if (try? ExternalCommand.run("mosquitto_pub", ["-h", "127.0.0.1", "-p", "\(port)", "-t", "probe", "-n"] + credentials, timeout: 5))?.status == 0 {
+            if (try? ExternalCommand.run("mosquitto_pub", clientOptions + ["-t", "probe", "-n"], timeout: 5))?.status == 0 {
                 return
             }
             guard child.isRunning else { throw TestFailure("mosquitto exited: \(log)") }
@@ -75,7 +82,12 @@ public final class MosquittoBroker: @unchecked Sendable {
 
     public var log: String { (try? String(contentsOf: directory.appendingPathComponent("mosquitto.log"), encoding: .utf8)) ?? "" }
 
-    /// The options the test's own mosquitto_sub and mosquitto_pub log in with, when the broker has a password file
-    /// (on their command line: a test's throwaway password; cuff-forward reads its own from a file).
-    public var credentials: [String] { password.map { ["-u", Self.user, "-P", $0] } ?? [] }
+    /// The host name to ask for: the certificate's with TLS.
+    public var host: String { certificates == nil ? "127.0.0.1" : "localhost" }
+
+    /// The options the test's own mosquitto_sub and mosquitto_pub reach the broker and log in with (the password on
+    /// their command line: a test's throwaway one; cuff-forward reads its own from a file).
+    public var clientOptions: [String] {
+        ["-h", host, "-p", "\(port)"] + (certificates.map { ["--cafile", $0.authority] } ?? []) + (password.map { ["-u", Self.user, "-P", $0] } ?? [])
+    }
 }

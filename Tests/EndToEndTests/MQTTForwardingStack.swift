@@ -26,12 +26,12 @@ final class MQTTForwardingStack: @unchecked Sendable {
 
     static let binary = Stack.binaries.appendingPathComponent("cuff-forward").path
 
-    static func make(scenario: String, password: String? = nil) async throws -> MQTTForwardingStack {
+    static func make(scenario: String, password: String? = nil, tls: Bool = false) async throws -> MQTTForwardingStack {
         let stack = try await Stack.make(scenario: scenario)
-        let broker = try await offCooperativePool { try MosquittoBroker(password: password) }
+        let broker = try await offCooperativePool { try MosquittoBroker(password: password, tls: tls) }
         let forwarding = MQTTForwardingStack(stack: stack, broker: broker)
         try FileManager.default.createDirectory(at: forwarding.directory.appendingPathComponent("state"), withIntermediateDirectories: false)
-        try forwarding.writeConfiguration(password: password)
+        try forwarding.writeConfiguration(password: password, url: "\(tls ? "mqtts" : "mqtt")://\(broker.host):\(broker.port)", caFile: broker.certificates?.authority)
         try forwarding.startSubscriber()
         return forwarding
     }
@@ -46,17 +46,19 @@ final class MQTTForwardingStack: @unchecked Sendable {
         subscriber?.terminate()
     }
 
-    /// forward.conf with an `[MQTT]` section for the test's broker; with `password`, the user and a password file.
-    func writeConfiguration(password: String?) throws {
+    /// forward.conf with an `[MQTT]` section for the broker at `url`; with `password`, the user and a password file;
+    /// with `caFile`, the CA to trust.
+    func writeConfiguration(password: String?, url: String, caFile: String?) throws {
         var text = """
             [Forward]
             Gateway=ward3
             State=\(directory.appendingPathComponent("state/anchor").path)
 
             [MQTT]
-            URL=mqtt://127.0.0.1:\(broker.port)
+            URL=\(url)
 
             """
+        if let caFile { text += "CAFile=\(caFile)\n" }
         if let password {
             try (password + "\n").write(toFile: passwordPath, atomically: false, encoding: .utf8)
             text += "User=\(MosquittoBroker.user)\nPasswordFile=\(passwordPath)\n"
@@ -86,8 +88,7 @@ final class MQTTForwardingStack: @unchecked Sendable {
         defer { close(descriptor) }
         subscriber = try ChildProcess(
             "mosquitto_sub",
-            ["-h", "127.0.0.1", "-p", "\(broker.port)", "-i", "checker", "-c", "-q", "1", "-t", "cuffd/#", "-t", "homeassistant/#", "-F", "%r %t %p"]
-                + broker.credentials,
+            broker.clientOptions + ["-i", "checker", "-c", "-q", "1", "-t", "cuffd/#", "-t", "homeassistant/#", "-F", "%r %t %p"],
             standardOutput: .descriptor(descriptor))
     }
 
@@ -124,7 +125,7 @@ final class MQTTForwardingStack: @unchecked Sendable {
 
     /// Publishes as Home Assistant would (its birth message on `homeassistant/status`).
     func publishAsHomeAssistant(_ topic: String, _ payload: String) throws {
-        let result = try ExternalCommand.run("mosquitto_pub", ["-h", "127.0.0.1", "-p", "\(broker.port)", "-t", topic, "-m", payload] + broker.credentials)
+        let result = try ExternalCommand.run("mosquitto_pub", broker.clientOptions + ["-t", topic, "-m", payload])
         guard result.status == 0 else { throw TestFailure("mosquitto_pub: \(result.standardError)") }
     }
 

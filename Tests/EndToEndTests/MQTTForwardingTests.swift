@@ -10,15 +10,15 @@ struct MQTTForwardingTests {
     static let cuff = "E8:2A:44:10:3C:5D"
 
     /// The broker, cuffd with cuff-sim, the subscriber; cuffd started and the cuff paired, so its records are stored.
-    static func paired(_ teardown: Teardown, password: String? = nil) async throws -> MQTTForwardingStack {
-        let forwarding = try await MQTTForwardingStack.make(scenario: "stored-records.json", password: password)
+    static func paired(_ teardown: Teardown, password: String? = nil, tls: Bool = false) async throws -> MQTTForwardingStack {
+        let forwarding = try await MQTTForwardingStack.make(scenario: "stored-records.json", password: password, tls: tls)
         teardown.add { forwarding.broker.remove() }
         try await forwarding.stack.startDaemon()
         #expect(try await forwarding.stack.cuffctl(["pair", Self.cuff]).status == 0)
         return forwarding
     }
 
-    /// ``paired(_:password:)``, and cuff-forward started and caught up: every reading seen by the subscriber.
+    /// ``paired(_:password:tls:)``, and cuff-forward started and caught up: every reading seen by the subscriber.
     static func caughtUp(_ teardown: Teardown) async throws -> MQTTForwardingStack {
         let forwarding = try await paired(teardown)
         try forwarding.startForwarder()
@@ -149,6 +149,33 @@ struct MQTTForwardingTests {
 
             try "right-secret\n".write(toFile: forwarding.passwordPath, atomically: false, encoding: .utf8)
             try await forwarding.waitForEveryReading(within: .seconds(40))
+        }
+    }
+
+    @Test("mqtts with the test CA's certificate for localhost: every reading, over TLS; asked for 127.0.0.1 or trusting another CA: refused with OpenSSL's reason, nothing published")
+    func verifiedTLS() async throws {
+        try await withTeardown { teardown in
+            let forwarding = try await Self.paired(teardown, tls: true)
+            let broker = forwarding.broker
+            let certificates = try #require(broker.certificates)
+            let stranger = try await offCooperativePool { try TestCertificates(in: forwarding.directory, name: "stranger") }
+            let refusals = [
+                ("127.0.0.1", certificates.authority, "host name verification failed"),
+                ("localhost", stranger.authority, "certificate verify failed"),
+            ]
+            for (index, (host, authority, reason)) in refusals.enumerated() {
+                try forwarding.writeConfiguration(password: nil, url: "mqtts://\(host):\(broker.port)", caFile: authority)
+                try forwarding.startForwarder(log: "refused-\(index).log")
+                try await offCooperativePool { try forwarding.stack.wait(for: "the MQTT broker is unreachable", in: "refused-\(index).log") }
+                #expect(forwarding.stack.text("refused-\(index).log").contains(reason), "\(forwarding.stack.text("refused-\(index).log"))")
+                try await forwarding.killForwarder()
+            }
+            #expect(forwarding.readingMessages().isEmpty && !forwarding.seen().contains { $0.topic == "cuffd/status" })
+
+            try forwarding.writeConfiguration(password: nil, url: "mqtts://localhost:\(broker.port)", caFile: certificates.authority)
+            try forwarding.startForwarder()
+            try await forwarding.waitForEveryReading()
+            #expect(forwarding.stack.text("forward.log").contains("connected to the MQTT broker mqtts://localhost:\(broker.port) (MQTT 5, TLS)"))
         }
     }
 }
