@@ -220,6 +220,13 @@ let package = Package(
             dependencies: ["BenchmarkSupport", "DBusTestSupport"],
             path: "Benchmarks/forward-benchmark"
         ),
+        // cuff-forward's MQTT sink catching up a backlog into a Mosquitto, beside mosquitto_pub publishing the same payloads.
+        // Run (root): swift build -c release && .build/release/mqtt-benchmark [READINGS]
+        .executableTarget(
+            name: "mqtt-benchmark",
+            dependencies: ["BenchmarkSupport", "DBusTestSupport"],
+            path: "Benchmarks/mqtt-benchmark"
+        ),
         .executableTarget(
             name: "dbus-benchmark",
             dependencies: ["DBus", "DBusTestSupport"],

@@ -76,12 +76,16 @@ public final class Forwarder: @unchecked Sendable {
 
     /// Pages until cuffd has nothing more: each delivered and acknowledged, then its anchor stored. cuffd is asked
     /// first, so that a refusal shows whatever the sink's state; the sink is made ready even for an empty page, so
-    /// that a wrong password or a missing schema shows at start, not with the first reading.
+    /// that a wrong password or a missing schema shows at start, not with the first reading. While the far side
+    /// acknowledges a page, the next one is already asked of cuffd: a backlog waits for the slower of the two, not
+    /// for both in turn. Pages are still delivered one after the other, and an anchor stored only after its own.
     private func drain() async throws {
+        var page = try await feed.page(after: anchor)
         while true {
-            let page = try await feed.page(after: anchor)
             log.state("cuffd", "up", .info, "following cuffd's change feed")
             if let connected = try await sink.ready() { log.state(sink.name, "up", .info, "connected to \(connected)") }
+            let next = page.more ? Task { [feed, after = page.anchor] in try await feed.page(after: after) } : nil
+            defer { next?.cancel() }
             if !page.isEmpty { try await sink.deliver(page) }
             if page.anchor != anchor {
                 try anchorFile.write(page.anchor)
@@ -91,7 +95,8 @@ public final class Forwarder: @unchecked Sendable {
             if !page.isEmpty {
                 log.log(.info, "forwarded \(page.readings.count) readings and \(page.deleted.count) deletions to \(sink.name); anchor \(anchor)")
             }
-            guard page.more else { return }
+            guard let next else { return }
+            page = try await next.value
         }
     }
 }

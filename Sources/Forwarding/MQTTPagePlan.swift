@@ -14,12 +14,12 @@ struct MQTTPagePlan {
 
     init(_ page: ChangePage, users known: [CuffUser: PublishedUser], topics: MQTTTopics) {
         users = known
+        let keyed = page.readings.map { (reading: $0, key: CuffUser($0)) }
         var newestInPage: [CuffUser: ForwardedReading] = [:]
-        for reading in page.readings where reading.time >= newestInPage[CuffUser(reading)]?.time ?? -.infinity {
-            newestInPage[CuffUser(reading)] = reading
+        for (reading, key) in keyed where reading.time >= newestInPage[key]?.time ?? -.infinity {
+            newestInPage[key] = reading
         }
-        for reading in page.readings {
-            let key = CuffUser(reading)
+        for (reading, key) in keyed {
             var user = users[key] ?? PublishedUser(cuff: key.cuff, user: key.user, person: nil, device: [:], newest: -.infinity)
             if users[key] == nil || user.device != reading.device || user.person != reading.person {
                 user.device = reading.device

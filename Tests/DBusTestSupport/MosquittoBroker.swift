@@ -2,7 +2,8 @@ import Foundation
 
 /// An MQTT broker of the test's own (Debian's `mosquitto` 2.0): a configuration in a temporary folder, listening only on
 /// 127.0.0.1 at a free port, persistence in that folder (so that a subscriber's session and its queued QoS 1 messages
-/// survive a restart), and with `password`, a password file (`mosquitto_passwd`) and no anonymous clients; with `tls`,
+/// survive a restart), no limit to the messages queued for a slow subscriber (Mosquitto drops QoS 1 messages beyond
+/// 1 000 by default, which a flood from mosquitto_pub reaches), and with `password`, a password file (`mosquitto_passwd`) and no anonymous clients; with `tls`,
 /// TLS only, with a certificate for `localhost` signed by a CA of the test's own (``TestCertificates``).
 /// `remove()` must be called in the test's teardown; it stops the broker.
 public final class MosquittoBroker: @unchecked Sendable {
@@ -32,6 +33,7 @@ public final class MosquittoBroker: @unchecked Sendable {
             user root
             log_dest file \(directory.path)/mosquitto.log
             log_type all
+            max_queued_messages 0
             """
         if let certificates {
             configuration += "\ncafile \(certificates.authority)\ncertfile \(certificates.certificate)\nkeyfile \(certificates.key)\n"
