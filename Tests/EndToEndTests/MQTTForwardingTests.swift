@@ -101,7 +101,7 @@ struct MQTTForwardingTests {
         }
     }
 
-    @Test("cuff-forward SIGKILLed between PUBLISH and PUBACK: the anchor has not moved, and the reading arrives, any duplicate with the same sync identifier")
+    @Test("cuff-forward SIGKILLed between PUBLISH and PUBACK: the anchor has not moved, the will says offline, and started again it says online and the reading arrives, any duplicate with the same sync identifier")
     func killedBeforeAcknowledgement() async throws {
         try await withTeardown { teardown in
             let forwarding = try await Self.caughtUp(teardown)
@@ -117,9 +117,12 @@ struct MQTTForwardingTests {
             #expect(try String(contentsOfFile: forwarding.anchorPath, encoding: .utf8) == anchor, "the anchor moved before PUBACK")
             try await forwarding.killForwarder()
             forwarding.broker.resume()
+            // The session ended without DISCONNECT: the broker publishes the will, and the entities are unavailable.
+            try await forwarding.wait("the will, offline") { $0.last { $0.topic == "cuffd/status" }?.payload == "offline" }
 
             try forwarding.startForwarder(log: "forward-again.log")
             try await forwarding.waitForEveryReading()
+            #expect(forwarding.seen().last { $0.topic == "cuffd/status" }?.payload == "online")
             let deliveries = forwarding.readingMessages().filter { $0.json["sync_identifier"] as? String == fresh }
             #expect(!deliveries.isEmpty)
             #expect(Set(deliveries.map(\.payload)).count == 1, "a duplicate differs: \(deliveries.map(\.payload))")
