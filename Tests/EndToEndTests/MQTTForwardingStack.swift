@@ -11,6 +11,14 @@ final class MQTTForwardingStack: @unchecked Sendable {
         let topic: String
         let payload: String
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(payload.utf8))) as? [String: Any] ?? [:] }
+
+        /// mosquitto_sub's lines in the format `%r %t %p`: retained flag, topic, payload.
+        static func lines(_ text: String) -> [Seen] {
+            text.split(separator: "\n").compactMap { line in
+                let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+                return parts.count == 3 ? Seen(retained: parts[0] == "1", topic: String(parts[1]), payload: String(parts[2])) : nil
+            }
+        }
     }
 
     let stack: Stack
@@ -95,11 +103,7 @@ final class MQTTForwardingStack: @unchecked Sendable {
     /// Everything the subscriber has seen so far, in order.
     func seen() -> [Seen] {
         let text = (try? String(contentsOfFile: messagesPath, encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").compactMap { line in
-            let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-            guard parts.count == 3 else { return nil }
-            return Seen(retained: parts[0] == "1", topic: String(parts[1]), payload: String(parts[2]))
-        }
+        return Seen.lines(text)
     }
 
     /// The readings seen on state and history topics, in order of arrival.
@@ -121,6 +125,14 @@ final class MQTTForwardingStack: @unchecked Sendable {
         try await wait(within: timeout, "every reading (\(expected.count))") { seen in
             expected.isSubset(of: Set(seen.compactMap { $0.json["sync_identifier"] as? String }))
         }
+    }
+
+    /// What a subscriber arriving now is handed as retained (`mosquitto_sub --retained-only`, which ends at the first
+    /// message that is not, or after 2 s).
+    func retained() throws -> [Seen] {
+        let result = try ExternalCommand.run(
+            "mosquitto_sub", broker.clientOptions + ["--retained-only", "-W", "2", "-t", "cuffd/#", "-t", "homeassistant/#", "-F", "%r %t %p"])
+        return Seen.lines(result.standardOutput)
     }
 
     /// Publishes as Home Assistant would (its birth message on `homeassistant/status`).

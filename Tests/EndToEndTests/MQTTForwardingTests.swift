@@ -26,7 +26,7 @@ struct MQTTForwardingTests {
         return forwarding
     }
 
-    @Test("Each reading arrives once; the newest per user is the retained state with the right values; the discovery configs are Home Assistant's and resolve against it; Home Assistant's online has them published again")
+    @Test("Each reading arrives once; the newest per user is the retained state (nothing else of the readings is retained) with the right values; the discovery configs are Home Assistant's and resolve against it; Home Assistant's online has them published again")
     func discoveryAndState() async throws {
         try await withTeardown { teardown in
             let forwarding = try await Self.caughtUp(teardown)
@@ -67,6 +67,14 @@ struct MQTTForwardingTests {
                 #expect(config["availability_topic"] as? String == "cuffd/status")
             }
             #expect(forwarding.seen().contains { $0.topic == "cuffd/status" && $0.payload == "online" })
+
+            // Retained, for a Home Assistant that subscribes later: the status, the state (the newest reading) and the six
+            // configs; never a history message.
+            let retained = try await offCooperativePool { try forwarding.retained() }
+            #expect(retained.allSatisfy(\.retained) && retained.count == 8, "\(retained.map(\.topic))")
+            #expect(retained.contains { $0.topic == "cuffd/status" && $0.payload == "online" })
+            #expect(retained.filter { $0.topic.hasSuffix("/state") }.map { $0.json["sync_identifier"] as? String } == [state["sync_identifier"] as? String])
+            #expect(!retained.contains { $0.topic.hasSuffix("/history") })
 
             // Home Assistant's birth message: the configs come again, retained.
             let configs = { forwarding.seen().filter { $0.topic.hasSuffix("/config") }.count }
