@@ -43,6 +43,7 @@ install: all man completions
 	install -D -m 0644 systemd/cuff-forward.sysusers $(DESTDIR)$(PREFIX)/lib/sysusers.d/cuff-forward.conf
 	install -D -m 0644 systemd/forward.conf $(DESTDIR)$(PREFIX)/share/doc/cuff-forward/forward.conf.example
 	install -D -m 0644 docs/forwarding.md $(DESTDIR)$(PREFIX)/share/doc/cuff-forward/forwarding.md
+	install -D -m 0644 docs/home-assistant.md $(DESTDIR)$(PREFIX)/share/doc/cuff-forward/home-assistant.md
 	# cuffctl(1) and a page per subcommand, cuffctl-start(1) and so on (man/install-pages says how they are named);
 	# cuffd is a system daemon: section 8 (the plugin writes section 1).
 	man/install-pages 1 $(DESTDIR)$(PREFIX)/share/man/man1 $(MAN_DIR)/cuffctl/*.1
@@ -56,7 +57,7 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/cuffctl $(DESTDIR)$(PREFIX)/libexec/cuffd $(DESTDIR)$(UNIT_DIR)/cuffd.service \
 	      $(DESTDIR)$(PREFIX)/libexec/cuff-forward $(DESTDIR)$(UNIT_DIR)/cuff-forward.service \
 	      $(DESTDIR)$(PREFIX)/lib/sysusers.d/cuff-forward.conf $(DESTDIR)$(PREFIX)/share/doc/cuff-forward/forward.conf.example \
-	      $(DESTDIR)$(PREFIX)/share/doc/cuff-forward/forwarding.md \
+	      $(DESTDIR)$(PREFIX)/share/doc/cuff-forward/forwarding.md $(DESTDIR)$(PREFIX)/share/doc/cuff-forward/home-assistant.md \
 	      $(DESTDIR)$(PREFIX)/lib/sysusers.d/cuffd.conf $(DESTDIR)$(PREFIX)/share/dbus-1/system.d/org.cuffd.Gateway1.conf \
 	      $(DESTDIR)$(PREFIX)/share/man/man1/cuffctl*.1 $(DESTDIR)$(PREFIX)/share/man/man8/cuffd.8 \
 	      $(DESTDIR)$(PREFIX)/share/man/man8/cuff-forward.8 \

@@ -129,11 +129,15 @@ let package = Package(
         .target(name: "CDBusStatic"),
         // libpq, PostgreSQL's C client library (docs/forwarding.md says why libpq and not postgres-nio).
         .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-        // cuff-forward's parts: forward.conf, the change feed over D-Bus, the central schema, the anchor file, the loop.
-        .target(name: "Forwarding", dependencies: ["CPostgreSQL", "DBus", "ForwardingStatus", "INIConfiguration"]),
+        // libmosquitto, Eclipse Mosquitto's MQTT client library, for cuff-forward's MQTT sink (docs/home-assistant.md).
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // cuff-forward's parts: forward.conf, the change feed over D-Bus, the anchor file, the loop, and its sinks —
+        // the central schema (PostgreSQL) and the Home Assistant topics (MQTT).
+        .target(name: "Forwarding", dependencies: ["CMosquitto", "CPostgreSQL", "DBus", "ForwardingStatus", "GATTHealth", "INIConfiguration"]),
         // cuff-forward's status file, written by it and read by `cuffctl forward status` (which so needs no libpq).
         .target(name: "ForwardingStatus"),
-        // `cuff-forward --config FILE [--bus ADDRESS] [--migrate]`: cuffd's readings into a central PostgreSQL.
+        // `cuff-forward --config FILE [--bus ADDRESS] [--migrate]`: cuffd's readings into a central PostgreSQL, an MQTT
+        // broker (Home Assistant), or both.
         // On MainLoop like cuffd, and for the same reason: nothing wakes it idle.
         .executableTarget(
             name: "cuff-forward",
@@ -230,6 +234,13 @@ let package = Package(
             name: "forward-benchmark",
             dependencies: ["BenchmarkSupport", "DBusTestSupport"],
             path: "Benchmarks/forward-benchmark"
+        ),
+        // cuff-forward's MQTT sink catching up a backlog into a Mosquitto, beside mosquitto_pub publishing the same payloads.
+        // Run (root): swift build -c release && .build/release/mqtt-benchmark [READINGS]
+        .executableTarget(
+            name: "mqtt-benchmark",
+            dependencies: ["BenchmarkSupport", "DBusTestSupport"],
+            path: "Benchmarks/mqtt-benchmark"
         ),
         .executableTarget(
             name: "dbus-benchmark",

@@ -23,3 +23,21 @@ public func makeStore(_ path: String, count: Int, spacing: TimeInterval = 60) th
         _ = try store.saveBloodPressure((batch ..< min(count, batch + 10_000)).map { syntheticReading($0, spacing: spacing) }, as: .daemon())
     }
 }
+
+/// A new temporary folder `name-…` with a store of `count` synthetic readings in it (``makeStore(_:count:spacing:)``):
+/// the backlog a forwarding benchmark catches up.
+public func backlog(_ name: String, count: Int) throws -> (directory: URL, storePath: String) {
+    let directory = try temporaryDirectory(name)
+    let storePath = directory.appendingPathComponent("health.sqlite").path
+    try makeStore(storePath, count: count)
+    return (directory, storePath)
+}
+
+/// forward.conf in `directory` for gateway `benchmark`, its anchor beside it, with `sink` (a `[PostgreSQL]` or `[MQTT]`
+/// section); returns its path.
+public func forwardConfiguration(in directory: URL, sink: String) throws -> String {
+    let path = directory.appendingPathComponent("forward.conf").path
+    try "[Forward]\nGateway=benchmark\nState=\(directory.appendingPathComponent("anchor").path)\n\(sink)\n"
+        .write(toFile: path, atomically: false, encoding: .utf8)
+    return path
+}

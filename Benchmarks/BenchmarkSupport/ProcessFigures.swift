@@ -14,6 +14,12 @@ public func temporaryDirectory(_ name: String) throws -> URL {
     return directory
 }
 
+/// Wall-clock seconds since `start`.
+public func seconds(since start: ContinuousClock.Instant) -> Double {
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+}
+
 public func mebibytes(_ kibibytes: Int) -> String { String(format: "%.1f MiB", Double(kibibytes) / 1024) }
 
 /// Seconds of CPU (user and system) that the reaped children of this process have used so far.

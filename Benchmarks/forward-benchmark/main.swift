@@ -1,4 +1,4 @@
-// Catch-up of a backlog (docs/forwarding.md; issue 17 §4): cuffd on a store of READINGS readings, cuff-forward from
+// Catch-up of a backlog (docs/forwarding.md): cuffd on a store of READINGS readings, cuff-forward from
 // anchor 0 into an empty central table, in readings per second — beside the limit measured in the same run, psql's
 // `\copy` of the same rows into the same table. Then cuff-forward's resident memory, caught up and idle.
 //
@@ -9,12 +9,6 @@ import Foundation
 
 let count = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 100_000 : 100_000
 
-/// Wall-clock seconds since `start`.
-func seconds(since start: ContinuousClock.Instant) -> Double {
-    let elapsed = ContinuousClock.now - start
-    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-}
-
 /// A process's resident memory now in KiB (VmRSS in /proc/PID/status).
 func residentKiB(_ pid: pid_t) -> Int {
     let text = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
@@ -22,25 +16,19 @@ func residentKiB(_ pid: pid_t) -> Int {
         .flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces).split(separator: " ")[0]) } ?? 0
 }
 
-let directory = try temporaryDirectory("forward-benchmark")
+let (directory, storePath) = try backlog("forward-benchmark", count: count)
 defer { try? FileManager.default.removeItem(at: directory) }
-let storePath = directory.appendingPathComponent("health.sqlite").path
-try makeStore(storePath, count: count)
 let server = try PostgresServer()
 defer { server.remove() }
 try server.psql("CREATE DATABASE health")
 let passwordFile = directory.appendingPathComponent("password").path
 try server.superuserPassword.write(toFile: passwordFile, atomically: false, encoding: .utf8)
-let configuration = directory.appendingPathComponent("forward.conf").path
-try """
-    [Forward]
-    Gateway=benchmark
-    State=\(directory.appendingPathComponent("anchor").path)
+let configuration = try forwardConfiguration(in: directory, sink: """
     [PostgreSQL]
     URL=postgresql://postgres@/health?host=\(server.socketDirectory)&port=\(server.port)
     PasswordFile=\(passwordFile)
     SSLMode=disable
-    """.write(toFile: configuration, atomically: false, encoding: .utf8)
+    """)
 let forwardBinary = binaries.appendingPathComponent("cuff-forward").path
 
 let (forwardSeconds, caughtUpKiB, idleKiB, peak) = try withCuffd(storePath: storePath) { bus, _ in

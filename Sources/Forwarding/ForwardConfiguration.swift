@@ -1,9 +1,10 @@
-import CPostgreSQL
 import Foundation
 import INIConfiguration
 
 /// cuff-forward's settings, read from `/etc/cuffd/forward.conf` (docs/forwarding.md, "Configuration") with the
-/// parser cuffd.conf uses, so that a mistake names its line the same way:
+/// parser cuffd.conf uses, so that a mistake names its line the same way. `[Forward]` names the gateway; each of
+/// `[PostgreSQL]` (``PostgreSQLSettings``) and `[MQTT]` (``MQTTSettings``, docs/home-assistant.md) that is present
+/// is a sink the readings go to, each with an anchor of its own:
 ///
 ///     [Forward]
 ///     Gateway=ward3-bed12
@@ -11,32 +12,21 @@ import INIConfiguration
 ///
 ///     [PostgreSQL]
 ///     URL=postgresql://gateway1@db.example.org:5432/health
-///     PasswordFile=/run/credentials/cuff-forward.service/pgpassword
-///     SSLMode=verify-full
+///
+///     [MQTT]
+///     URL=mqtt://localhost
 public struct ForwardConfiguration: Sendable, Equatable {
-    /// libpq's `sslmode` values (PostgreSQL 15 documentation §34.19.1, "Protection Provided in Different Modes").
-    public enum SSLMode: String, Sendable, CaseIterable {
-        case disable, allow, prefer, require
-        case verifyCA = "verify-ca"
-        case verifyFull = "verify-full"
-    }
-
-    /// The name this gateway's rows carry centrally.
+    /// The name this gateway's rows carry centrally, and part of the MQTT client identifier.
     public var gateway: String
-    /// The file holding the last anchor PostgreSQL acknowledged.
+    /// The file holding the last anchor PostgreSQL acknowledged; the MQTT sink's state is in `mqtt/` beside it.
     public var statePath = "/var/lib/cuff-forward/anchor"
-    /// A libpq connection URI (§34.1.1.2).
-    public var url: String
-    /// The file whose first line is the password (a systemd credential: `LoadCredential=`); nil for none.
-    public var passwordFile: String?
-    /// `SSLMode=`, else the URL's `sslmode`, else `verify-full` — not libpq's own default, `prefer`, which
-    /// accepts an unencrypted session and a server it cannot verify.
-    public var sslMode: SSLMode
+    public var postgreSQL: PostgreSQLSettings?
+    public var mqtt: MQTTSettings?
 
     /// Parses a file's text; `file` names it in errors.
     public init(parsing text: String, file: String) throws(ConfigurationError) {
         let document = try INIDocument(parsing: text, file: file)
-        var gateway: String?, url: String?, sslMode: SSLMode?, urlMode: SSLMode?
+        var gateway: String?, mqttReader: SectionReader?
         for section in document.sections {
             let reader = SectionReader(section: section, file: file)
             switch section.header {
@@ -45,22 +35,21 @@ public struct ForwardConfiguration: Sendable, Equatable {
                 gateway = reader.string("Gateway")
                 if let path = try reader.path("State") { statePath = path }
             case "PostgreSQL":
-                try reader.allow(["URL", "PasswordFile", "SSLMode"])
-                if let entry = reader.entry("URL") {
-                    urlMode = try Self.sslMode(ofURL: entry.value, reader: reader, line: entry.line)
-                    url = entry.value
-                }
-                passwordFile = try reader.path("PasswordFile")
-                sslMode = try reader.choice("SSLMode", of: SSLMode.self)
+                postgreSQL = try PostgreSQLSettings(reader)
+            case "MQTT":
+                mqttReader = reader
             default:
-                throw ConfigurationError(file: file, line: section.line, message: "unknown section [\(section.header)]; expected [Forward] or [PostgreSQL]")
+                throw ConfigurationError(
+                    file: file, line: section.line, message: "unknown section [\(section.header)]; expected [Forward], [PostgreSQL] or [MQTT]")
             }
         }
         guard let gateway else { throw ConfigurationError(file: file, line: 0, message: "[Forward] needs Gateway=, the name this gateway's readings carry") }
-        guard let url else { throw ConfigurationError(file: file, line: 0, message: "[PostgreSQL] needs URL=, a connection URI such as postgresql://gateway1@db.example.org/health") }
         self.gateway = gateway
-        self.url = url
-        self.sslMode = sslMode ?? urlMode ?? .verifyFull
+        // Read last: its defaults derive from Gateway= and State=, wherever [Forward] stands in the file.
+        if let mqttReader { mqtt = try MQTTSettings(mqttReader, gateway: gateway, forwardState: statePath) }
+        guard postgreSQL != nil || mqtt != nil else {
+            throw ConfigurationError(file: file, line: 0, message: "nothing to forward to: add a [PostgreSQL] section, an [MQTT] section, or both")
+        }
     }
 
     /// Reads the configuration file; a missing or unreadable file is an error (nothing to forward to).
@@ -72,32 +61,5 @@ public struct ForwardConfiguration: Sendable, Equatable {
             throw ConfigurationError(file: path, line: 0, message: "cannot be read: \(error.localizedDescription)")
         }
         try self.init(parsing: text, file: path)
-    }
-
-    /// Checks the URI as libpq will read it (`PQconninfoParse`, §34.1) and returns its `sslmode`, if it has one.
-    private static func sslMode(ofURL url: String, reader: SectionReader, line: Int) throws(ConfigurationError) -> SSLMode? {
-        guard url.hasPrefix("postgresql://") || url.hasPrefix("postgres://") else {
-            throw reader.fail(line, "URL must be a postgresql:// connection URI, not \"\(url.prefix(80))\"")
-        }
-        var problem: UnsafeMutablePointer<CChar>?
-        guard let options = PQconninfoParse(url, &problem) else {
-            let why = problem.map { String(cString: $0).trimmingWhitespace() } ?? "not a connection URI"
-            PQfreemem(problem)
-            throw reader.fail(line, "URL: \(why)")
-        }
-        defer { PQconninfoFree(options) }
-        var option = options, mode: SSLMode?
-        while let keyword = option.pointee.keyword {
-            if String(cString: keyword) == "password", option.pointee.val != nil {
-                throw reader.fail(line, "URL must not hold the password; put it in PasswordFile=")
-            }
-            if String(cString: keyword) == "sslmode", let value = option.pointee.val {
-                let text = String(cString: value)
-                guard let known = SSLMode(rawValue: text) else { throw reader.fail(line, "URL: sslmode \"\(text)\" is not one libpq knows") }
-                mode = known
-            }
-            option += 1
-        }
-        return mode
     }
 }

@@ -1,43 +1,47 @@
 import DBus
+import Foundation
 
-/// Forwards every reading of cuffd's store to the central PostgreSQL, exactly once in effect (docs/forwarding.md).
+/// Forwards every reading of cuffd's store to one ``Sink``, at least once, each sink with an anchor of its own
+/// (docs/forwarding.md).
 ///
-/// The loop: ask cuffd for the changes after the anchor, write them in one transaction, and only once COMMIT has
-/// returned, store the page's anchor (``AnchorFile``); then sleep until cuffd signals a new reading. A crash
-/// anywhere re-reads from the last stored anchor, so a page is sent again and never skipped, and sending again
-/// changes nothing (``CentralWriter``). PostgreSQL or cuffd going away is retried with backoff, logged when the
-/// state changes; what retrying cannot fix ends the program with a ``ForwardFailure``.
-public final class Forwarder {
+/// The loop: ask cuffd for the changes after the anchor, hand them to the sink, and only once the sink says the far
+/// side has acknowledged them (PostgreSQL's COMMIT, MQTT's PUBACK), store the page's anchor (``AnchorFile``); then
+/// sleep until cuffd signals a new reading. A crash anywhere re-reads from the last stored anchor, so a page is sent
+/// again and never skipped. The far side or cuffd going away is retried with backoff, logged when the state changes;
+/// what retrying cannot fix ends the program with a ``ForwardFailure``.
+///
+/// Unchecked Sendable: a forwarder is handed to the one task that runs it, and only that task touches its state.
+public final class Forwarder: @unchecked Sendable {
     private let feed: CuffdFeed
-    private let server: CentralServer
-    private let writer: CentralWriter
+    private let sink: any Sink
+    private let gateway: String
     private let anchorFile: AnchorFile
     private let log: ForwardLog
-    private let doorbell = Doorbell()
-    private var database: PostgresConnection?
+    private let doorbell: Doorbell
     private var anchor: UInt64 = 0
     private var backoff = Backoff()
     private var report: StatusReport?
 
-    public init(configuration: ForwardConfiguration, connection: DBusConnection, log: ForwardLog) {
+    init(sink: any Sink, gateway: String, anchorPath: String, connection: DBusConnection, log: ForwardLog, doorbell: Doorbell = Doorbell()) {
         feed = CuffdFeed(connection: connection)
-        server = CentralServer(configuration: configuration)
-        writer = CentralWriter(gateway: configuration.gateway)
-        anchorFile = AnchorFile(path: configuration.statePath)
+        self.sink = sink
+        self.gateway = gateway
+        anchorFile = AnchorFile(path: anchorPath)
         self.log = log
+        self.doorbell = doorbell
     }
 
     /// Forwards until a failure that retrying cannot fix, which it throws as a ``ForwardFailure``.
     public func run() async throws(ForwardFailure) -> Never {
         do {
             anchor = try anchorFile.read()
-            report = StatusReport(gateway: writer.gateway, anchor: anchor, anchorPath: anchorFile.path, log: log)
+            report = StatusReport(gateway: gateway, anchor: anchor, anchorPath: anchorFile.path, log: log)
             let wakeups = try await feed.wakeups()
             Task { [doorbell] in
                 for await _ in wakeups { doorbell.ring() }
                 doorbell.ring()  // the bus closed: the next call says so
             }
-            log.log(.info, "forwarding gateway \(writer.gateway)'s readings from anchor \(anchor)")
+            log.log(.info, "forwarding gateway \(gateway)'s readings to \(sink.name) from anchor \(anchor)")
             while true { try await step() }
         } catch {
             throw ForwardFailure(error)
@@ -63,43 +67,60 @@ public final class Forwarder {
             case .notAuthorized, .busLost, .malformed:
                 throw error
             }
-        } catch let error as PostgresError where error.connectionLost || error.isAuthorizationFailure {
-            database = nil
-            log.state("postgresql", "down", .warning, "PostgreSQL is unreachable: \(error); retrying with backoff, nothing is lost")
-            report?.set(.waitingForPostgreSQL, error: error)
+        } catch let error as SinkUnreachable {
+            log.state(sink.name, "down", .warning, "\(sink.name) is unreachable: \(error); retrying with backoff, nothing is lost")
+            report?.set(sink.waitingState, error: error)
             try? await Task.sleep(for: backoff.delay())
         }
     }
 
-    /// The open session, or a new one whose schema is checked before anything is written.
-    private func connected() throws -> PostgresConnection {
-        if let database { return database }
-        let database = try server.connect()
-        try CentralSchema.check(database)
-        try GatewayRegistration.check(writer.gateway, database)
-        self.database = database
-        log.state("postgresql", "up", .info, "connected to PostgreSQL (\(database.usesTLS ? "TLS" : "not encrypted"))")
-        return database
-    }
-
-    /// Pages until cuffd has nothing more: each written and committed, then its anchor stored. cuffd is asked
-    /// first, so that a refusal shows whatever the server's state; the server is reached even for an empty page,
-    /// so that a wrong password or a missing schema shows at start, not with the first reading.
+    /// Pages until cuffd has nothing more: each delivered and acknowledged, then its anchor stored. cuffd is asked
+    /// first, so that a refusal shows whatever the sink's state; the sink is made ready even for an empty page, so
+    /// that a wrong password or a missing schema shows at start, not with the first reading. While the far side
+    /// acknowledges a page, the next one is already asked of cuffd: a backlog waits for the slower of the two, not
+    /// for both in turn. Pages are still delivered one after the other, and an anchor stored only after its own.
     private func drain() async throws {
+        var page = try await feed.page(after: anchor)
         while true {
-            let page = try await feed.page(after: anchor)
             log.state("cuffd", "up", .info, "following cuffd's change feed")
-            let database = try connected()
-            if !page.isEmpty { try writer.apply(page, to: database) }
+            if let connected = try await sink.ready() { log.state(sink.name, "up", .info, "connected to \(connected)") }
+            let next = page.more ? Task { [feed, after = page.anchor] in try await feed.page(after: after) } : nil
+            defer { next?.cancel() }
+            if !page.isEmpty { try await sink.deliver(page) }
             if page.anchor != anchor {
                 try anchorFile.write(page.anchor)
                 anchor = page.anchor
                 report?.acknowledged(anchor: anchor, last: page.readings.last)
             }
             if !page.isEmpty {
-                log.log(.info, "forwarded \(page.readings.count) readings and \(page.deleted.count) deletions; anchor \(anchor)")
+                log.log(.info, "forwarded \(page.readings.count) readings and \(page.deleted.count) deletions to \(sink.name); anchor \(anchor)")
             }
-            guard page.more else { return }
+            guard let next else { return }
+            page = try await next.value
         }
+    }
+}
+
+extension Forwarder {
+    /// A forwarder for each sink forward.conf configures — PostgreSQL, MQTT, or both —, each with its own anchor and
+    /// status file, all reading the same change feed through `connection`.
+    public static func all(_ configuration: ForwardConfiguration, connection: DBusConnection, log: ForwardLog) throws -> [Forwarder] {
+        var forwarders: [Forwarder] = []
+        if let settings = configuration.postgreSQL {
+            let sink = PostgresSink(settings: settings, gateway: configuration.gateway)
+            forwarders.append(Forwarder(sink: sink, gateway: configuration.gateway, anchorPath: configuration.statePath, connection: connection, log: log))
+        }
+        if let settings = configuration.mqtt {
+            // The MQTT sink's folder (mqtt/ beside the PostgreSQL anchor by default) is made on first start.
+            let folder = (settings.statePath as NSString).deletingLastPathComponent
+            if mkdir(folder, 0o700) != 0, errno != EEXIST {
+                throw DurableFileError(path: folder, problem: "cannot be made: \(String(cString: strerror(errno)))")
+            }
+            let doorbell = Doorbell()
+            let sink = try MQTTSink(settings: settings, doorbell: doorbell)
+            forwarders.append(
+                Forwarder(sink: sink, gateway: configuration.gateway, anchorPath: settings.statePath, connection: connection, log: log, doorbell: doorbell))
+        }
+        return forwarders
     }
 }

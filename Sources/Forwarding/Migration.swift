@@ -3,8 +3,11 @@
 public enum Migration {
     /// Connects once — no retries: a person or a deployment script is waiting — and migrates.
     public static func run(_ configuration: ForwardConfiguration, log: ForwardLog) throws(ForwardFailure) {
+        guard let settings = configuration.postgreSQL else {
+            throw ForwardFailure(message: "--migrate applies the PostgreSQL schema, and forward.conf has no [PostgreSQL] section", status: 78)
+        }
         do {
-            let database = try CentralServer(configuration: configuration).connect()
+            let database = try CentralServer(settings: settings).connect()
             let before = try CentralSchema.migrate(database)
             try GatewayRegistration.claim(configuration.gateway, database)
             try GatewayRegistration.check(configuration.gateway, database)

@@ -10,6 +10,7 @@ public struct ForwardStatus: Codable, Sendable, Equatable {
         case forwarding = "forwarding"
         case waitingForPostgreSQL = "waiting for PostgreSQL"
         case waitingForCuffd = "waiting for cuffd"
+        case waitingForBroker = "waiting for the MQTT broker"
     }
 
     public var gateway: String

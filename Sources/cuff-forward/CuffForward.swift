@@ -12,8 +12,8 @@ typealias DefaultExecutorFactory = MainLoopExecutorFactory
 struct CuffForward: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cuff-forward",
-        abstract: "Forward cuffd's readings to a central PostgreSQL, exactly once in effect.",
-        discussion: "Follows cuffd's change feed over D-Bus with the rights of a read grant; never opens the store. See docs/forwarding.md.")
+        abstract: "Forward cuffd's readings to a central PostgreSQL, an MQTT broker for Home Assistant, or both.",
+        discussion: "Follows cuffd's change feed over D-Bus with the rights of a read grant; never opens the store. See docs/forwarding.md and docs/home-assistant.md.")
 
     @Option(help: "The configuration file.")
     var config = "/etc/cuffd/forward.conf"
@@ -21,7 +21,7 @@ struct CuffForward: AsyncParsableCommand {
     @Option(help: "The bus cuffd is on (default: the system bus).")
     var bus: String?
 
-    @Flag(help: "Apply the central schema's migrations, then exit.")
+    @Flag(help: "Apply the central PostgreSQL schema's migrations, then exit.")
     var migrate = false
 
     func run() async throws {
@@ -37,7 +37,12 @@ struct CuffForward: AsyncParsableCommand {
             } catch {
                 throw ForwardFailure(message: "cannot connect to the bus: \(error.message)", status: 69)
             }
-            try await Forwarder(configuration: settings, connection: connection, log: log).run()
+            // One forwarder per configured sink; the first failure that retrying cannot fix ends the program.
+            let forwarders = try Forwarder.all(settings, connection: connection, log: log)
+            try await withThrowingTaskGroup(of: Never.self) { group in
+                for forwarder in forwarders { group.addTask { try await forwarder.run() } }
+                _ = try await group.next()
+            }
         } catch {
             let failure = ForwardFailure(error)
             log.log(.error, failure.message)

@@ -29,7 +29,7 @@ public final class PostgresServer: @unchecked Sendable {
     public init(tls: Bool = false) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("cuff-forward-pg-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        port = tls ? try Self.freePort() : 5432
+        port = tls ? try freeLoopbackPort() : 5432
         certificates = tls ? try TestCertificates(in: directory) : nil
         if let certificates {
             try Self.giveToAccount(certificates.key)
@@ -83,21 +83,6 @@ public final class PostgresServer: @unchecked Sendable {
     public static func asAccount(_ argv: [String]) -> [String] {
         guard getuid() == 0 else { return argv }
         return ["/usr/bin/setpriv", "--reuid=\(account.uid)", "--regid=\(account.gid)", "--groups=\(account.gid)", "--reset-env"] + argv
-    }
-
-    /// A TCP port on 127.0.0.1 that nothing listens on now: bound to port 0, read back, released.
-    private static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
-        }
-        guard bound else { throw TestFailure("no free port on 127.0.0.1") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     private func run(_ tool: String, _ arguments: [String]) throws {

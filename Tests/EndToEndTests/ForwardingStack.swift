@@ -47,13 +47,17 @@ final class ForwardingStack: @unchecked Sendable {
         try (gatewayPassword + "\n").write(toFile: passwordFile, atomically: false, encoding: .utf8)
         chmod(passwordFile, 0o600)
         try PostgresServer.giveToAccount(passwordFile)
-        try writeConfiguration(url: "postgresql://gateway1@/health?host=\(server.socketDirectory)&port=\(server.port)", sslMode: "disable")
+        try writeConfiguration(url: socketURL, sslMode: "disable")
     }
 
     private var passwordFile: String { directory.appendingPathComponent("gateway-password").path }
 
-    /// forward.conf with the gateway's role and password, reaching the server at `url`.
-    func writeConfiguration(url: String, sslMode: String) throws {
+    /// The gateway's role at the server, over its Unix socket.
+    var socketURL: String { "postgresql://gateway1@/health?host=\(server.socketDirectory)&port=\(server.port)" }
+
+    /// forward.conf with the gateway's role and password, reaching the server at `url`; `more` is appended (another
+    /// sink's section).
+    func writeConfiguration(url: String, sslMode: String, more: String = "") throws {
         try """
             [Forward]
             Gateway=ward3
@@ -63,6 +67,7 @@ final class ForwardingStack: @unchecked Sendable {
             URL=\(url)
             PasswordFile=\(passwordFile)
             SSLMode=\(sslMode)
+            \(more)
             """.write(toFile: configurationPath, atomically: false, encoding: .utf8)
     }
 

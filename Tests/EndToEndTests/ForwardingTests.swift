@@ -219,6 +219,38 @@ struct ForwardingTests {
 
     /// cuffd running over stored-records.json (on a store of `backlog` synthetic readings), the central schema
     /// migrated, and nobody granted read access.
+    @Test(
+        "Both sinks: the MQTT broker down holds back nothing of PostgreSQL's; back, it catches up to the same anchor, its own",
+        .enabled(if: MosquittoBroker.available, "needs Debian's mosquitto and mosquitto-clients (scripts/install-deps)"))
+    func bothSinks() async throws {
+        try await withTeardown { teardown in
+            let forwarding = try await Self.migratedAndGranted(teardown)
+            let stack = forwarding.stack
+            let broker = try await offCooperativePool { try MosquittoBroker() }
+            teardown.add { broker.remove() }
+            try forwarding.writeConfiguration(url: forwarding.socketURL, sslMode: "disable", more: "[MQTT]\nURL=mqtt://127.0.0.1:\(broker.port)\n")
+            try await offCooperativePool { broker.stop() }
+            try forwarding.startForwarder()
+            #expect(try await stack.cuffctl(["pair", Self.cuff]).status == 0)
+            try await forwarding.waitUntilCentralMatchesGateway()
+            try await offCooperativePool { try stack.wait(for: "the MQTT broker is unreachable", in: "forward.log") }
+            let mqttAnchor = forwarding.directory.appendingPathComponent("state/mqtt/anchor").path
+            #expect(!FileManager.default.fileExists(atPath: mqttAnchor), "the MQTT anchor moved while the broker was down")
+
+            try await offCooperativePool { try broker.start() }
+            let deadline = ContinuousClock.now + .seconds(40)
+            while (try? String(contentsOfFile: mqttAnchor, encoding: .utf8)) != (try String(contentsOfFile: forwarding.anchorPath, encoding: .utf8)),
+                  ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(try String(contentsOfFile: mqttAnchor, encoding: .utf8) == String(contentsOfFile: forwarding.anchorPath, encoding: .utf8))
+            let state = try await offCooperativePool {
+                try ExternalCommand.run("mosquitto_sub", broker.clientOptions + ["-C", "1", "-W", "10", "-t", "cuffd/+/+/state"])
+            }
+            #expect(state.standardOutput.contains("\"sync_identifier\""), "no retained state: \(state.standardError)")
+        }
+    }
+
     static func migratedAndGranted(_ teardown: Teardown, backlog: Int = 0) async throws -> ForwardingStack {
         let forwarding = try await ForwardingStack.make(scenario: "stored-records.json")
         teardown.add { forwarding.server.remove() }

@@ -34,6 +34,6 @@ struct AnchorFileTests {
         try file.write(13)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "13\n")
         try "".write(toFile: path, atomically: false, encoding: .utf8)
-        #expect(throws: AnchorFileError.self) { try file.read() }
+        #expect(throws: DurableFileError.self) { try file.read() }
     }
 }

@@ -16,17 +16,18 @@ struct ForwardConfigurationTests {
         let configuration = try ForwardConfiguration(parsing: Self.minimal, file: "forward.conf")
         #expect(configuration.gateway == "ward3")
         #expect(configuration.statePath == "/var/lib/cuff-forward/anchor")
-        #expect(configuration.passwordFile == nil)
-        #expect(configuration.sslMode == .verifyFull)
+        #expect(configuration.postgreSQL?.passwordFile == nil)
+        #expect(configuration.postgreSQL?.sslMode == .verifyFull)
+        #expect(configuration.mqtt == nil)
     }
 
     @Test("SSLMode= wins over the URL's sslmode, which wins over the default")
     func sslMode() throws {
         let fromURL = try ForwardConfiguration(parsing: Self.minimal + "?sslmode=disable", file: "forward.conf")
-        #expect(fromURL.sslMode == .disable)
+        #expect(fromURL.postgreSQL?.sslMode == .disable)
         let both = try ForwardConfiguration(parsing: Self.minimal + "?sslmode=disable\nSSLMode=require\nPasswordFile=/run/pw", file: "forward.conf")
-        #expect(both.sslMode == .require)
-        #expect(both.passwordFile == "/run/pw")
+        #expect(both.postgreSQL?.sslMode == .require)
+        #expect(both.postgreSQL?.passwordFile == "/run/pw")
     }
 
     @Test(
@@ -40,7 +41,8 @@ struct ForwardConfigurationTests {
             ("[Forward]\nGateway=a\n[PostgreSQL]\nURL=postgresql://db/x\nPasswordFile=pw\n", 5, "absolute path"),
             ("[Forward]\nGateway=a\n[Postgres]\n", 3, "unknown section [Postgres]"),
             ("[PostgreSQL]\nURL=postgresql://db/x\n", 0, "needs Gateway="),
-            ("[Forward]\nGateway=a\n", 0, "needs URL="),
+            ("[Forward]\nGateway=a\n[PostgreSQL]\nSSLMode=disable\n", 3, "needs URL="),
+            ("[Forward]\nGateway=a\n", 0, "add a [PostgreSQL] section, an [MQTT] section, or both"),
         ])
     func refused(text: String, line: Int, fragment: String) {
         #expect {

@@ -1,0 +1,66 @@
+import Foundation
+
+/// The MQTT discovery configs that make a cuff user a device in Home Assistant, with a sensor per value
+/// (Home Assistant MQTT integration, "MQTT Discovery"; MQTT Sensor and MQTT Binary Sensor, "Configuration
+/// Variables"). Each config is retained on `<discovery_prefix>/<component>/<node_id>/<object_id>/config`, so that a
+/// Home Assistant started later finds it; its `unique_id` is made of the cuff, the user and the value, so that it is
+/// the same across restarts and Home Assistant keeps the entity's history and settings.
+enum HomeAssistantDiscovery {
+    /// One entity of a cuff user: its component, object id, name, and the keys particular to it.
+    struct Entity {
+        let component: String
+        let object: String
+        let name: String
+        let keys: [String: Any]
+    }
+
+    /// The blood pressures and the pulse are numeric sensors with `state_class: measurement`, so that Home Assistant
+    /// keeps long-term statistics of them; there is no blood-pressure device class. `force_update` records each reading,
+    /// even one equal to the last. The last measurement's time is a timestamp sensor, and the irregular-pulse flag a
+    /// binary sensor of class `problem`.
+    static var entities: [Entity] { [
+        measurement("systolic", "Systolic", unit: "mmHg", icon: "mdi:heart-pulse"),
+        measurement("diastolic", "Diastolic", unit: "mmHg", icon: "mdi:heart-pulse"),
+        measurement("mean", "Mean arterial pressure", unit: "mmHg", icon: "mdi:heart-pulse"),
+        measurement("pulse", "Pulse", unit: "bpm", icon: "mdi:heart"),
+        Entity(component: "sensor", object: "measured", name: "Last measurement", keys: [
+            "value_template": "{{ value_json.measured_at }}", "device_class": "timestamp",
+        ]),
+        Entity(component: "binary_sensor", object: "irregular_pulse", name: "Irregular pulse", keys: [
+            "value_template": "{{ 'ON' if value_json.status.irregular_pulse else 'OFF' }}", "device_class": "problem",
+        ]),
+    ] }
+
+    private static func measurement(_ object: String, _ name: String, unit: String, icon: String) -> Entity {
+        Entity(component: "sensor", object: object, name: name, keys: [
+            "value_template": "{{ value_json.\(object) }}", "unit_of_measurement": unit, "state_class": "measurement",
+            "force_update": true, "icon": icon,
+        ])
+    }
+
+    /// The retained configs of `user`'s entities.
+    static func configs(_ user: PublishedUser, topics: MQTTTopics) -> [MQTTConnection.Message] {
+        let key = user.key
+        let model = user.device["model"].flatMap { $0.isEmpty ? nil : $0 } ?? user.device["name"] ?? "Blood pressure cuff"
+        var device: [String: Any] = ["identifiers": [key.node], "name": user.person ?? "\(model) \(key.user)", "model": model]
+        if let manufacturer = user.device["manufacturer"] { device["manufacturer"] = manufacturer }
+        if let serial = user.device["serial"] { device["serial_number"] = serial }
+        if let address = user.device["address"] { device["connections"] = [["bluetooth", address]] }
+        return entities.map { entity in
+            var config = entity.keys
+            config["name"] = entity.name
+            config["unique_id"] = "\(key.node)_\(entity.object)"
+            config["state_topic"] = topics.state(key)
+            // The status flags as the entity's attributes, from the same retained message as its state.
+            config["json_attributes_topic"] = topics.state(key)
+            config["json_attributes_template"] = "{{ value_json.status | tojson }}"
+            config["availability_topic"] = topics.availability
+            config["payload_available"] = "online"
+            config["payload_not_available"] = "offline"
+            config["device"] = device
+            config["origin"] = ["name": "cuff-forward"]
+            let payload = (try? JSONSerialization.data(withJSONObject: config, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+            return MQTTConnection.Message(topic: topics.config(entity.component, key, entity.object), payload: Array(payload), retain: true)
+        }
+    }
+}

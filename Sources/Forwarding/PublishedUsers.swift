@@ -1,0 +1,46 @@
+import Foundation
+
+/// One cuff user the MQTT sink has published, as it last described them to Home Assistant.
+struct PublishedUser: Codable, Equatable, Sendable {
+    var cuff: String
+    var user: String
+    /// The person the user is mapped to in cuffd, if any: the device's name in Home Assistant.
+    var person: String?
+    /// The cuff's `address`, `name`, `manufacturer`, `model`, `serial` (Device Information, as cuffd's feed has them).
+    var device: [String: String]
+    /// Unix seconds of the newest reading published on the user's state topic.
+    var newest: Double
+
+    var key: CuffUser { CuffUser(cuff: cuff, user: user) }
+}
+
+/// The MQTT sink's durable memory, `users.json` beside its anchor: which users it announced to Home Assistant (so that
+/// their discovery configs can be published again at any time) and each one's newest reading on the state topic (so
+/// that an older reading arriving late, even after a restart, goes to the history topic). Written after the broker
+/// acknowledged a page and before its anchor (``DurableFile``): a crash in between replays the page, whose newest
+/// readings are then no older than what the file says, and so go to the state topic again.
+struct PublishedUsers: Sendable {
+    private let file: DurableFile
+
+    init(path: String) {
+        file = DurableFile(path: path)
+    }
+
+    func read() throws(DurableFileError) -> [CuffUser: PublishedUser] {
+        guard let data = try file.read() else { return [:] }
+        do {
+            let users = try JSONDecoder().decode([PublishedUser].self, from: data)
+            return Dictionary(users.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
+        } catch {
+            throw DurableFileError(path: file.path, problem: "does not hold published users (\(error))")
+        }
+    }
+
+    func write(_ users: [CuffUser: PublishedUser]) throws(DurableFileError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let sorted = users.keys.sorted().compactMap { users[$0] }
+        guard let data = try? encoder.encode(sorted) else { throw DurableFileError(path: file.path, problem: "cannot be encoded") }
+        try file.write(data)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// An MQTT broker of the test's own (Debian's `mosquitto` 2.0): a configuration in a temporary folder, listening only on
+/// 127.0.0.1 at a free port, persistence in that folder (so that a subscriber's session and its queued QoS 1 messages
+/// survive a restart), no limit to the messages queued for a slow subscriber (Mosquitto drops QoS 1 messages beyond
+/// 1 000 by default, which a flood from mosquitto_pub reaches), and with `password`, a password file (`mosquitto_passwd`) and no anonymous clients; with `tls`,
+/// TLS only, with a certificate for `localhost` signed by a CA of the test's own (``TestCertificates``).
+/// `remove()` must be called in the test's teardown; it stops the broker.
+public final class MosquittoBroker: @unchecked Sendable {
+    public let directory: URL
+    public let port: Int
+    public static let user = "cuff-forward"
+    /// The password of ``user``, when the broker has a password file.
+    public let password: String?
+    /// With TLS, what the broker presents; clients must ask for `localhost` and trust ``TestCertificates/authority``.
+    public let certificates: TestCertificates?
+    private let lock = NSLock()
+    private var process: ChildProcess?
+
+    public static var available: Bool { ExternalCommand.exists("mosquitto") && ExternalCommand.exists("mosquitto_sub") }
+
+    public init(password: String? = nil, tls: Bool = false) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("cuff-forward-mqtt-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        port = try freeLoopbackPort()
+        self.password = password
+        certificates = tls ? try TestCertificates(in: directory) : nil
+        var configuration = """
+            listener \(port) 127.0.0.1
+            persistence true
+            persistence_location \(directory.path)/
+            autosave_interval 1
+            user root
+            log_dest file \(directory.path)/mosquitto.log
+            log_type all
+            max_queued_messages 0
+            """
+        if let certificates {
+            configuration += "\ncafile \(certificates.authority)\ncertfile \(certificates.certificate)\nkeyfile \(certificates.key)\n"
+        }
+        if let password {
+            let passwords = directory.appendingPathComponent("passwords").path
+            let made = try ExternalCommand.run("mosquitto_passwd", ["-b", "-c", passwords, Self.user, password])
+            guard made.status == 0 else { throw TestFailure("mosquitto_passwd: \(made.standardError)") }
+            configuration += "\nallow_anonymous false\npassword_file \(passwords)\n"
+        } else {
+            configuration += "\nallow_anonymous true\n"
+        }
+        try configuration.write(to: directory.appendingPathComponent("mosquitto.conf"), atomically: false, encoding: .utf8)
+        try start()
+    }
+
+    /// Starts the broker and waits until it accepts connections.
+    public func start() throws {
+        let child = try ChildProcess("mosquitto", ["-c", directory.appendingPathComponent("mosquitto.conf").path])
+        lock.withLock { process = child }
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if (try? ExternalCommand.run("mosquitto_pub", clientOptions + ["-t", "probe", "-n"], timeout: 5))?.status == 0 {
+                return
+            }
+            guard child.isRunning else { throw TestFailure("mosquitto exited: \(log)") }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw TestFailure("mosquitto did not accept connections: \(log)")
+    }
+
+    /// Stops the broker (SIGTERM: it saves its persistence) and waits for it.
+    public func stop() {
+        guard let child = lock.withLock({ process.take() }) else { return }
+        child.terminate()
+        _ = child.waitForExit()
+    }
+
+    /// SIGSTOP / SIGCONT: a broker that holds its connections and answers nothing.
+    public func pause() { lock.withLock { process }.map { _ = kill($0.pid, SIGSTOP) } }
+    public func resume() { lock.withLock { process }.map { _ = kill($0.pid, SIGCONT) } }
+
+    public func remove() {
+        resume()
+        stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    public var log: String { (try? String(contentsOf: directory.appendingPathComponent("mosquitto.log"), encoding: .utf8)) ?? "" }
+
+    /// The host name to ask for: the certificate's with TLS.
+    public var host: String { certificates == nil ? "127.0.0.1" : "localhost" }
+
+    /// The options the test's own mosquitto_sub and mosquitto_pub reach the broker and log in with (the password on
+    /// their command line: a test's throwaway one; cuff-forward reads its own from a file).
+    public var clientOptions: [String] {
+        ["-h", host, "-p", "\(port)"] + (certificates.map { ["--cafile", $0.authority] } ?? []) + (password.map { ["-u", Self.user, "-P", $0] } ?? [])
+    }
+}

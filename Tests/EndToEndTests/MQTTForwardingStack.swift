@@ -1,0 +1,152 @@
+import DBusTestSupport
+import Foundation
+
+/// cuff-sim and cuffd on a private bus (``Stack``), a Mosquitto of the test's own (``MosquittoBroker``), cuff-forward
+/// with only an `[MQTT]` sink, and an independent subscriber — Mosquitto's own `mosquitto_sub`, with a persistent
+/// session at QoS 1, so that it misses nothing across a broker restart — writing every message it sees to a file.
+final class MQTTForwardingStack: @unchecked Sendable {
+    /// One message the subscriber saw.
+    struct Seen: Equatable {
+        let retained: Bool
+        let topic: String
+        let payload: String
+        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(payload.utf8))) as? [String: Any] ?? [:] }
+
+        /// mosquitto_sub's lines in the format `%r %t %p`: retained flag, topic, payload.
+        static func lines(_ text: String) -> [Seen] {
+            text.split(separator: "\n").compactMap { line in
+                let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+                return parts.count == 3 ? Seen(retained: parts[0] == "1", topic: String(parts[1]), payload: String(parts[2])) : nil
+            }
+        }
+    }
+
+    let stack: Stack
+    let broker: MosquittoBroker
+    private(set) var forwarder: ChildProcess?
+    private var subscriber: ChildProcess?
+
+    var directory: URL { stack.directory }
+    var configurationPath: String { directory.appendingPathComponent("forward.conf").path }
+    var anchorPath: String { directory.appendingPathComponent("state/mqtt/anchor").path }
+    var passwordPath: String { directory.appendingPathComponent("mqtt-password").path }
+    private var messagesPath: String { directory.appendingPathComponent("messages.txt").path }
+
+    static let binary = Stack.binaries.appendingPathComponent("cuff-forward").path
+
+    static func make(scenario: String, password: String? = nil, tls: Bool = false) async throws -> MQTTForwardingStack {
+        let stack = try await Stack.make(scenario: scenario)
+        let broker = try await offCooperativePool { try MosquittoBroker(password: password, tls: tls) }
+        let forwarding = MQTTForwardingStack(stack: stack, broker: broker)
+        try FileManager.default.createDirectory(at: forwarding.directory.appendingPathComponent("state"), withIntermediateDirectories: false)
+        try forwarding.writeConfiguration(password: password, url: "\(tls ? "mqtts" : "mqtt")://\(broker.host):\(broker.port)", caFile: broker.certificates?.authority)
+        try forwarding.startSubscriber()
+        return forwarding
+    }
+
+    private init(stack: Stack, broker: MosquittoBroker) {
+        self.stack = stack
+        self.broker = broker
+    }
+
+    deinit {
+        forwarder?.terminate()
+        subscriber?.terminate()
+    }
+
+    /// forward.conf with an `[MQTT]` section for the broker at `url`; with `password`, the user and a password file;
+    /// with `caFile`, the CA to trust.
+    func writeConfiguration(password: String?, url: String, caFile: String?) throws {
+        var text = """
+            [Forward]
+            Gateway=ward3
+            State=\(directory.appendingPathComponent("state/anchor").path)
+
+            [MQTT]
+            URL=\(url)
+
+            """
+        if let caFile { text += "CAFile=\(caFile)\n" }
+        if let password {
+            try (password + "\n").write(toFile: passwordPath, atomically: false, encoding: .utf8)
+            text += "User=\(MosquittoBroker.user)\nPasswordFile=\(passwordPath)\n"
+        }
+        try text.write(toFile: configurationPath, atomically: false, encoding: .utf8)
+    }
+
+    /// Starts `cuff-forward --config forward.conf` (as root, whom cuffd lets read), its stderr appended to `log`.
+    func startForwarder(log: String = "forward.log") throws {
+        let descriptor = open(directory.appendingPathComponent(log).path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        guard descriptor >= 0 else { throw TestFailure("cannot create \(log)") }
+        defer { close(descriptor) }
+        forwarder = try ChildProcess(
+            Self.binary, ["--config", configurationPath, "--bus", stack.bus.address], standardOutput: .descriptor(descriptor), standardError: .descriptor(descriptor))
+    }
+
+    /// SIGKILL: no chance to finish anything, nor to send DISCONNECT.
+    func killForwarder() async throws {
+        guard let forwarder else { return }
+        kill(forwarder.pid, SIGKILL)
+        _ = try await offCooperativePool { forwarder.waitForExit() }
+    }
+
+    private func startSubscriber() throws {
+        let descriptor = open(messagesPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        guard descriptor >= 0 else { throw TestFailure("cannot create messages.txt") }
+        defer { close(descriptor) }
+        subscriber = try ChildProcess(
+            "mosquitto_sub",
+            broker.clientOptions + ["-i", "checker", "-c", "-q", "1", "-t", "cuffd/#", "-t", "homeassistant/#", "-F", "%r %t %p"],
+            standardOutput: .descriptor(descriptor))
+    }
+
+    /// Everything the subscriber has seen so far, in order.
+    func seen() -> [Seen] {
+        let text = (try? String(contentsOfFile: messagesPath, encoding: .utf8)) ?? ""
+        return Seen.lines(text)
+    }
+
+    /// The readings seen on state and history topics, in order of arrival.
+    func readingMessages() -> [Seen] { seen().filter { $0.topic.hasSuffix("/state") || $0.topic.hasSuffix("/history") } }
+
+    /// Waits until `condition` holds for what the subscriber has seen.
+    func wait(within timeout: Duration = .seconds(20), _ what: String, until condition: ([Seen]) -> Bool) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if condition(seen()) { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw TestFailure("\(what): not seen within \(timeout)\n\(seen().map { "\($0.topic) \($0.payload.prefix(120))" }.joined(separator: "\n"))\n\(stack.text("forward.log"))")
+    }
+
+    /// Waits until every reading of the gateway has been seen on a state or history topic.
+    func waitForEveryReading(within timeout: Duration = .seconds(20)) async throws {
+        let expected = Set(try await stack.readings().compactMap { $0["syncIdentifier"] as? String })
+        try await wait(within: timeout, "every reading (\(expected.count))") { seen in
+            expected.isSubset(of: Set(seen.compactMap { $0.json["sync_identifier"] as? String }))
+        }
+    }
+
+    /// What a subscriber arriving now is handed as retained (`mosquitto_sub --retained-only`, which ends at the first
+    /// message that is not, or after 2 s).
+    func retained() throws -> [Seen] {
+        let result = try ExternalCommand.run(
+            "mosquitto_sub", broker.clientOptions + ["--retained-only", "-W", "2", "-t", "cuffd/#", "-t", "homeassistant/#", "-F", "%r %t %p"])
+        return Seen.lines(result.standardOutput)
+    }
+
+    /// Publishes as Home Assistant would (its birth message on `homeassistant/status`).
+    func publishAsHomeAssistant(_ topic: String, _ payload: String) throws {
+        let result = try ExternalCommand.run("mosquitto_pub", broker.clientOptions + ["-t", topic, "-m", payload])
+        guard result.status == 0 else { throw TestFailure("mosquitto_pub: \(result.standardError)") }
+    }
+
+    /// `Tests/Interop/ha_discovery_check.py` on what the subscriber saw: each config as Home Assistant reads it.
+    func discoveryCheck() throws -> [String: [String: Any]] {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Interop/ha_discovery_check.py").path
+        let result = try ExternalCommand.run("python3", [script, messagesPath, "homeassistant"])
+        guard result.status == 0 else { throw TestFailure("ha_discovery_check.py: \(result.standardError)") }
+        return try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: [String: Any]] ?? [:]
+    }
+}

@@ -1,0 +1,73 @@
+import Forwarding
+import INIConfiguration
+import Testing
+
+@Suite("forward.conf [MQTT]")
+struct MQTTSettingsTests {
+    static func parse(_ mqtt: String, forward: String = "[Forward]\nGateway=ward3\n") throws -> ForwardConfiguration {
+        try ForwardConfiguration(parsing: forward + "[MQTT]\n" + mqtt, file: "forward.conf")
+    }
+
+    @Test("MQTT alone is a configuration; the defaults: port 1883, prefixes cuffd and homeassistant, the anchor in mqtt/ beside State=")
+    func defaults() throws {
+        let configuration = try Self.parse("URL=mqtt://broker.home.arpa\n")
+        #expect(configuration.postgreSQL == nil)
+        let mqtt = try #require(configuration.mqtt)
+        #expect(mqtt.host == "broker.home.arpa" && mqtt.port == 1883 && !mqtt.usesTLS)
+        #expect(mqtt.topicPrefix == "cuffd" && mqtt.discoveryPrefix == "homeassistant")
+        #expect(mqtt.clientID == "cuff-forward-ward3")
+        #expect(mqtt.user == nil && mqtt.passwordFile == nil && mqtt.caFile == nil)
+        #expect(mqtt.statePath == "/var/lib/cuff-forward/mqtt/anchor")
+    }
+
+    @Test("mqtts: port 8883 and the CA file; every key read; the [Forward] section may come after [MQTT]")
+    func everything() throws {
+        let configuration = try ForwardConfiguration(
+            parsing: """
+                [MQTT]
+                URL=mqtts://[::1]:8884
+                ClientID=gw
+                TopicPrefix=home/bp
+                DiscoveryPrefix=ha
+                User=cuff
+                PasswordFile=/run/mqtt-password
+                CAFile=/etc/ssl/home-ca.pem
+                [Forward]
+                Gateway=ward3
+                State=/srv/forward/anchor
+                [PostgreSQL]
+                URL=postgresql://db/health
+                """, file: "forward.conf")
+        let mqtt = try #require(configuration.mqtt)
+        #expect(mqtt.host == "::1" && mqtt.port == 8884 && mqtt.usesTLS)
+        #expect(mqtt.clientID == "gw" && mqtt.topicPrefix == "home/bp" && mqtt.discoveryPrefix == "ha")
+        #expect(mqtt.user == "cuff" && mqtt.passwordFile == "/run/mqtt-password" && mqtt.caFile == "/etc/ssl/home-ca.pem")
+        #expect(mqtt.statePath == "/srv/forward/mqtt/anchor")
+        #expect(configuration.postgreSQL != nil)
+        #expect(try Self.parse("URL=mqtts://b\n").mqtt?.port == 8883)
+    }
+
+    @Test(
+        "A mistake names its line",
+        arguments: [
+            ("URL=http://broker\n", 4, "URL must be mqtt://HOST[:PORT] or mqtts://HOST[:PORT]"),
+            ("URL=mqtt://user:secret@broker\n", 4, "must not hold a user or password"),
+            ("URL=mqtt://broker/cuffd\n", 4, "topics are set by TopicPrefix="),
+            ("URL=mqtt://broker:0\n", 4, "the port must be 1–65535"),
+            ("URL=mqtt://broker\nTopicPrefix=cuffd/#\n", 5, "TopicPrefix must be topic levels"),
+            ("URL=mqtt://broker\nDiscoveryPrefix=ha//x\n", 5, "DiscoveryPrefix must be topic levels"),
+            ("URL=mqtt://broker\nPasswordFile=/run/pw\n", 5, "PasswordFile= needs User="),
+            ("URL=mqtt://broker\nCAFile=/etc/ca.pem\n", 5, "CAFile= needs an mqtts:// URL"),
+            ("URL=mqtts://broker\nCAFile=ca.pem\n", 5, "CAFile must be an absolute path"),
+            ("URL=mqtt://broker\nQoS=2\n", 5, "unknown key \"QoS\" in [MQTT]"),
+            ("User=cuff\n", 3, "[MQTT] needs URL="),
+        ])
+    func refused(text: String, line: Int, fragment: String) {
+        #expect {
+            _ = try Self.parse(text)
+        } throws: { error in
+            guard let error = error as? ConfigurationError else { return false }
+            return error.line == line && error.message.contains(fragment)
+        }
+    }
+}
