@@ -13,6 +13,7 @@ struct ExportSupportTests {
         #expect(ExportTime.local(date, in: TimeZone(identifier: "UTC")!) == "2026-11-23T06:15:00+00:00")
         #expect(ExportTime.utc(date) == "2026-11-23T06:15:00Z")
         #expect(ExportTime.utc(date.addingTimeInterval(0.25)) == "2026-11-23T06:15:00.250Z")
+        #expect(ExportTime.utc(date.addingTimeInterval(0.9996)) == "2026-11-23T06:15:01Z", "rounded to the millisecond first")
         #expect(ExportTime.local(Date(timeIntervalSince1970: 1_782_000_000), in: ExportSamples.zone).hasSuffix("+02:00"))
     }
 

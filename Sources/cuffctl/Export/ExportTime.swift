@@ -17,13 +17,15 @@ enum ExportTime {
         wallClock(date, in: TimeZone(identifier: "UTC")!) + "Z"
     }
 
-    /// `2026-11-23T07:15:00`, with `.250` when the instant has a fraction of a second.
+    /// `2026-11-23T07:15:00`, with `.250` when the instant, rounded to the millisecond, has a fraction of a second
+    /// (rounded first, so that 07:15:00.9996 is 07:15:01, not 07:15:00).
     private static func wallClock(_ date: Date, in zone: TimeZone) -> String {
-        let clock = WallClock(date, in: zone)
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        let whole = (milliseconds / 1000).rounded(.down)
+        let clock = WallClock(Date(timeIntervalSince1970: whole), in: zone)
         var text = clock.date + "T" + clock.seconds
-        let whole = date.timeIntervalSince1970.rounded(.down)
-        let milliseconds = Int(((date.timeIntervalSince1970 - whole) * 1000).rounded())
-        if milliseconds > 0 && milliseconds < 1000 { text += "." + WallClock.digits(milliseconds, 3) }
+        let fraction = Int(milliseconds - whole * 1000)
+        if fraction > 0 { text += "." + WallClock.digits(fraction, 3) }
         return text
     }
 }
