@@ -102,7 +102,11 @@ struct GatewaySessionTests {
     @Test("Values that arrive before Device Information is read are held, so every reading names the cuff by its serial")
     func identityBeforeReadings() async throws {
         try await withTeardown { teardown in
-            let harness = try await GatewayHarness(scenarioFile: "stored-records.json")
+            // The cuff keeps its first link 2.5 s instead of 0.5 s, so that Device Information is read on it even on a
+            // loaded machine (the link dropping first is another story: readings then wait for the next link).
+            let json = try String(contentsOf: GatewayHarness.folder.appendingPathComponent("stored-records.json"), encoding: .utf8)
+                .replacingOccurrences(of: #"{"after": 0.5, "disconnect": true}"#, with: #"{"after": 2.5, "disconnect": true}"#)
+            let harness = try await GatewayHarness(Data(json.utf8))
             teardown.add { await harness.stop() }
             try await harness.pairAll()
             try await harness.waitForExpectedReadings()
@@ -158,6 +162,8 @@ struct GatewaySessionTests {
         try await withTeardown { teardown in
             let json = try String(contentsOf: GatewayHarness.folder.appendingPathComponent("passkey.json"), encoding: .utf8)
                 .replacingOccurrences(of: #""services": ["1810", "180A"]"#, with: #""services": ["1810", "180A", "1805"]"#)
+                // Its first link lasts 2.5 s, long enough for the clock to be read and set on a loaded machine.
+                .replacingOccurrences(of: #"{"after": 0.5, "disconnect": true}"#, with: #"{"after": 2.5, "disconnect": true}"#)
             let harness = try await GatewayHarness(Data(json.utf8))
             teardown.add { await harness.stop() }
             try await harness.pairAll()
