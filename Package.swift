@@ -36,6 +36,7 @@ let package = Package(
                 "CBenchmarkSink",
                 "CuffSimulation",
                 "Daemon",
+                "ReadingColumns",
                 "Diagnostics",
                 "ForwardingStatus",
                 "Gateway",
@@ -73,7 +74,7 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "BlueZ", "CuffdVersion", "DBus", "GATTHealth", "Gateway", "HealthStore", "INIConfiguration", "SystemdSupport", "CLinux",
+                "BlueZ", "CuffdVersion", "DBus", "GATTHealth", "Gateway", "HealthStore", "INIConfiguration", "ReadingColumns", "SystemdSupport", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -133,7 +134,10 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // cuff-forward's parts: forward.conf, the change feed over D-Bus, the anchor file, the loop, and its sinks —
         // the central schema (PostgreSQL) and the Home Assistant topics (MQTT).
-        .target(name: "Forwarding", dependencies: ["CMosquitto", "CPostgreSQL", "DBus", "ForwardingStatus", "GATTHealth", "INIConfiguration"]),
+        .target(name: "Forwarding", dependencies: ["CLinux", "CMosquitto", "CPostgreSQL", "DBus", "ForwardingStatus", "GATTHealth", "INIConfiguration", "ReadingColumns"]),
+        // A page of readings as columns, as cuffd's `ReadingColumns` and `ChangeColumns` send it: built by cuffd, read by
+        // cuffctl and cuff-forward.
+        .target(name: "ReadingColumns", dependencies: ["DBus"]),
         // cuff-forward's status file, written by it and read by `cuffctl forward status` (which so needs no libpq).
         .target(name: "ForwardingStatus"),
         // `cuff-forward --config FILE [--bus ADDRESS] [--migrate]`: cuffd's readings into a central PostgreSQL, an MQTT
@@ -183,7 +187,7 @@ let package = Package(
         .testTarget(
             name: "DaemonTests",
             dependencies: [
-                "BlueZ", "Daemon", "DBus", "Gateway", "GATTHealth", "HealthStore", "CuffSimulation", "ScenarioReplay",
+                "BlueZ", "Daemon", "DBus", "Gateway", "GATTHealth", "HealthStore", "CuffSimulation", "ScenarioReplay", "ReadingColumns",
                 .product(name: "Logging", package: "swift-log"), .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

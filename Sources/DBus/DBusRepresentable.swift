@@ -166,12 +166,18 @@ extension Array: DBusRepresentable where Element: DBusRepresentable {
     public var dbusValue: DBusValue {
         // By element type, not by cast: an empty array of any type casts to [UInt8].
         if Element.self == UInt8.self { return .bytes(self as! [UInt8]) }
+        if Element.self == Double.self { return .doubles(self as! [Double]) }
+        if Element.self == Int64.self { return .int64s(self as! [Int64]) }
         return .array(Element.dbusType, map(\.dbusValue))
     }
     public init(dbusValue: DBusValue) throws(DBusTypeMismatch) {
         switch dbusValue {
         case .bytes(let bytes) where Element.self == UInt8.self:
             self = bytes as! [Element]
+        case .doubles(let doubles) where Element.self == Double.self:
+            self = doubles as! [Element]
+        case .int64s(let integers) where Element.self == Int64.self:
+            self = integers as! [Element]
         case .array(let element, let items) where element == Element.dbusType:
             self = []
             reserveCapacity(items.count)

@@ -1,6 +1,8 @@
 /// A D-Bus value of any type, as it is marshalled. Arrays carry their element type so that an
-/// empty array still has a signature. A byte array (`ay`, BlueZ's `Value`, the GATT payloads) has
-/// its own compact case; the reader always produces `.bytes` for `ay`.
+/// empty array still has a signature. Arrays of bytes (`ay`, BlueZ's `Value`, the GATT payloads), doubles
+/// (`ad`) and 64-bit integers (`ax`) have their own compact cases, marshalled as one block (libdbus's fixed
+/// arrays) rather than element by element — the columns of cuffd's pages (docs/dbus-api.md, "Columns"); the
+/// reader always produces `.bytes`, `.doubles` and `.int64s` for them.
 public indirect enum DBusValue: Hashable, Sendable, CustomStringConvertible {
     case byte(UInt8)
     case boolean(Bool)
@@ -16,6 +18,8 @@ public indirect enum DBusValue: Hashable, Sendable, CustomStringConvertible {
     case signature(DBusSignature)
     case unixFD(UnixFileDescriptor)
     case bytes([UInt8])
+    case doubles([Double])
+    case int64s([Int64])
     case array(DBusType, [DBusValue])
     case dictionary(key: DBusType, value: DBusType, [DBusDictionaryEntry])
     case structure([DBusValue])
@@ -37,6 +41,8 @@ public indirect enum DBusValue: Hashable, Sendable, CustomStringConvertible {
         case .signature: .signature
         case .unixFD: .unixFD
         case .bytes: .array(.byte)
+        case .doubles: .array(.double)
+        case .int64s: .array(.int64)
         case .array(let element, _): .array(element)
         case .dictionary(let key, let value, _): .dictionary(key: key, value: value)
         case .structure(let fields): .structure(fields.map(\.type))
@@ -60,6 +66,8 @@ public indirect enum DBusValue: Hashable, Sendable, CustomStringConvertible {
         case .signature(let v): "<\(v.text)>"
         case .unixFD(let v): v.description
         case .bytes(let v): "[" + v.map { String($0) }.joined(separator: ", ") + "]"
+        case .doubles(let v): "[" + v.map { String($0) }.joined(separator: ", ") + "]"
+        case .int64s(let v): "[" + v.map { String($0) }.joined(separator: ", ") + "]"
         case .array(_, let items): "[" + items.map(\.description).joined(separator: ", ") + "]"
         case .dictionary(_, _, let entries): "{" + entries.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "}"
         case .structure(let fields): "(" + fields.map(\.description).joined(separator: ", ") + ")"

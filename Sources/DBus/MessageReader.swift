@@ -68,19 +68,25 @@ enum MessageReader {
         }
     }
 
+    /// The elements of an array of a fixed-size type, copied in one block.
+    private static func fixedArray<T>(_ inner: inout DBusMessageIter) -> [T] {
+        var elements: UnsafeMutableRawPointer?
+        var count: Int32 = 0
+        if dbus_message_iter_get_arg_type(&inner) != cdbus_type_invalid {
+            withUnsafeMutablePointer(to: &elements) { dbus_message_iter_get_fixed_array(&inner, $0, &count) }
+        }
+        guard let elements, count > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: elements.assumingMemoryBound(to: T.self), count: Int(count)))
+    }
+
     private static func array(_ iterator: inout DBusMessageIter) -> DBusValue {
         let type = signature(of: &iterator)
         var inner = DBusMessageIter()
         dbus_message_iter_recurse(&iterator, &inner)
         switch type {
-        case .array(.byte):
-            var bytes: UnsafeMutableRawPointer?
-            var count: Int32 = 0
-            if dbus_message_iter_get_arg_type(&inner) != cdbus_type_invalid {
-                withUnsafeMutablePointer(to: &bytes) { dbus_message_iter_get_fixed_array(&inner, $0, &count) }
-            }
-            guard let bytes, count > 0 else { return .bytes([]) }
-            return .bytes(Array(UnsafeRawBufferPointer(start: bytes, count: Int(count))))
+        case .array(.byte): return .bytes(fixedArray(&inner))
+        case .array(.double): return .doubles(fixedArray(&inner))
+        case .array(.int64): return .int64s(fixedArray(&inner))
         case .dictionary(let keyType, let valueType):
             var entries: [DBusDictionaryEntry] = []
             while dbus_message_iter_get_arg_type(&inner) != cdbus_type_invalid {

@@ -30,6 +30,18 @@ enum MessageWriter {
         }
     }
 
+    /// An array of a fixed-size type appended in one block.
+    private static func fixedArray<T>(_ items: [T], code: Int32, signature: String, to iterator: inout DBusMessageIter) -> Bool {
+        container(cdbus_type_array, signature: signature, in: &iterator) { inner in
+            items.isEmpty || items.withUnsafeBufferPointer { buffer in
+                var base = UnsafeRawPointer(buffer.baseAddress)
+                return withUnsafePointer(to: &base) {
+                    dbus_message_iter_append_fixed_array(&inner, code, $0, Int32(buffer.count)) != 0
+                }
+            }
+        }
+    }
+
     private static func container(
         _ code: Int32, signature: String?, in iterator: inout DBusMessageIter,
         _ body: (inout DBusMessageIter) -> Bool
@@ -64,15 +76,9 @@ enum MessageWriter {
         case .objectPath(let v): return string(v.text, code: cdbus_type_object_path, to: &iterator)
         case .signature(let v): return string(v.text, code: cdbus_type_signature, to: &iterator)
         case .unixFD(let v): return basic(v.rawValue, code: cdbus_type_unix_fd, to: &iterator)
-        case .bytes(let bytes):
-            return container(cdbus_type_array, signature: "y", in: &iterator) { inner in
-                bytes.isEmpty || bytes.withUnsafeBufferPointer { buffer in
-                    var base = buffer.baseAddress
-                    return withUnsafePointer(to: &base) {
-                        dbus_message_iter_append_fixed_array(&inner, cdbus_type_byte, $0, Int32(buffer.count)) != 0
-                    }
-                }
-            }
+        case .bytes(let bytes): return fixedArray(bytes, code: cdbus_type_byte, signature: "y", to: &iterator)
+        case .doubles(let doubles): return fixedArray(doubles, code: cdbus_type_double, signature: "d", to: &iterator)
+        case .int64s(let integers): return fixedArray(integers, code: cdbus_type_int64, signature: "x", to: &iterator)
         case .array(let element, let items):
             return container(cdbus_type_array, signature: element.signature, in: &iterator) { inner in
                 items.allSatisfy { append($0, to: &inner) }

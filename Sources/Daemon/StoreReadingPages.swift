@@ -1,9 +1,10 @@
 import DBus
 import HealthStore
+import ReadingColumns
 
 /// The pages `Readings` answers (docs/dbus-api.md, Paging), read from a store file in this process instead of
 /// through cuffd: `cuffctl export --store` reads a backup, or a store an administrator reads beside cuffd, with
-/// the same dictionaries and cursors, the oldest first.
+/// the same readings and cursors, the oldest first.
 public struct StoreReadingPages {
     let store: any HealthStoring
     let client: HealthClient
@@ -13,10 +14,11 @@ public struct StoreReadingPages {
         self.client = client
     }
 
-    /// The page `Readings` would answer to `request` (its filter keys: `since`, `until`, `device`, `user`,
-    /// `limit`, `before`, `after`), with the caller's rights replaced by this store's client.
-    public func page(_ request: DBusProperties) throws -> [DBusProperties] {
-        try answer { try ReadingFilter(request).readings(in: store, as: client).map(ReadingDictionary.make) }
+    /// The page `ReadingColumns` would answer to `request` (its filter keys: `since`, `until`, `device`, `user`,
+    /// `limit` up to ``ReadingColumns/maximumRows``, `before`, `after`), with the caller's rights replaced by this
+    /// store's client.
+    public func readings(_ request: DBusProperties) throws -> [ReadingRecord] {
+        try answer { try ReadingFilter(request, maximumLimit: ReadingColumns.maximumRows).readings(in: store, as: client) }
     }
 
     /// The page `HeartRates` would answer to `request`.
@@ -24,7 +26,7 @@ public struct StoreReadingPages {
         try answer { try ReadingFilter(request).heartRates(in: store, as: client).map(HeartRateDictionary.make) }
     }
 
-    private func answer(_ body: () throws -> [DBusProperties]) throws -> [DBusProperties] {
+    private func answer<Page>(_ body: () throws -> Page) throws -> Page {
         do {
             return try body()
         } catch let error as HealthStoreError {

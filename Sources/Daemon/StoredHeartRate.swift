@@ -14,7 +14,8 @@ public struct StoredHeartRate: Sendable, Hashable {
     public var energyExpended: UInt16?
     /// Beat-to-beat intervals, oldest first, in 1/1024 s.
     public var rrIntervals: [UInt16]
-    public var device: StoredReading.Device
+    /// The sensor as a reading's device (``ReadingDictionary/device(_:)``).
+    public var device: [String: String]
     public var person: String?
     public var syncIdentifier: String
     public var position: SamplePosition
@@ -34,10 +35,7 @@ public struct StoredHeartRate: Sendable, Hashable {
         }
         if case let .integer(energy)? = metadata[.energyExpended] { energyExpended = UInt16(exactly: energy) }
         if case let .string(list)? = metadata[.rrIntervals] { rrIntervals = list.split(separator: ",").compactMap { UInt16($0) } } else { rrIntervals = [] }
-        let stored = sample.device
-        device = StoredReading.Device(
-            address: stored?.localIdentifier, name: stored?.name, manufacturer: stored?.manufacturer, model: stored?.model,
-            serial: stored?.serialNumber)
+        device = ReadingDictionary.device(sample.device)
         person = metadata.personIdentifier
         syncIdentifier = metadata.syncIdentifier ?? sample.uuid.uuidString
         position = SamplePosition(sample)

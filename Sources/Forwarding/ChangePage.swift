@@ -1,9 +1,10 @@
 import DBus
+import ReadingColumns
 
-/// One reply of cuffd's `Changes` (docs/dbus-api.md, "Change feed").
+/// One reply of cuffd's `ChangeColumns` (docs/dbus-api.md, "Change feed" and "Columns").
 struct ChangePage: Sendable {
     /// Readings stored or revised since the anchor asked with, in commit order.
-    var readings: [ForwardedReading]
+    var readings: [ReadingRecord]
     /// Readings deleted or replaced: a deletion applies to that version of the reading or an older one.
     var deleted: [(syncIdentifier: String, syncVersion: Int64)]
     /// Where the next page starts; durable only once what this page carried is.
@@ -15,11 +16,15 @@ struct ChangePage: Sendable {
 
     init(_ fields: DBusProperties) throws {
         guard let anchor = try fields.property("anchor", as: UInt64.self), let more = try fields.property("more", as: Bool.self) else {
-            throw FeedError.malformed("a Changes reply without anchor or more")
+            throw FeedError.malformed("a ChangeColumns reply without anchor or more")
         }
         self.anchor = anchor
         self.more = more
-        readings = try (fields.property("readings", as: [DBusProperties].self) ?? []).map(ForwardedReading.init)
+        do {
+            readings = try fields.property("columns", as: DBusProperties.self).map(ReadingColumns.records) ?? []
+        } catch let error as ReadingColumnsError {
+            throw FeedError.malformed(error.description)
+        }
         deleted = []
         if case .array(_, let entries)? = fields["deleted"]?.value {
             for entry in entries {

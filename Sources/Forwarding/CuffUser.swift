@@ -1,3 +1,5 @@
+import ReadingColumns
+
 /// One user of one cuff: what Home Assistant sees as a device, with a state topic of its own
 /// (docs/home-assistant.md, "Topics"). Named by the cuff's serial number, else its Bluetooth address, and the User ID
 /// the cuff sent with the reading (Blood Pressure Measurement, GATT Specification Supplement §3.31) — not by the
@@ -14,7 +16,7 @@ struct CuffUser: Hashable, Sendable, Comparable {
         self.user = user
     }
 
-    init(_ reading: ForwardedReading) {
+    init(_ reading: ReadingRecord) {
         let name = reading.device["serial"].flatMap { $0.isEmpty ? nil : $0 } ?? reading.device["address"] ?? "unknown"
         cuff = String(name.unicodeScalars.map { scalar in
             ("0"..."9").contains(scalar) || ("A"..."Z").contains(scalar) || ("a"..."z").contains(scalar) || scalar == "-" || scalar == "_"

@@ -1,4 +1,5 @@
 import DBus
+import ReadingColumns
 
 /// cuff-forward's side of `org.cuffd.Gateway1` (docs/dbus-api.md): pages of the change feed, and the signals that
 /// say when to ask for one — `ReadingStored`, and cuffd (re)appearing on the bus.
@@ -6,8 +7,10 @@ struct CuffdFeed: Sendable {
     static let name = "org.cuffd.Gateway1"
     static let path: DBusObjectPath = "/org/cuffd/Gateway1"
     static let interface = "org.cuffd.Gateway1"
-    /// The most `Changes` hands out at once.
-    static let pageSize: UInt32 = 1000
+    /// Readings asked for per page: cuffd's largest, about 2 MB on the bus; cuff-forward holds at most two (the one
+    /// its sinks write and the next, asked for meanwhile). Each page costs the far side one commit and the anchor
+    /// file one write, each with its fsync: larger pages spread those over more readings.
+    static let pageSize = UInt32(ReadingColumns.maximumRows)
 
     let connection: DBusConnection
 
@@ -16,17 +19,17 @@ struct CuffdFeed: Sendable {
         let request: DBusProperties = ["anchor": DBusVariant(anchor), "limit": DBusVariant(Self.pageSize)]
         let reply: [DBusValue]
         do {
-            reply = try await connection.call(Self.name, Self.path, Self.interface, "Changes", [request.dbusValue])
+            reply = try await connection.call(Self.name, Self.path, Self.interface, "ChangeColumns", [request.dbusValue])
         } catch {
             throw Self.feedError(error)
         }
         do {
-            guard let fields = try reply.first?.decode(DBusProperties.self) else { throw FeedError.malformed("an empty Changes reply") }
+            guard let fields = try reply.first?.decode(DBusProperties.self) else { throw FeedError.malformed("an empty ChangeColumns reply") }
             return try ChangePage(fields)
         } catch let error as FeedError {
             throw error
         } catch {
-            throw .malformed("a Changes reply of the wrong shape: \(error)")
+            throw .malformed("a ChangeColumns reply of the wrong shape: \(error)")
         }
     }
 

@@ -1,3 +1,5 @@
+import ReadingColumns
+
 /// The messages one page of the change feed becomes, in the feed's order (docs/home-assistant.md, "Topics"):
 ///
 /// * a user seen for the first time, or whose cuff or person changed, is announced first (discovery configs);
@@ -15,7 +17,7 @@ struct MQTTPagePlan {
     init(_ page: ChangePage, users known: [CuffUser: PublishedUser], topics: MQTTTopics) {
         users = known
         let keyed = page.readings.map { (reading: $0, key: CuffUser($0)) }
-        var newestInPage: [CuffUser: ForwardedReading] = [:]
+        var newestInPage: [CuffUser: ReadingRecord] = [:]
         for (reading, key) in keyed where reading.time >= newestInPage[key]?.time ?? -.infinity {
             newestInPage[key] = reading
         }

@@ -5,20 +5,23 @@
 /// batch in one statement.
 enum PostgresArray {
     static func literal(_ elements: [String?]) -> String {
-        var text = "{"
+        var bytes: [UInt8] = [UInt8(ascii: "{")]
+        bytes.reserveCapacity(elements.count * 24)
         for (index, element) in elements.enumerated() {
-            if index > 0 { text += "," }
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
             guard let element else {
-                text += "NULL"
+                bytes += "NULL".utf8
                 continue
             }
-            text += "\""
-            for character in element {
-                if character == "\"" || character == "\\" { text += "\\" }
-                text.append(character)
+            bytes.append(UInt8(ascii: "\""))
+            // Byte by byte: `"` and `\` are ASCII and never part of a multi-byte UTF-8 sequence.
+            for byte in element.utf8 {
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
+                bytes.append(byte)
             }
-            text += "\""
+            bytes.append(UInt8(ascii: "\""))
         }
-        return text + "}"
+        bytes.append(UInt8(ascii: "}"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -1,28 +1,45 @@
+import Dispatch
 import ForwardingStatus
 
 /// The central PostgreSQL as a ``Sink``: each page one transaction (``CentralWriter``), acknowledged by COMMIT; a
 /// new session's schema version and gateway registration checked before anything is written (docs/forwarding.md).
-final class PostgresSink: Sink {
+///
+/// libpq's calls block until the server answers, so they run on a queue of their own: the forwarder's loop stays
+/// free meanwhile to ask cuffd for the next page and decode it while PostgreSQL writes this one. Unchecked
+/// Sendable: the sink's state (``database``) is touched only on that queue, one call at a time.
+final class PostgresSink: Sink, @unchecked Sendable {
     let name = "PostgreSQL"
     let waitingState = ForwardStatus.State.waitingForPostgreSQL
     private let server: CentralServer
     private let writer: CentralWriter
     private var database: PostgresConnection?
+    private let queue = DispatchQueue(label: "cuff-forward.postgresql")
 
     init(settings: PostgreSQLSettings, gateway: String) {
         server = CentralServer(settings: settings)
         writer = CentralWriter(gateway: gateway)
     }
 
-    func ready() throws -> String? {
-        guard database == nil else { return nil }
-        let database = try connected()
-        return "PostgreSQL (\(database.usesTLS ? "TLS" : "not encrypted"))"
+    func ready() async throws -> String? {
+        try await onQueue { [self] in
+            guard database == nil else { return nil }
+            let database = try connected()
+            return "PostgreSQL (\(database.usesTLS ? "TLS" : "not encrypted"))"
+        }
     }
 
-    func deliver(_ page: ChangePage) throws {
-        let database = try connected()
-        try unlessUnreachable { try writer.apply(page, to: database) }
+    func deliver(_ page: ChangePage) async throws {
+        try await onQueue { [self] in
+            let database = try connected()
+            try unlessUnreachable { try writer.apply(page, to: database) }
+        }
+    }
+
+    /// `body` on the sink's queue, awaited.
+    private func onQueue<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try body() }) }
+        }
     }
 
     /// The open session, or a new one whose schema and registration are checked before anything is written.

@@ -1,12 +1,13 @@
-import Glibc
 import GATTHealth
+import Glibc
+import ReadingColumns
 
 /// The JSON a reading is published as, on its user's state or history topic (docs/home-assistant.md, "The state
 /// message"). Every key is always present — `null` when the cuff sent no value — so that a Home Assistant
 /// `value_template` such as `{{ value_json.mean }}` renders `None`, which the MQTT sensor takes as unknown, rather than
 /// failing on a missing key.
 enum ReadingMessage {
-    static func payload(_ reading: ForwardedReading) -> [UInt8] {
+    static func payload(_ reading: ReadingRecord) -> [UInt8] {
         let status = BloodPressureMeasurementStatus(rawValue: reading.status ?? 0)
         let range: String
         switch status.pulseRateRange {

@@ -1,5 +1,6 @@
-import Foundation
 import ForwardingStatus
+import Foundation
+import ReadingColumns
 
 /// Keeps the status file (``ForwardStatus``) up to date: at each change of state and after each acknowledged page.
 /// A status that cannot be written is logged once and otherwise ignored — forwarding matters more than telling.
@@ -31,7 +32,7 @@ final class StatusReport {
     }
 
     /// PostgreSQL acknowledged everything up to `anchor`; `last` is the page's last reading, if it had one.
-    func acknowledged(anchor: UInt64, last: ForwardedReading?) {
+    func acknowledged(anchor: UInt64, last: ReadingRecord?) {
         status.anchor = anchor
         if let last {
             status.lastSyncIdentifier = last.syncIdentifier

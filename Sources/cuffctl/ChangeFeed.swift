@@ -1,6 +1,7 @@
 import DBus
+import ReadingColumns
 
-/// Follows cuffd's change feed (`Changes`, docs/dbus-api.md): every reading as it is stored or revised, in the
+/// Follows cuffd's change feed (`ChangeColumns`, docs/dbus-api.md): every reading as it is stored or revised, in the
 /// order cuffd committed them — a record downloaded late from a cuff's memory too, whatever its measurement time.
 struct ChangeFeed {
     let cuffd: CuffdConnection
@@ -23,7 +24,7 @@ struct ChangeFeed {
     /// Every reading stored since the last call, a page at a time.
     mutating func drain(_ body: ([ReadingOutput]) -> Void) async throws {
         while true {
-            let page = try await page(["anchor": DBusVariant(anchor), "limit": DBusVariant(UInt32(ReadingPages.pageSize))])
+            let page = try await page(["anchor": DBusVariant(anchor), "limit": DBusVariant(UInt32(ReadingPages.readingPageSize))])
             body(page.readings)
             anchor = page.anchor
             guard page.more else { return }
@@ -31,11 +32,15 @@ struct ChangeFeed {
     }
 
     private func page(_ request: [String: DBusVariant]) async throws -> (readings: [ReadingOutput], anchor: UInt64, more: Bool) {
-        let reply = try await cuffd.call("Changes", [request.dbusValue])
+        let reply = try await cuffd.call("ChangeColumns", [request.dbusValue])
         guard let fields = try reply.first?.decode(DBusProperties.self),
               let anchor = try fields.property("anchor", as: UInt64.self), let more = try fields.property("more", as: Bool.self)
-        else { throw CuffctlFailure.failed("cuffd's Changes answered \(reply)") }
-        let readings = try fields.property("readings", as: [DBusProperties].self) ?? []
-        return (readings.map(ReadingOutput.init), anchor, more)
+        else { throw CuffctlFailure.failed("cuffd's ChangeColumns answered \(reply)") }
+        do {
+            let readings = try fields.property("columns", as: DBusProperties.self).map(ReadingColumns.records) ?? []
+            return (readings.map(ReadingOutput.init), anchor, more)
+        } catch {
+            throw CuffctlFailure.failed("cuffd's ChangeColumns answered \(error)")
+        }
     }
 }

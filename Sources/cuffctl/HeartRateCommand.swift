@@ -24,7 +24,7 @@ struct HeartRateCommand: AsyncParsableCommand {
         try await reportingFailures {
             let match = try window.match()
             let cuffd = try CuffdConnection(bus)
-            let pages = ReadingPages(cuffd: cuffd, method: "HeartRates", filter: match.readingsFilter)
+            let pages = ReadingPages(cuffd: cuffd, heartRates: true, filter: match.readingsFilter)
             if follow { return try await printStored(cuffd, pages: pages) }
             var first = true
             if json { print("[", terminator: "") }

@@ -1,17 +1,78 @@
 import DBus
 import Foundation
+import ReadingColumns
 
-/// A reading as cuffd sends it (`a{sv}`, docs/dbus-api.md), printed for people or as the JSON object of
-/// `cuffctl readings --json` (docs/cuffctl.md).
+/// A reading as cuffd sends it — a row of `ReadingColumns` (``ReadingRecord``), or a dictionary (`a{sv}`, docs/dbus-api.md:
+/// `Start`'s reply, and the samples of `HeartRates`) —, printed for people or as the JSON object of `cuffctl readings
+/// --json` (docs/cuffctl.md). Fields are asked for by their D-Bus key, whichever form the reading came in.
 struct ReadingOutput {
-    let fields: DBusProperties
+    private enum Source {
+        case record(ReadingRecord)
+        case fields(DBusProperties)
+    }
 
-    func double(_ key: String) -> Double? { try? fields.property(key, as: Double.self) }
-    func string(_ key: String) -> String? { (try? fields.property(key, as: String.self)) ?? nil }
+    private let source: Source
+
+    init(_ record: ReadingRecord) { source = .record(record) }
+    init(fields: DBusProperties) { source = .fields(fields) }
+
+    /// The dictionary a reading or sample came in; empty for a row of columns.
+    var fields: DBusProperties {
+        if case .fields(let fields) = source { fields } else { [:] }
+    }
+
+    func double(_ key: String) -> Double? {
+        switch source {
+        case .fields(let fields): return try? fields.property(key, as: Double.self)
+        case .record(let record):
+            switch key {
+            case "systolic": return record.systolic
+            case "diastolic": return record.diastolic
+            case "meanArterialPressure": return record.meanArterialPressure
+            case "pulseRate": return record.pulseRate
+            case "time": return record.time
+            default: return nil
+            }
+        }
+    }
+
+    func string(_ key: String) -> String? {
+        switch source {
+        case .fields(let fields): return (try? fields.property(key, as: String.self)) ?? nil
+        case .record(let record):
+            switch key {
+            case "unit": return record.unit
+            case "deviceTime": return record.deviceTime
+            case "person": return record.person
+            case "syncIdentifier": return record.syncIdentifier
+            case "cursor": return record.cursor
+            default: return nil
+            }
+        }
+    }
+
     var time: Date? { double("time").map(Date.init(timeIntervalSince1970:)) }
-    var device: [String: String] { ((try? fields.property("device", as: [String: String].self)) ?? nil) ?? [:] }
-    var userID: UInt8? { (try? fields.property("userID", as: UInt8.self)) ?? nil }
-    var status: UInt16? { (try? fields.property("status", as: UInt16.self)) ?? nil }
+
+    var device: [String: String] {
+        switch source {
+        case .fields(let fields): ((try? fields.property("device", as: [String: String].self)) ?? nil) ?? [:]
+        case .record(let record): record.device
+        }
+    }
+
+    var userID: UInt8? {
+        switch source {
+        case .fields(let fields): (try? fields.property("userID", as: UInt8.self)) ?? nil
+        case .record(let record): record.userID
+        }
+    }
+
+    var status: UInt16? {
+        switch source {
+        case .fields(let fields): (try? fields.property("status", as: UInt16.self)) ?? nil
+        case .record(let record): record.status
+        }
+    }
 
     var json: JSONValue {
         func number(_ key: String) -> JSONValue { double(key).map { .number(Self.text($0)) } ?? .null }

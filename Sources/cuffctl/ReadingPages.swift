@@ -1,24 +1,42 @@
 import DBus
 import Daemon
+import ReadingColumns
 
-/// Reads through cuffd's `Readings` a page at a time (docs/dbus-api.md, "Paging"), so that neither cuffd nor
-/// cuffctl holds more than one page of a store of any size.
+/// Reads through cuffd a page at a time (docs/dbus-api.md, "Paging"), so that neither cuffd nor cuffctl holds more
+/// than one page of a store of any size: blood-pressure readings as columns (`ReadingColumns`), heart-rate sensors'
+/// samples as dictionaries (`HeartRates`).
 struct ReadingPages {
-    /// Readings asked for per call: cuffd's largest page.
-    static let pageSize = 1000
+    /// Readings asked for per `ReadingColumns` call: about 1 MB on the bus.
+    static let readingPageSize = 5000
+    /// Samples asked for per `HeartRates` call: cuffd's largest page of dictionaries.
+    static let heartRatePageSize = 1000
 
     /// The caller's filter, without `limit`, `before` or `after`.
     let filter: [String: DBusVariant]
-    /// Answers one `Readings` request: cuffd over the bus, or a store file read in this process.
+    /// The most one request brings.
+    let pageSize: Int
+    /// Answers one request: cuffd over the bus, or a store file read in this process.
     private let fetch: ([String: DBusVariant]) async throws -> [ReadingOutput]
 
-    /// Pages from cuffd, read with the caller's rights: blood-pressure readings (`Readings`), or with `method`
-    /// `HeartRates` the samples of heart-rate sensors.
-    init(cuffd: CuffdConnection, method: String = "Readings", filter: [String: DBusVariant]) {
+    /// Pages from cuffd, read with the caller's rights: blood-pressure readings, or with `heartRates` the samples of
+    /// heart-rate sensors.
+    init(cuffd: CuffdConnection, heartRates: Bool = false, filter: [String: DBusVariant]) {
         self.filter = filter
-        fetch = { request in
-            let reply = try await cuffd.call(method, [request.dbusValue])
-            return try (reply.first?.decode([DBusProperties].self) ?? []).map(ReadingOutput.init)
+        if heartRates {
+            pageSize = Self.heartRatePageSize
+            fetch = { request in
+                try (await cuffd.call("HeartRates", [request.dbusValue]).first?.decode([DBusProperties].self) ?? []).map(ReadingOutput.init(fields:))
+            }
+        } else {
+            pageSize = Self.readingPageSize
+            fetch = { request in
+                guard let columns = try await cuffd.call("ReadingColumns", [request.dbusValue]).first?.decode(DBusProperties.self) else { return [] }
+                do {
+                    return try ReadingColumns.records(columns).map(ReadingOutput.init)
+                } catch {
+                    throw CuffctlFailure.failed("cuffd's ReadingColumns answered \(error)")
+                }
+            }
         }
     }
 
@@ -26,9 +44,10 @@ struct ReadingPages {
     /// `heartRates` the samples of heart-rate sensors.
     init(store: StoreReadingPages, heartRates: Bool = false, filter: [String: DBusVariant]) {
         self.filter = filter
+        pageSize = heartRates ? Self.heartRatePageSize : Self.readingPageSize
         fetch = { request in
             do {
-                return try (heartRates ? store.heartRatePage(request) : store.page(request)).map(ReadingOutput.init)
+                return heartRates ? try store.heartRatePage(request).map(ReadingOutput.init(fields:)) : try store.readings(request).map(ReadingOutput.init)
             } catch let error as DBusError {
                 throw CuffctlFailure(error)
             }
@@ -40,9 +59,9 @@ struct ReadingPages {
         var request = filter
         request["after"] = DBusVariant(cursor)
         while true {
-            let page = try await self.page(request, size: Self.pageSize)
+            let page = try await self.page(request, size: pageSize)
             try body(page)
-            guard page.count == Self.pageSize, let cursor = page.last?.string("cursor") else { return }
+            guard page.count == pageSize, let cursor = page.last?.string("cursor") else { return }
             request["after"] = DBusVariant(cursor)
         }
     }
@@ -53,7 +72,7 @@ struct ReadingPages {
         var pages: [[ReadingOutput]] = []
         var remaining = count
         while remaining > 0 {
-            let size = min(remaining, Self.pageSize)
+            let size = min(remaining, pageSize)
             let page = try await self.page(request, size: size)
             pages.append(page)
             remaining -= page.count

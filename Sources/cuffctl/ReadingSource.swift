@@ -11,7 +11,7 @@ struct ReadingSource: ParsableArguments {
 
     /// The pages of readings matching `filter`, or with `heartRates` of heart-rate sensors' samples.
     func pages(_ filter: [String: DBusVariant], heartRates: Bool = false) throws -> ReadingPages {
-        guard let store else { return ReadingPages(cuffd: try CuffdConnection(bus), method: heartRates ? "HeartRates" : "Readings", filter: filter) }
+        guard let store else { return ReadingPages(cuffd: try CuffdConnection(bus), heartRates: heartRates, filter: filter) }
         do {
             return ReadingPages(store: StoreReadingPages(store: try HealthStore.openReadOnly(path: store)), heartRates: heartRates, filter: filter)
         } catch {

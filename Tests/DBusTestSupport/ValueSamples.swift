@@ -18,6 +18,8 @@ public enum ValueSamples {
             .unixFD(try UnixFileDescriptor(duplicating: pipe.fileHandleForWriting.fileDescriptor)),
             .bytes([]), .bytes([0x1E, 0x78, 0x00, 0x50, 0x00, 0x64, 0x00, 0xE8, 0x07, 0x06, 0x17]),
             .array(.string, [.string("a"), .string("b")]), .array(.string, []),
+            .doubles([]), .doubles([118, 76.5, -.infinity, .greatestFiniteMagnitude]), .int64s([]), .int64s([-1, 0, .max, .min]),
+            .array(.array(.double), [.doubles([1]), .doubles([])]),
             .array(.array(.byte), [.bytes([1, 2]), .bytes([])]),
             .array(.variant, [.variant(.uint32(7)), .variant(.string("x"))]),
             properties,

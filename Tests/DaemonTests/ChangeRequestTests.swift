@@ -1,6 +1,7 @@
 import DBus
 import Foundation
 import HealthStore
+import ReadingColumns
 import Testing
 @testable import Daemon
 
@@ -52,6 +53,18 @@ struct ChangeRequestTests {
         #expect(readings.count == 1)
         #expect(try readings.first?.property("syncVersion", as: Int64.self) == 1)
         #expect(reply["deleted"]?.value == .array(.structure([.string, .int64]), [.structure([.string("r1"), .int64(0)])]))
+    }
+
+    @Test("ChangeColumns: the readings of Changes as columns, pages of up to 10 000")
+    func columns() async throws {
+        let store = try await Self.store(readings: 3)
+        let rows = try Self.request(["limit": .uint32(2)]).changes(in: store, as: .daemon())
+        let columns = try ChangeRequest(["limit": DBusVariant(UInt32(2))], maximumLimit: ReadingColumns.maximumRows).changes(in: store, as: .daemon(), columns: true)
+        #expect(columns["readings"] == nil && columns["anchor"] == rows["anchor"] && columns["more"] == rows["more"])
+        let records = try ReadingColumns.records(try #require(try columns["columns"]?.value.decode(DBusProperties.self)))
+        #expect(records.map(ReadingDictionary.make) == (try rows["readings"]?.value.decode([DBusProperties].self)))
+        #expect(throws: ControlError.self) { try ChangeRequest(["limit": DBusVariant(UInt32(10_001))], maximumLimit: ReadingColumns.maximumRows) }
+        #expect(try ChangeRequest(["limit": DBusVariant(UInt32(10_000))], maximumLimit: ReadingColumns.maximumRows).limit == 10_000)
     }
 
     @Test("A reader without a grant follows the feed and sees nothing")

@@ -1,10 +1,12 @@
 import CuffSimulation
+import DBus
 import Daemon
 import ScenarioReplay
 import Foundation
 import Gateway
 import HealthStore
 import Logging
+import ReadingColumns
 import Testing
 
 /// Every scenario in scenarios/ states what the store must hold afterwards (`expect`); replayed through the
@@ -29,7 +31,7 @@ struct ShippedScenarioTests {
         let store = try HealthStore.inMemory()
         let events = await ScenarioReplay(scenario: scenario).run(into: HealthStoreReadingStore(store: store), logger: Logger(label: "test"))
 
-        let stored = try store.correlations(CorrelationQuery(type: .bloodPressure), as: .daemon()).compactMap(StoredReading.init)
+        let stored = try StoreReadingPages(store: store).readings(["after": DBusVariant(""), "limit": DBusVariant(UInt32(10_000))])
         #expect(stored.map(ExpectedReading.Comparable.init).sorted() == expectation.readings.map(ExpectedReading.Comparable.init).sorted())
         let failed = events.filter { if case .measurementFailed = $0 { true } else { false } }.count
         #expect(failed == expectation.failedMeasurements)
@@ -53,8 +55,8 @@ extension ExpectedReading {
             deviceTime = expected.deviceTime ?? "unknown"
         }
 
-        init(_ stored: StoredReading) {
-            address = stored.device.address ?? ""
+        init(_ stored: ReadingRecord) {
+            address = stored.device["address"] ?? ""
             systolic = stored.systolic
             diastolic = stored.diastolic
             pulseRate = stored.pulseRate ?? -1

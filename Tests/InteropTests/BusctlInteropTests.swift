@@ -23,6 +23,8 @@ struct BusctlInteropTests {
         (["g", "a{sv}"], .signature("a{sv}")),
         (["ay", "3", "30", "122", "0"], .bytes([30, 122, 0])),
         (["as", "2", "a", "b"], .array(.string, [.string("a"), .string("b")])),
+        (["ad", "2", "118", "-0.5"], .doubles([118, -0.5])),
+        (["ax", "2", "-1", "9007199254740991"], .int64s([-1, 9_007_199_254_740_991])),
         (["a{sv}", "1", "RSSI", "n", "-61"], .dictionary(key: .string, value: .variant, [DBusDictionaryEntry(.string("RSSI"), .variant(.int16(-61)))])),
         (["(isv)", "-1", "x", "u", "7"], .structure([.int32(-1), .string("x"), .variant(.uint32(7))])),
         (["a(qv)", "1", "76", "ay", "2", "1", "2"], .array(.structure([.uint16, .variant]), [.structure([.uint16(76), .variant(.bytes([1, 2]))])])),
@@ -75,6 +77,8 @@ struct BusctlInteropTests {
         case .signature(let v): v.description
         case .unixFD: NSNull()
         case .bytes(let v): v.map { Int($0) }
+        case .doubles(let v): v
+        case .int64s(let v): v.map { Int($0) }
         case .array(_, let elements): elements.map(json)
         case .structure(let fields): fields.map(json)
         case .dictionary(_, _, let entries):

@@ -3,6 +3,7 @@
 
 // Linux calls that Swift's Glibc module does not import because they need _GNU_SOURCE.
 
+#include <malloc.h>
 #include <spawn.h>
 #include <stddef.h>
 

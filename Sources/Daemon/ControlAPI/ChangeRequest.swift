@@ -1,9 +1,10 @@
 import DBus
 import HealthStore
+import ReadingColumns
 
-/// The request of `Changes` (docs/dbus-api.md, "Change feed"): `anchor` (`t`, where the caller's last reply
-/// ended; 0 or absent for the beginning), `limit` (`u`, 1–1000, 100 when absent), and `latest` (`b`: no
-/// changes, only the anchor of the newest, to follow from now on).
+/// The request of `Changes` and `ChangeColumns` (docs/dbus-api.md, "Change feed"): `anchor` (`t`, where the
+/// caller's last reply ended; 0 or absent for the beginning), `limit` (`u`, 1–1000, or 1–10 000 for columns, 100
+/// when absent), and `latest` (`b`: no changes, only the anchor of the newest, to follow from now on).
 struct ChangeRequest: Sendable {
     var anchor: QueryAnchor?
     var limit = ReadingFilter.defaultLimit
@@ -11,7 +12,7 @@ struct ChangeRequest: Sendable {
 
     static let keys: Set<String> = ["anchor", "limit", "latest"]
 
-    init(_ dictionary: DBusProperties) throws {
+    init(_ dictionary: DBusProperties, maximumLimit: Int = ReadingFilter.maximumLimit) throws {
         for key in dictionary.keys where !Self.keys.contains(key) {
             throw ControlError.invalidArguments("unknown key \"\(key)\"; expected \(Self.keys.sorted().joined(separator: ", "))")
         }
@@ -22,8 +23,8 @@ struct ChangeRequest: Sendable {
             }
             latest = try dictionary.property("latest", as: Bool.self) ?? false
             if let limit = try dictionary.property("limit", as: UInt32.self) {
-                guard (1...UInt32(ReadingFilter.maximumLimit)).contains(limit) else {
-                    throw ControlError.invalidArguments("limit is 1 to \(ReadingFilter.maximumLimit), not \(limit)")
+                guard (1...UInt32(maximumLimit)).contains(limit) else {
+                    throw ControlError.invalidArguments("limit is 1 to \(maximumLimit), not \(limit)")
                 }
                 self.limit = Int(limit)
             }
@@ -33,21 +34,25 @@ struct ChangeRequest: Sendable {
     }
 
     /// One page of the feed of blood-pressure readings as `client` may read them: readings stored or revised,
-    /// and readings deleted or replaced, in commit order, with the anchor to pass next.
-    func changes(in store: any HealthStoring, as client: HealthClient) throws -> [String: DBusVariant] {
+    /// and readings deleted or replaced, in commit order, with the anchor to pass next. The readings as
+    /// `readings` (`aa{sv}`, `Changes`) or with `columns` as `columns` (``ReadingColumns``, `ChangeColumns`).
+    func changes(in store: any HealthStoring, as client: HealthClient, columns: Bool = false) throws -> [String: DBusVariant] {
         // Past every change there is, the store answers nothing but its newest anchor.
-        let batch = try store.changes(of: [.correlation(.bloodPressure)], since: latest ? QueryAnchor(rawValue: .max) : anchor, limit: limit, as: client)
-        var readings: [[String: DBusVariant]] = []
-        for case .correlation(let correlation) in batch.added {
-            if let reading = StoredReading(correlation) { readings.append(ReadingDictionary.make(reading)) }
-        }
+        let batch = try store.correlationRowChanges(
+            of: .bloodPressure, columns: ReadingRows.columns, since: latest ? QueryAnchor(rawValue: .max) : anchor, limit: limit, as: client)
+        let readings = ReadingRows.records(batch.added)
         let deleted = batch.deleted.compactMap { object in
             object.syncIdentifier.map { DBusValue.structure([.string($0), .int64(object.syncVersion ?? 0)]) }
         }
-        return [
-            "readings": DBusVariant(readings), "anchor": DBusVariant(UInt64(batch.newAnchor.rawValue)),
-            "more": DBusVariant(batch.hasMore),
+        var reply = [
+            "anchor": DBusVariant(UInt64(batch.newAnchor.rawValue)), "more": DBusVariant(batch.hasMore),
             "deleted": DBusVariant(.array(.structure([.string, .int64]), deleted)),
         ]
+        if columns {
+            reply["columns"] = DBusVariant(ReadingColumns.properties(readings))
+        } else {
+            reply["readings"] = DBusVariant(readings.map(ReadingDictionary.make))
+        }
+        return reply
     }
 }

@@ -3,6 +3,7 @@ import DBus
 import Foundation
 import Gateway
 import HealthStore
+import ReadingColumns
 
 /// The methods and properties of `org.cuffd.Gateway1` (docs/dbus-api.md).
 extension ControlAPI {
@@ -66,6 +67,12 @@ extension ControlAPI {
                 let readings = try self.storeCall { try query.readings(in: self.store, as: self.policy.storeClient(for: caller)) }
                 return [readings.map(ReadingDictionary.make).dbusValue]
             },
+            .init("ReadingColumns", inputs: [filter], outputs: [.init("columns", .dictionary(key: .string, value: .variant))]) { call in
+                let caller = try await self.policy.authorize(call, .reader)
+                let query = try ReadingFilter(call.argument(0), maximumLimit: ReadingColumns.maximumRows)
+                let readings = try self.storeCall { try query.readings(in: self.store, as: self.policy.storeClient(for: caller)) }
+                return [ReadingColumns.properties(readings).dbusValue]
+            },
             .init("HeartRates", inputs: [filter], outputs: [.init("samples", .array(.dictionary(key: .string, value: .variant)))]) { call in
                 let caller = try await self.policy.authorize(call, .reader)
                 let query = try ReadingFilter(call.argument(0))
@@ -76,6 +83,11 @@ extension ControlAPI {
                 let caller = try await self.policy.authorize(call, .reader)
                 let request = try ChangeRequest(call.argument(0))
                 return [try self.storeCall { try request.changes(in: self.store, as: self.policy.storeClient(for: caller)) }.dbusValue]
+            },
+            .init("ChangeColumns", inputs: [.init("request", .dictionary(key: .string, value: .variant))], outputs: [.init("changes", .dictionary(key: .string, value: .variant))]) { call in
+                let caller = try await self.policy.authorize(call, .reader)
+                let request = try ChangeRequest(call.argument(0), maximumLimit: ReadingColumns.maximumRows)
+                return [try self.storeCall { try request.changes(in: self.store, as: self.policy.storeClient(for: caller), columns: true) }.dbusValue]
             },
             .init("Statistics", inputs: [filter], outputs: [.init("statistics", .dictionary(key: .string, value: .variant))]) { call in
                 let caller = try await self.policy.authorize(call, .reader)

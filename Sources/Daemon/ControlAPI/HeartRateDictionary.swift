@@ -8,7 +8,7 @@ enum HeartRateDictionary {
         var entries: [String: DBusVariant] = [
             "heartRate": DBusVariant(sample.beatsPerMinute), "time": DBusVariant(sample.time.timeIntervalSince1970),
             "sensorContact": DBusVariant(sample.sensorContact), "syncIdentifier": DBusVariant(sample.syncIdentifier),
-            "cursor": DBusVariant(ReadingCursor.text(sample.position)), "device": DBusVariant(ReadingDictionary.device(sample.device)),
+            "cursor": DBusVariant(ReadingCursor.text(sample.position)), "device": DBusVariant(sample.device),
         ]
         if let value = sample.energyExpended { entries["energyExpended"] = DBusVariant(value) }
         if !sample.rrIntervals.isEmpty { entries["rrIntervals"] = DBusVariant(sample.rrIntervals) }

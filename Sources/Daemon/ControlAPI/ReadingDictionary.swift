@@ -1,18 +1,18 @@
 import DBus
-import Foundation
+import HealthStore
+import ReadingColumns
 
 /// A reading as the control API sends it (`a{sv}`, docs/dbus-api.md): the keys of `cuffctl readings --json`,
 /// pressures in mmHg and pulse in beats per minute, `time` as unix seconds, absent keys for absent values,
 /// and `cursor`, the reading's place for paging (``ReadingCursor``).
 enum ReadingDictionary {
-    static func make(_ reading: StoredReading) -> [String: DBusVariant] {
+    static func make(_ reading: ReadingRecord) -> [String: DBusVariant] {
         var entries: [String: DBusVariant] = [
             "systolic": DBusVariant(reading.systolic), "diastolic": DBusVariant(reading.diastolic),
-            "unit": DBusVariant(StoredReading.unit), "time": DBusVariant(reading.time.timeIntervalSince1970),
+            "unit": DBusVariant(ReadingRecord.unit), "time": DBusVariant(reading.time),
             "syncIdentifier": DBusVariant(reading.syncIdentifier), "syncVersion": DBusVariant(reading.syncVersion),
-            "cursor": DBusVariant(ReadingCursor.text(reading.position)),
+            "cursor": DBusVariant(reading.cursor), "device": DBusVariant(reading.device),
         ]
-        entries["device"] = DBusVariant(device(reading.device))
         if let value = reading.meanArterialPressure { entries["meanArterialPressure"] = DBusVariant(value) }
         if let value = reading.pulseRate { entries["pulseRate"] = DBusVariant(value) }
         if let value = reading.deviceTime { entries["deviceTime"] = DBusVariant(value) }
@@ -22,14 +22,14 @@ enum ReadingDictionary {
         return entries
     }
 
-    /// The device as `a{ss}`: `address`, `name`, `manufacturer`, `model`, `serial`, each when known.
-    static func device(_ stored: StoredReading.Device) -> [String: String] {
+    /// A stored device as `a{ss}`: `address`, `name`, `manufacturer`, `model`, `serial`, each when known.
+    static func device(_ stored: HealthDevice?) -> [String: String] {
         var device: [String: String] = [:]
-        device["address"] = stored.address
-        device["name"] = stored.name
-        device["manufacturer"] = stored.manufacturer
-        device["model"] = stored.model
-        device["serial"] = stored.serial
+        device["address"] = stored?.localIdentifier
+        device["name"] = stored?.name
+        device["manufacturer"] = stored?.manufacturer
+        device["model"] = stored?.model
+        device["serial"] = stored?.serialNumber
         return device
     }
 }

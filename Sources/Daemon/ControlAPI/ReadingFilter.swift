@@ -2,6 +2,7 @@ import BlueZ
 import DBus
 import Foundation
 import HealthStore
+import ReadingColumns
 
 /// The filter of `Readings`, `HeartRates` and `Statistics` (docs/dbus-api.md): `since`, `until` (unix seconds, `d`),
 /// `device` (address, `s`), `user` (User ID, `y`), `limit` (`u`), `syncIdentifier` (`s`, one reading), and
@@ -33,7 +34,8 @@ struct ReadingFilter: Sendable {
     var syncIdentifier: String?
     var page = Page.newest(before: nil)
 
-    init(_ dictionary: DBusProperties) throws {
+    /// `maximumLimit`: the largest page the method answers (``ReadingColumns/maximumRows`` for `ReadingColumns`).
+    init(_ dictionary: DBusProperties, maximumLimit: Int = Self.maximumLimit) throws {
         for key in dictionary.keys where !Self.keys.contains(key) {
             throw ControlError.invalidArguments("unknown filter key \"\(key)\"; expected \(Self.keys.sorted().joined(separator: ", "))")
         }
@@ -42,8 +44,8 @@ struct ReadingFilter: Sendable {
             until = try Self.date(dictionary, "until")
             user = try dictionary.property("user", as: UInt8.self)
             if let limit = try dictionary.property("limit", as: UInt32.self) {
-                guard (1...UInt32(Self.maximumLimit)).contains(limit) else {
-                    throw ControlError.invalidArguments("limit is 1 to \(Self.maximumLimit), not \(limit); page with before or after for more")
+                guard (1...UInt32(maximumLimit)).contains(limit) else {
+                    throw ControlError.invalidArguments("limit is 1 to \(maximumLimit), not \(limit); page with before or after for more")
                 }
                 self.limit = Int(limit)
             }
@@ -112,11 +114,11 @@ struct ReadingFilter: Sendable {
         return newestFirst ? samples.reversed() : samples
     }
 
-    /// One page of the readings the store holds for `client`, oldest first.
-    func readings(in store: any HealthStoring, as client: HealthClient) throws -> [StoredReading] {
+    /// One page of the readings the store holds for `client`, oldest first, read flat (``ReadingRows``).
+    func readings(in store: any HealthStoring, as client: HealthClient) throws -> [ReadingRecord] {
         let newestFirst = if case .newest = page { true } else { false }
         let query = CorrelationQuery(type: .bloodPressure, predicate: predicate, sort: newestFirst ? .startDateDescending : .startDateAscending, limit: limit)
-        let readings = try store.correlations(query, as: client).compactMap(StoredReading.init)
+        let readings = ReadingRows.records(try store.correlationRows(query, columns: ReadingRows.columns, as: client))
         return newestFirst ? readings.reversed() : readings
     }
 }

@@ -11,42 +11,77 @@ import GRDB
 extension SQLiteEngine {
     public func changes(_ filters: [String: String?], since anchor: QueryAnchor?, limit: Int) throws(HealthStoreError) -> ChangeBatch {
         try read { db in
-            let state = try Row.fetchOne(db, sql: "SELECT change_seq, purged_through_seq FROM store_state WHERE id = 1")!
-            let current: Int64 = state[0]
-            let purged: Int64 = state[1]
-            if let anchor, anchor.rawValue < purged { throw HealthStoreError.anchorExpired(anchor) }
-            let after = anchor?.rawValue ?? 0
-            var clauses: [String] = []
-            var filterArguments: StatementArguments = []
-            for (identifier, source) in filters.sorted(by: { $0.key < $1.key }) {
-                guard let typeID = try Self.typeID(db, identifier) else { continue }
-                if let source {
-                    clauses.append("(type_id = ? AND source_id = (SELECT id FROM source WHERE bundle_identifier = ?))")
-                    filterArguments += [typeID, source]
-                } else {
-                    clauses.append("type_id = ?")
-                    filterArguments += [typeID]
-                }
-            }
-            guard !clauses.isEmpty else {
-                return ChangeBatch(added: [], deleted: [], newAnchor: QueryAnchor(rawValue: current), hasMore: false)
-            }
-            let filter = "(" + clauses.joined(separator: " OR ") + ")"
-            let page = try Row.fetchAll(db, sql: """
-                SELECT 0, change_seq, id FROM sample WHERE change_seq > ? AND \(filter)
-                UNION ALL
-                SELECT 1, change_seq, id FROM tombstone WHERE change_seq > ? AND \(filter)
-                ORDER BY 2 LIMIT ?
-                """, arguments: [after] + filterArguments + [after] + filterArguments + [limit + 1])
-            let hasMore = page.count > limit
-            let rows = page.prefix(limit)
-            let newAnchor = hasMore ? (rows.last![1] as Int64) : current
-            let addedIDs: [Int64] = rows.filter { ($0[0] as Int) == 0 }.map { $0[2] }
-            let deletedIDs: [Int64] = rows.filter { ($0[0] as Int) == 1 }.map { $0[2] }
+            let page = try changePage(db, filters, since: anchor, limit: limit)
             return ChangeBatch(
-                added: try addedObjects(db, addedIDs), deleted: try tombstones(db, deletedIDs),
-                newAnchor: QueryAnchor(rawValue: newAnchor), hasMore: hasMore)
+                added: try addedObjects(db, page.addedIDs), deleted: try tombstones(db, page.deletedIDs),
+                newAnchor: page.newAnchor, hasMore: page.hasMore)
         }
+    }
+
+    /// The feed of one correlation type read flat (``CorrelationColumns``): the page ``changes(_:since:limit:)``
+    /// would answer for `filters` naming only that type. Its rows are read in one pass along the index of
+    /// `change_seq`, between the anchor and the page's last change, in the same snapshot as the page.
+    public func correlationRowChanges(
+        _ filters: [String: String?], since anchor: QueryAnchor?, limit: Int, columns: CorrelationColumns, valueSources: [String?]
+    ) throws(HealthStoreError) -> CorrelationRowBatch {
+        try read { db in
+            let page = try changePage(db, filters, since: anchor, limit: limit)
+            var rows: [CorrelationRow] = []
+            if let last = page.lastAddedSeq {
+                // `+s.type_id`: SQLite's unary plus keeps the planner off `sample_type_start` (which would read every
+                // correlation of the type and sort them) and on `change_seq`'s own index (SQLite, "The SQLite Query
+                // Optimizer Overview", §"Disqualifying WHERE clause terms using unary-+").
+                let filter = try changeFilter(db, filters, alias: "+s")
+                rows = try flatRows(
+                    db, columns, valueSources, where: "s.change_seq > ? AND s.change_seq <= ? AND \(filter.sql)",
+                    [anchor?.rawValue ?? 0, last] + filter.arguments, order: "s.change_seq")
+            }
+            return CorrelationRowBatch(added: rows, deleted: try tombstones(db, page.deletedIDs), newAnchor: page.newAnchor, hasMore: page.hasMore)
+        }
+    }
+
+    /// The condition selecting `filters`' types (each of one source, when it names one) on a table aliased `alias`
+    /// (`+s` for `s` with its columns kept off indexes); `0` when the store has none of them.
+    private func changeFilter(_ db: Database, _ filters: [String: String?], alias: String) throws -> (sql: String, arguments: StatementArguments) {
+        var clauses: [String] = []
+        var arguments: StatementArguments = []
+        for (identifier, source) in filters.sorted(by: { $0.key < $1.key }) {
+            guard let typeID = try Self.typeID(db, identifier) else { continue }
+            if let source {
+                clauses.append("(\(alias).type_id = ? AND \(alias).source_id = (SELECT id FROM source WHERE bundle_identifier = ?))")
+                arguments += [typeID, source]
+            } else {
+                clauses.append("\(alias).type_id = ?")
+                arguments += [typeID]
+            }
+        }
+        return (clauses.isEmpty ? "0" : "(" + clauses.joined(separator: " OR ") + ")", arguments)
+    }
+
+    /// Which rows one page of the feed holds: sample and tombstone ids in commit order, the change of the last
+    /// sample, the anchor after them and whether more wait, all read in one snapshot.
+    private func changePage(_ db: Database, _ filters: [String: String?], since anchor: QueryAnchor?, limit: Int) throws -> (
+        addedIDs: [Int64], lastAddedSeq: Int64?, deletedIDs: [Int64], newAnchor: QueryAnchor, hasMore: Bool
+    ) {
+        let state = try Row.fetchOne(db, sql: "SELECT change_seq, purged_through_seq FROM store_state WHERE id = 1")!
+        let current: Int64 = state[0]
+        let purged: Int64 = state[1]
+        if let anchor, anchor.rawValue < purged { throw HealthStoreError.anchorExpired(anchor) }
+        let after = anchor?.rawValue ?? 0
+        // `+t`: along the index of `change_seq`, not the type's (see correlationRowChanges).
+        let filter = try changeFilter(db, filters, alias: "+t")
+        let page = try Row.fetchAll(db, sql: """
+            SELECT 0, t.change_seq, t.id FROM sample t WHERE t.change_seq > ? AND \(filter.sql)
+            UNION ALL
+            SELECT 1, t.change_seq, t.id FROM tombstone t WHERE t.change_seq > ? AND \(filter.sql)
+            ORDER BY 2 LIMIT ?
+            """, arguments: [after] + filter.arguments + [after] + filter.arguments + [limit + 1])
+        let hasMore = page.count > limit
+        let rows = page.prefix(limit)
+        let newAnchor = hasMore ? (rows.last![1] as Int64) : current
+        let added = rows.filter { ($0[0] as Int) == 0 }
+        let deletedIDs: [Int64] = rows.filter { ($0[0] as Int) == 1 }.map { $0[2] }
+        return (added.map { $0[2] }, added.last.map { $0[1] }, deletedIDs, QueryAnchor(rawValue: newAnchor), hasMore)
     }
 
     public func purgeTombstones(deletedBefore cutoff: Date) throws(HealthStoreError) -> Int {

@@ -15,10 +15,16 @@ public protocol HealthStoreEngine: Sendable {
     func samples(_ query: SampleQuery) throws(HealthStoreError) -> [QuantitySample]
     /// Correlation query with all members.
     func correlations(_ query: CorrelationQuery) throws(HealthStoreError) -> [Correlation]
+    /// Correlation query read flat; `valueSources[i]`, when not nil, restricts `columns.values[i]` to that source.
+    func correlationRows(_ query: CorrelationQuery, columns: CorrelationColumns, valueSources: [String?]) throws(HealthStoreError) -> [CorrelationRow]
     /// Statistics per bucket `[boundaries[i], boundaries[i+1])`.
     func statistics(of type: QuantityType, predicate: SamplePredicate, options: StatisticsOptions, boundaries: [Date]) throws(HealthStoreError) -> [HealthStatistics]
     /// Changes after `anchor` for the given types, each optionally restricted to one source.
     func changes(_ filters: [String: String?], since anchor: QueryAnchor?, limit: Int) throws(HealthStoreError) -> ChangeBatch
+    /// ``changes(_:since:limit:)`` of one correlation type, read flat.
+    func correlationRowChanges(
+        _ filters: [String: String?], since anchor: QueryAnchor?, limit: Int, columns: CorrelationColumns, valueSources: [String?]
+    ) throws(HealthStoreError) -> CorrelationRowBatch
     /// Drops tombstones deleted before `cutoff`; anchors older than the newest dropped one expire.
     func purgeTombstones(deletedBefore cutoff: Date) throws(HealthStoreError) -> Int
     /// The store's own random identifier, made when it was created (or first opened by a build that has it).

@@ -25,6 +25,12 @@ public protocol HealthStoring: Sendable {
     func samples(_ query: SampleQuery, as client: HealthClient) throws(HealthStoreError) -> [QuantitySample]
     /// Correlations with the members visible to the client (`HKCorrelationQuery`).
     func correlations(_ query: CorrelationQuery, as client: HealthClient) throws(HealthStoreError) -> [Correlation]
+    /// Correlations read flat (``CorrelationColumns``), with the visibility rules of ``correlations(_:as:)``.
+    func correlationRows(_ query: CorrelationQuery, columns: CorrelationColumns, as client: HealthClient) throws(HealthStoreError) -> [CorrelationRow]
+    /// The change feed of one correlation type read flat, with the rules of ``changes(of:since:limit:as:)``.
+    func correlationRowChanges(
+        of type: CorrelationType, columns: CorrelationColumns, since anchor: QueryAnchor?, limit: Int, as client: HealthClient
+    ) throws(HealthStoreError) -> CorrelationRowBatch
     /// Statistics over one quantity type (`HKStatisticsQuery`).
     func statistics(of type: QuantityType, predicate: SamplePredicate, options: StatisticsOptions, as client: HealthClient) throws(HealthStoreError) -> HealthStatistics
     /// Bucketed statistics (`HKStatisticsCollectionQuery`).
