@@ -12,7 +12,7 @@ extension CuffGateway {
 
     func downloadOmron(_ id: DeviceID) async {
         let address = id.address
-        guard let cuff = cuffs[address] else { return }
+        guard let cuff = state.cuffs[address] else { return }
         let inbox = cuff.omronInbox
         // The services resolve one by one (docs/reference/BLUEZ-DBUS.md §6): Omron's may come after the health ones.
         for _ in 0 ..< 20 where await bluez.characteristic(OmronService.unlock, of: id) == nil {
@@ -21,8 +21,9 @@ extension CuffGateway {
         for _ in 0 ..< 50 where !(await bluez.isNotifying(id)) {
             guard (try? await Task.sleep(for: .milliseconds(100))) != nil else { return }
         }
+        guard !Task.isCancelled else { return }
         do {
-            let name = [cuff.device.name, records[address]?.identity?.model].compactMap { $0 }
+            let name = [cuff.device.name, state.records[address]?.identity?.model].compactMap { $0 }
             guard let model = name.lazy.compactMap(OmronModel.named).first else {
                 throw OmronDownloadError.unknownModel(cuff.device.name ?? address.description)
             }
@@ -47,7 +48,7 @@ extension CuffGateway {
             emit(.recordsDownloaded(address, count: tally.records))
             if let skipped = tally.skippedDescription { emit(.problem(address, skipped)) }
         } catch let error as OmronDownloadError {
-            if broker.isPairing(address), error.refusesPairing { cuffs[address]?.omronRefusal = error.description }
+            if broker.isPairing(address), error.refusesPairing { state.cuffs[address]?.omronRefusal = error.description }
             emit(.problem(address, "the Omron download stopped: \(error)"))
         } catch {
             emit(.problem(address, "the Omron download stopped: \(error)"))
@@ -76,7 +77,7 @@ extension CuffGateway {
     }
 
     private func handOver(_ bytes: [UInt8], user: Int, layout: OmronRecordLayout, _ address: BluetoothAddress, _ tally: inout OmronTally) async {
-        guard let session = cuffs[address]?.session else { return }
+        guard let session = state.cuffs[address]?.session else { return }
         do {
             let record = try OmronRecord(decoding: bytes, layout: layout)
             tally.records += 1
@@ -118,7 +119,7 @@ extension CuffGateway {
 
     /// An Omron notification: unlock answers and receive-channel pieces go to the download waiting for them.
     func omronNotification(_ address: BluetoothAddress, _ uuid: String, _ bytes: [UInt8]) async {
-        guard let inbox = cuffs[address]?.omronInbox else { return }
+        guard let inbox = state.cuffs[address]?.omronInbox else { return }
         if uuid == OmronService.unlock {
             await inbox.unlockAnswer(bytes)
         } else if let channel = OmronService.receiveChannels.firstIndex(of: uuid) {

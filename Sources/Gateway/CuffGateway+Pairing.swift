@@ -50,8 +50,8 @@ extension CuffGateway {
         if (try? await bluez.waitForServicesResolved(id, timeout: timeout)) != nil { startProvisioning(address) }
         // Pair resolves services on its link: return once that link's identity, clock and stored records
         // are in, so a `start` that follows waits for a new measurement, not for this history.
-        await cuffs[address]?.provisioning?.value
-        if let refusal = cuffs[address]?.omronRefusal {
+        await state.cuffs[address]?.provisioning?.value
+        if let refusal = state.cuffs[address]?.omronRefusal {
             // No half-made bond: the cuff never took cuffd's key (docs/omron.md §6).
             try? await forget(address)
             throw .refused(address, refusal)
@@ -71,13 +71,13 @@ extension CuffGateway {
         let adapter = try usableAdapter()
         let id = DeviceID(adapter: adapter.address, address: address)
         let known = await bluez.device(id) != nil
-        guard cuffs[address] != nil || known else { throw .unknownCuff(address) }
-        forgetting.insert(address)
-        defer { forgetting.remove(address) }
+        guard state.cuffs[address] != nil || known else { throw .unknownCuff(address) }
+        guard state.beginForgetting(address) else { throw .busy("forgetting \(address)") }
+        defer { state.endForgetting(address) }
         await bluez.stopNotifying(id)
         await linkLost(address)
-        cuffs[address] = nil
-        records[address] = nil
+        state.cuffs[address] = nil
+        state.records[address] = nil
         try? await registry.remove(address)
         if known {
             do {
@@ -104,7 +104,7 @@ extension CuffGateway {
     }
 
     func usableAdapter() throws(GatewayError) -> Adapter {
-        guard let adapter else { throw .bluetoothUnavailable("no adapter, or bluetoothd is not running") }
+        guard let adapter = state.adapter else { throw .bluetoothUnavailable("no adapter, or bluetoothd is not running") }
         guard adapter.powered else { throw .bluetoothUnavailable("adapter \(adapter.interfaceName) is powered off (rfkill? bluetoothctl power on)") }
         return adapter
     }
