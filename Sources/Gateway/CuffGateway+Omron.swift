@@ -5,7 +5,9 @@ import GATTHealth
 /// Record download from an Omron cuff through Omron's own service (docs/omron.md §6): on every connection,
 /// unlock, start, read the clock and the per-user counters, read each user's unread slots in blocks, decode
 /// them into readings, mark them read, set the clock, end. Models without counters are read whole; the store's dedupe keeps each
-/// record once. A pairing that finds the cuff not in pairing mode is refused in words (``omronRefusal``).
+/// record once. While cuffd pairs the cuff, anything that keeps the new key from unlocking it — a model cuffd
+/// cannot read, a cuff not in pairing mode, a key refused or not answered — refuses the pairing in words
+/// (``Cuff/omronRefusal``), and `pair` removes the bond.
 extension CuffGateway {
     /// How often a packet is sent before the download gives up (docs/omron.md §3).
     static let omronAttempts = 3
@@ -22,6 +24,7 @@ extension CuffGateway {
             guard (try? await Task.sleep(for: .milliseconds(100))) != nil else { return }
         }
         guard !Task.isCancelled else { return }
+        var unlocked = false
         do {
             let name = [cuff.device.name, state.records[address]?.identity?.model].compactMap { $0 }
             guard let model = name.lazy.compactMap(OmronModel.named).first else {
@@ -29,6 +32,7 @@ extension CuffGateway {
             }
             if broker.isPairing(address) { try await programOmronKey(id, inbox) }
             try await unlockOmron(id, inbox)
+            unlocked = true
             _ = try await exchange(.start, id, inbox)
             let clockBlock = try await readOmronClock(model, id, inbox)
             var tally = OmronTally()
@@ -47,10 +51,9 @@ extension CuffGateway {
             _ = try await exchange(.end, id, inbox)
             emit(.recordsDownloaded(address, count: tally.records))
             if let skipped = tally.skippedDescription { emit(.problem(address, skipped)) }
-        } catch let error as OmronDownloadError {
-            if broker.isPairing(address), error.refusesPairing { state.cuffs[address]?.omronRefusal = error.description }
-            emit(.problem(address, "the Omron download stopped: \(error)"))
         } catch {
+            // Asked now, not before the awaits: the pairing may have ended meanwhile.
+            if broker.isPairing(address), !unlocked { state.cuffs[address]?.omronRefusal = "\(error)" }
             emit(.problem(address, "the Omron download stopped: \(error)"))
         }
     }

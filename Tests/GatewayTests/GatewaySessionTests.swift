@@ -194,13 +194,11 @@ struct GatewaySessionTests {
     @Test("Two forgets of one cuff at once: one removes it, the other is told one is under way; nothing comes back")
     func concurrentForgets() async throws {
         try await withTeardown { teardown in
-            let registry = InMemoryCuffRegistry()
-            let scenario = try Data(contentsOf: GatewayHarness.folder.appendingPathComponent("passkey.json"))
-            let harness = try await GatewayHarness(scenario, registry: registry)
+            let harness = try await GatewayHarness(scenarioFile: "passkey.json")
             teardown.add { await harness.stop() }
             let cuff = BluetoothAddress("D0:5F:B8:4A:21:07")!
             try await harness.pairAll()
-            #expect(await registry.records()[cuff] != nil)
+            #expect(await harness.registry.records()[cuff] != nil)
             async let first = Self.outcome { try await harness.gateway.forget(cuff) }
             async let second = Self.outcome { try await harness.gateway.forget(cuff) }
             let outcomes = await [first, second]
@@ -210,7 +208,7 @@ struct GatewaySessionTests {
             #expect(outcomes.allSatisfy { ["removed", "busy", "unknown"].contains($0) }, "\(outcomes)")
             try await Task.sleep(for: .milliseconds(300))
             #expect(await harness.gateway.status(cuff) == nil)
-            #expect(await registry.records()[cuff] == nil)
+            #expect(await harness.registry.records()[cuff] == nil)
             #expect(harness.log.count("removed by RemoveDevice") == 1)
         }
     }
