@@ -35,6 +35,8 @@ struct OmronGatewayTests {
             let irregular = try #require(readings.first { $0.systolic.doubleValue == 142 })
             #expect(irregular.status?.irregularPulse == true && irregular.status?.bodyMovement == false)
             #expect(readings.first { $0.systolic.doubleValue == 128 }?.status?.bodyMovement == true)
+            // The cuff-fit bit (docs/omron.md §5): clear on the one record the scenario wrapped loosely.
+            #expect(readings.filter { $0.status?.cuffTooLoose == true }.map(\.systolic.doubleValue) == [117])
             #expect(readings.allSatisfy { $0.meanArterialPressure == nil })
         }
     }
