@@ -62,7 +62,7 @@ public enum OmronSlotSpec: Decodable, Sendable, Equatable {
     case raw(HexValue)
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case systolic, diastolic, pulse, time, irregularHeartbeat, bodyMovement, hex
+        case systolic, diastolic, pulse, time, irregularHeartbeat, bodyMovement, cuffTooLoose, hex
     }
 
     public init(from decoder: any Decoder) throws {
@@ -89,7 +89,8 @@ public enum OmronSlotSpec: Decodable, Sendable, Equatable {
             systolic: try value(.systolic, UInt16.self), diastolic: try value(.diastolic, UInt8.self),
             pulse: try value(.pulse, UInt8.self), time: time,
             irregularHeartbeat: try container.decodeIfPresent(Bool.self, forKey: .irregularHeartbeat) ?? false,
-            bodyMovement: try container.decodeIfPresent(Bool.self, forKey: .bodyMovement) ?? false))
+            bodyMovement: try container.decodeIfPresent(Bool.self, forKey: .bodyMovement) ?? false,
+            cuffTooLoose: try container.decodeIfPresent(Bool.self, forKey: .cuffTooLoose) ?? false))
     }
 
     /// The slot's bytes in `layout`.

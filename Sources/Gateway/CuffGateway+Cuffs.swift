@@ -2,27 +2,6 @@ import BlueZ
 import FoundationEssentials
 import GATTHealth
 
-/// One cuff the Gateway collects from.
-struct Cuff {
-    /// bluetoothd's latest view of it.
-    var device: Device
-    let session: CuffSession
-    /// Its Device Information is known (read on this bond, or remembered from an earlier one).
-    var identified: Bool
-    /// Reading Device Information, syncing the clock, downloading records: once per link.
-    var provisioning: Task<Void, Never>?
-    /// A stored-record download under way.
-    var download: RecordDownload?
-    /// The QardioArm start/stop control point (docs/reference/GATT-HEALTH.md §12), when the cuff has one.
-    var vendorControl: String?
-    var clockOffset: Duration?
-    var lastReadingAt: Date?
-    /// Where an Omron cuff's notifications wait for the download that asked (docs/omron.md §6).
-    let omronInbox = OmronInbox()
-    /// Why the Omron key could not be programmed while cuffd paired the cuff; `pair` reports it.
-    var omronRefusal: String?
-}
-
 /// The UUIDs the Gateway keeps notifications enabled on, whichever of them a cuff has: measurements and
 /// cuff pressure (0x2A35, 0x2A36), heart rate (0x2A37), the BPS 1.1 record download pair (0x2B36
 /// records, 0x2A52 RACP responses), QardioArm's measurement phases, and Omron's receive channels and unlock
@@ -36,7 +15,7 @@ extension CuffGateway {
     /// Starts collecting from `device` if it is a cuff: bonded with a health service, being paired by
     /// cuffd, or named by the configuration.
     func consider(_ device: Device) async {
-        guard device.id.adapter == adapter?.address, cuffs[device.id.address] == nil, !forgetting.contains(device.id.address) else { return }
+        guard device.id.adapter == state.adapter?.address, state.cuffs[device.id.address] == nil, !state.forgetting.contains(device.id.address) else { return }
         let offersHealth = device.uuids.contains(HealthService.bloodPressure.uuid) || device.uuids.contains(HealthService.heartRate.uuid)
             || device.uuids.contains(OmronService.uuid)
         let wanted = (device.paired && offersHealth) || configuration.knownCuffs.contains(device.id.address) || broker.isPairing(device.id.address)
@@ -44,16 +23,18 @@ extension CuffGateway {
         await adopt(device)
     }
 
+    /// Collects from `device`: its session, its notifications, and what a link that is already up needs.
+    /// Reached only from ``consider(_:)``, with no suspension since its check (``State/collect(_:)``).
     func adopt(_ device: Device) async {
         let address = device.id.address
-        let known = records[address]?.identity
+        let known = state.records[address]?.identity
         var identity = known ?? DeviceIdentity(address: address)
         identity.name = device.name ?? identity.name
         let session = CuffSession(
             device: identity, users: configuration.users, store: store, quirk: configuration.quirkOverrides[address],
             identified: known != nil, timeZone: configuration.timeZone, spool: spool, retry: configuration.storeRetry,
             laterEvents: { [weak self] events in await self?.publish(address, events) })
-        cuffs[address] = Cuff(device: device, session: session, identified: known != nil)
+        state.collect(Cuff(device: device, session: session, identified: known != nil))
         await bluez.keepNotifying(device.id, uuids: subscribedCharacteristics)
         if device.connected {
             // A link that survived a cuffd restart (BlueZ keeps links when a client leaves, §3).
@@ -65,8 +46,8 @@ extension CuffGateway {
 
     func deviceChanged(_ device: Device, _ changed: Set<String>) async {
         let address = device.id.address
-        guard let previous = cuffs[address] else { return }
-        cuffs[address]?.device = device
+        guard let previous = state.cuffs[address] else { return }
+        state.cuffs[address]?.device = device
         if device.connected != previous.device.connected {
             if device.connected {
                 await publish(address, await previous.session.handle(.connected))
@@ -83,12 +64,12 @@ extension CuffGateway {
 
     /// The link went down: provisioning and any download stop; the session says so.
     func linkLost(_ address: BluetoothAddress) async {
-        guard let cuff = cuffs[address] else { return }
+        guard let cuff = state.cuffs[address] else { return }
         cuff.provisioning?.cancel()
-        cuffs[address]?.provisioning = nil
-        cuffs[address]?.download = nil
-        cuffs[address]?.device.connected = false
-        cuffs[address]?.device.servicesResolved = false
+        state.cuffs[address]?.provisioning = nil
+        state.cuffs[address]?.download = nil
+        state.cuffs[address]?.device.connected = false
+        state.cuffs[address]?.device.servicesResolved = false
         if await cuff.session.state != .disconnected {
             await publish(address, await cuff.session.handle(.disconnected))
         }
@@ -98,7 +79,7 @@ extension CuffGateway {
     /// (0x2A35 not on an Omron cuff), record segments and RACP responses to the download, vendor phases to the
     /// log, Omron notifications to the Omron download.
     func value(_ address: BluetoothAddress, _ uuid: String, _ bytes: [UInt8], _ receivedAt: Date) async {
-        guard let cuff = cuffs[address] else { return }
+        guard let cuff = state.cuffs[address] else { return }
         let characteristic = BluetoothUUID.shortNumber(uuid).flatMap(HealthCharacteristic.init(rawValue:))
         if let characteristic, let decoded = try? DecodedCharacteristic.decode(characteristic, bytes, quirk: cuff.session.quirk) {
             emit(.packet(address, decoded, payload: bytes))
@@ -124,23 +105,23 @@ extension CuffGateway {
     func publish(_ address: BluetoothAddress, _ produced: [SessionEvent]) async {
         for event in produced {
             if case let .readingStored(reading, _) = event {
-                cuffs[address]?.lastReadingAt = reading.receivedAt
+                state.cuffs[address]?.lastReadingAt = reading.receivedAt
                 if let sequence = reading.sequenceNumber { await rememberSequence(address, sequence) }
             }
             emit(.session(address, event))
-            for watcher in watchers.values { watcher.deliver(address, event) }
+            for watcher in state.watchers.values { watcher.deliver(address, event) }
         }
     }
 
     func rememberSequence(_ address: BluetoothAddress, _ sequence: UInt16) async {
-        var record = records[address] ?? CuffRecord(address: address)
+        var record = state.records[address] ?? CuffRecord(address: address)
         guard record.lastSequenceNumber.map({ sequence > $0 }) ?? true else { return }
         record.lastSequenceNumber = sequence
         await remember(record)
     }
 
     func remember(_ record: CuffRecord) async {
-        records[record.address] = record
+        state.records[record.address] = record
         do {
             try await registry.save(record)
         } catch {

@@ -6,7 +6,7 @@ extension CuffGateway {
     /// 0x01; docs/reference/GATT-HEALTH.md §9), connecting first if needed. A device without the control point
     /// (it is optional, present only with Energy Expended) is ``GatewayError/unsupported(_:_:)``.
     public func resetEnergyExpended(_ address: BluetoothAddress) async throws(GatewayError) {
-        guard let id = cuffs[address]?.device.id else { throw .unknownCuff(address) }
+        guard let id = state.cuffs[address]?.device.id else { throw .unknownCuff(address) }
         do {
             try await bluez.connect(id)
             try await bluez.writeValue(HeartRateControlPoint.resetEnergyExpended.encoded(), to: HealthCharacteristic.heartRateControlPoint.uuid, of: id)

@@ -9,26 +9,24 @@ extension CuffGateway {
     /// A cuff with a vendor control point is connected and told to start; a standard cuff measures when
     /// its user presses START and it connects.
     public func startMeasurement(_ address: BluetoothAddress?, timeout: Duration) async throws(GatewayError) -> AsyncStream<MeasurementUpdate> {
-        guard adapter != nil else { throw .bluetoothUnavailable("no adapter, or bluetoothd is not running") }
+        guard state.adapter != nil else { throw .bluetoothUnavailable("no adapter, or bluetoothd is not running") }
         if let address {
-            guard cuffs[address] != nil else { throw .unknownCuff(address) }
-        } else if cuffs.isEmpty {
+            guard state.cuffs[address] != nil else { throw .unknownCuff(address) }
+        } else if state.cuffs.isEmpty {
             throw .noCuffs
         }
         let (stream, continuation) = AsyncStream<MeasurementUpdate>.makeStream()
-        let token = nextWatcher
-        nextWatcher += 1
         let watcher = MeasurementWatcher(address: address, armedAt: now(), continuation: continuation)
-        watchers[token] = watcher
+        let token = state.addWatcher(watcher)
         continuation.onTermination = { [weak self] _ in Task { await self?.endWatcher(token) } }
-        for cuff in cuffs.values where watcher.watches(cuff.device.id.address) {
+        for cuff in state.cuffs.values where watcher.watches(cuff.device.id.address) {
             continuation.yield(.state(cuff.device.id.address, await cuff.session.state))
         }
         Task { [weak self] in
             try? await Task.sleep(for: timeout)
             await self?.expire(token)
         }
-        if let address, let control = cuffs[address]?.vendorControl {
+        if let address, let control = state.cuffs[address]?.vendorControl {
             try await sendVendorCommand(QardioArmControlPoint.Command.start.encoded(), to: address, control: control)
         }
         return stream
@@ -36,19 +34,19 @@ extension CuffGateway {
 
     /// Ends armed sessions for `address` (all when nil); a vendor cuff is told to cancel (deflate).
     public func stopMeasurement(_ address: BluetoothAddress?) async throws(GatewayError) {
-        if let address, cuffs[address] == nil { throw .unknownCuff(address) }
-        for (token, watcher) in watchers where address == nil || watcher.address == address || watcher.address == nil {
-            watchers[token] = nil
+        if let address, state.cuffs[address] == nil { throw .unknownCuff(address) }
+        for (token, watcher) in state.watchers where address == nil || watcher.address == address || watcher.address == nil {
+            state.watchers[token] = nil
             watcher.end(.stopped)
         }
-        for cuff in cuffs.values where address == nil || cuff.device.id.address == address {
+        for cuff in state.cuffs.values where address == nil || cuff.device.id.address == address {
             guard let control = cuff.vendorControl, cuff.device.connected else { continue }
             try? await sendVendorCommand(QardioArmControlPoint.Command.cancel.encoded(), to: cuff.device.id.address, control: control)
         }
     }
 
     private func sendVendorCommand(_ command: [UInt8], to address: BluetoothAddress, control: String) async throws(GatewayError) {
-        guard let id = cuffs[address]?.device.id else { throw .unknownCuff(address) }
+        guard let id = state.cuffs[address]?.device.id else { throw .unknownCuff(address) }
         do {
             try await bluez.connect(id)
             try await bluez.writeValue(command, to: control, of: id)
@@ -60,15 +58,15 @@ extension CuffGateway {
     /// Time is up: the watcher ends, and a vendor cuff still inflating is told to cancel ("send F1 02 on
     /// cancel, timeout or shutdown", docs/reference/GATT-HEALTH.md §12).
     private func expire(_ token: Int) async {
-        guard let watcher = watchers.removeValue(forKey: token) else { return }
+        guard let watcher = state.watchers.removeValue(forKey: token) else { return }
         watcher.end(.timedOut)
-        if let address = watcher.address, let control = cuffs[address]?.vendorControl, cuffs[address]?.device.connected == true {
+        if let address = watcher.address, let control = state.cuffs[address]?.vendorControl, state.cuffs[address]?.device.connected == true {
             try? await sendVendorCommand(QardioArmControlPoint.Command.cancel.encoded(), to: address, control: control)
         }
     }
 
     private func endWatcher(_ token: Int) {
-        watchers[token] = nil
+        state.watchers[token] = nil
     }
 
     /// A QardioArm phase notification (docs/reference/GATT-HEALTH.md §12): logged; an aborted or failed measurement ends
@@ -80,8 +78,8 @@ extension CuffGateway {
         }
         emit(.measurementPhase(address, "\(phase)"))
         guard phase == .aborted || phase == .error else { return }
-        for (token, watcher) in watchers where watcher.watches(address) {
-            watchers[token] = nil
+        for (token, watcher) in state.watchers where watcher.watches(address) {
+            state.watchers[token] = nil
             watcher.end(.stopped)
         }
     }

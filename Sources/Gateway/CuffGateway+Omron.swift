@@ -5,14 +5,16 @@ import GATTHealth
 /// Record download from an Omron cuff through Omron's own service (docs/omron.md §6): on every connection,
 /// unlock, start, read the clock and the per-user counters, read each user's unread slots in blocks, decode
 /// them into readings, mark them read, set the clock, end. Models without counters are read whole; the store's dedupe keeps each
-/// record once. A pairing that finds the cuff not in pairing mode is refused in words (``omronRefusal``).
+/// record once. While cuffd pairs the cuff, anything that keeps the new key from unlocking it — a model cuffd
+/// cannot read, a cuff not in pairing mode, a key refused or not answered — refuses the pairing in words
+/// (``Cuff/omronRefusal``), and `pair` removes the bond.
 extension CuffGateway {
     /// How often a packet is sent before the download gives up (docs/omron.md §3).
     static let omronAttempts = 3
 
     func downloadOmron(_ id: DeviceID) async {
         let address = id.address
-        guard let cuff = cuffs[address] else { return }
+        guard let cuff = state.cuffs[address] else { return }
         let inbox = cuff.omronInbox
         // The services resolve one by one (docs/reference/BLUEZ-DBUS.md §6): Omron's may come after the health ones.
         for _ in 0 ..< 20 where await bluez.characteristic(OmronService.unlock, of: id) == nil {
@@ -21,13 +23,16 @@ extension CuffGateway {
         for _ in 0 ..< 50 where !(await bluez.isNotifying(id)) {
             guard (try? await Task.sleep(for: .milliseconds(100))) != nil else { return }
         }
+        guard !Task.isCancelled else { return }
+        var unlocked = false
         do {
-            let name = [cuff.device.name, records[address]?.identity?.model].compactMap { $0 }
+            let name = [cuff.device.name, state.records[address]?.identity?.model].compactMap { $0 }
             guard let model = name.lazy.compactMap(OmronModel.named).first else {
                 throw OmronDownloadError.unknownModel(cuff.device.name ?? address.description)
             }
             if broker.isPairing(address) { try await programOmronKey(id, inbox) }
             try await unlockOmron(id, inbox)
+            unlocked = true
             _ = try await exchange(.start, id, inbox)
             let clockBlock = try await readOmronClock(model, id, inbox)
             var tally = OmronTally()
@@ -46,10 +51,9 @@ extension CuffGateway {
             _ = try await exchange(.end, id, inbox)
             emit(.recordsDownloaded(address, count: tally.records))
             if let skipped = tally.skippedDescription { emit(.problem(address, skipped)) }
-        } catch let error as OmronDownloadError {
-            if broker.isPairing(address), error.refusesPairing { cuffs[address]?.omronRefusal = error.description }
-            emit(.problem(address, "the Omron download stopped: \(error)"))
         } catch {
+            // Asked now, not before the awaits: the pairing may have ended meanwhile.
+            if broker.isPairing(address), !unlocked { state.cuffs[address]?.omronRefusal = "\(error)" }
             emit(.problem(address, "the Omron download stopped: \(error)"))
         }
     }
@@ -76,7 +80,7 @@ extension CuffGateway {
     }
 
     private func handOver(_ bytes: [UInt8], user: Int, layout: OmronRecordLayout, _ address: BluetoothAddress, _ tally: inout OmronTally) async {
-        guard let session = cuffs[address]?.session else { return }
+        guard let session = state.cuffs[address]?.session else { return }
         do {
             let record = try OmronRecord(decoding: bytes, layout: layout)
             tally.records += 1
@@ -118,7 +122,7 @@ extension CuffGateway {
 
     /// An Omron notification: unlock answers and receive-channel pieces go to the download waiting for them.
     func omronNotification(_ address: BluetoothAddress, _ uuid: String, _ bytes: [UInt8]) async {
-        guard let inbox = cuffs[address]?.omronInbox else { return }
+        guard let inbox = state.cuffs[address]?.omronInbox else { return }
         if uuid == OmronService.unlock {
             await inbox.unlockAnswer(bytes)
         } else if let channel = OmronService.receiveChannels.firstIndex(of: uuid) {

@@ -10,8 +10,8 @@ extension CuffGateway {
         guard let clock = model.clock else { return nil }
         let block = try await exchange(.read(model.settingsReadAddress + clock.offset, count: UInt8(clock.size)), id, inbox).data
         if let shown = clock.time(in: block), let offset = ClockOffset.measure(CurrentTime(dateTime: shown, adjustReason: []), at: now()) {
-            await cuffs[id.address]?.session.setClockOffset(offset)
-            cuffs[id.address]?.clockOffset = offset
+            await state.cuffs[id.address]?.session.setClockOffset(offset)
+            state.cuffs[id.address]?.clockOffset = offset
         }
         return block
     }
@@ -19,7 +19,7 @@ extension CuffGateway {
     /// Writes local time into the clock block (its other bytes kept), where `[Gateway] ClockSync` allows.
     func writeOmronClock(_ model: OmronModel, block: [UInt8], _ id: DeviceID, _ inbox: OmronInbox) async throws(OmronDownloadError) {
         guard let clock = model.clock else { return }
-        let measured = cuffs[id.address]?.clockOffset
+        let measured = state.cuffs[id.address]?.clockOffset
         guard configuration.clockSync else {
             if let measured { emit(.clockSynchronized(id.address, offset: measured, written: false)) }
             return
@@ -28,8 +28,8 @@ extension CuffGateway {
         let local = ClockOffset.currentTime(at: moment, in: configuration.timeZone).dateTime
         _ = try await exchange(.write(model.settingsWriteAddress + clock.offset, clock.setting(local, in: block)), id, inbox)
         let synchronized = ClockOffset.measure(CurrentTime(dateTime: local, adjustReason: []), at: moment)
-        await cuffs[id.address]?.session.setClockOffset(synchronized)
-        cuffs[id.address]?.clockOffset = synchronized
+        await state.cuffs[id.address]?.session.setClockOffset(synchronized)
+        state.cuffs[id.address]?.clockOffset = synchronized
         if let measured {
             emit(.clockSynchronized(id.address, offset: measured, written: true))
         } else {

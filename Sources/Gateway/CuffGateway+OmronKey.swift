@@ -21,14 +21,14 @@ extension CuffGateway {
         let key = (0 ..< OmronUnlock.keyLength).map { _ in UInt8.random(in: 0 ... 255, using: &generator) }
         let stored = try await unlockExchange(OmronUnlock.program(key), id, inbox)
         guard stored == .keyStored else { throw .keyRefused(Self.bytes(of: stored)) }
-        var record = records[id.address] ?? CuffRecord(address: id.address)
+        var record = state.records[id.address] ?? CuffRecord(address: id.address)
         record.omronKey = key
         await remember(record)
     }
 
     /// Unlocks the cuff's memory with the key cuffd programmed.
     func unlockOmron(_ id: DeviceID, _ inbox: OmronInbox) async throws(OmronDownloadError) {
-        guard let key = records[id.address]?.omronKey else { throw .noKey }
+        guard let key = state.records[id.address]?.omronKey else { throw .noKey }
         let answer = try await unlockExchange(OmronUnlock.unlock(key), id, inbox)
         guard answer == .unlocked else { throw .unlockRefused(Self.bytes(of: answer)) }
     }

@@ -31,10 +31,15 @@ extension CuffGateway {
         let adapter = try usableAdapter()
         let id = DeviceID(adapter: adapter.address, address: address)
         guard !broker.isPairing(address) else { throw .busy("pairing \(address)") }
+        // Taken before the broker expects the pairing: from then on, its events adopt the device.
+        let collectedBefore = state.cuffs[address] != nil
         broker.expect(address, passkey: passkey)
         defer { broker.finished(address) }
         if await bluez.device(id) == nil { try await discover(id, within: timeout) }
         guard let device = await bluez.device(id) else { throw .unknownCuff(address) }
+        // A device cuffd did not collect from before is adopted for this pairing only: if it fails, nothing of
+        // it stays (the link, the adoption, a bond bluetoothd made before setting it trusted).
+        let adoptedForPairing = !collectedBefore && !device.paired && !configuration.knownCuffs.contains(address)
         await consider(device)
         await bluez.setAgentCapability(.keyboardDisplay)
         do {
@@ -42,6 +47,7 @@ extension CuffGateway {
             try await bluez.setTrusted(id, true)
         } catch {
             await bluez.setAgentCapability(.noInputNoOutput)
+            if adoptedForPairing { try? await forget(address) }
             throw .bluez(error)
         }
         await bluez.setAgentCapability(.noInputNoOutput)
@@ -50,14 +56,24 @@ extension CuffGateway {
         if (try? await bluez.waitForServicesResolved(id, timeout: timeout)) != nil { startProvisioning(address) }
         // Pair resolves services on its link: return once that link's identity, clock and stored records
         // are in, so a `start` that follows waits for a new measurement, not for this history.
-        await cuffs[address]?.provisioning?.value
-        if let refusal = cuffs[address]?.omronRefusal {
+        await state.cuffs[address]?.provisioning?.value
+        if let refusal = omronPairingRefusal(address) {
             // No half-made bond: the cuff never took cuffd's key (docs/omron.md §6).
             try? await forget(address)
             throw .refused(address, refusal)
         }
         guard let status = await status(address) else { throw .unknownCuff(address) }
         return status
+    }
+
+    /// Why pairing an Omron cuff is not complete once its first link's provisioning ended: the download said
+    /// why (``Cuff/omronRefusal``), or the link went before cuffd's key was programmed. Nil for a cuff that
+    /// took the key, and for every other cuff.
+    private func omronPairingRefusal(_ address: BluetoothAddress) -> String? {
+        guard let cuff = state.cuffs[address], cuff.device.uuids.contains(OmronService.uuid) else { return nil }
+        if let refusal = cuff.omronRefusal { return refusal }
+        guard state.records[address]?.omronKey == nil else { return nil }
+        return "the link to the cuff ended before cuffd could program its pairing key; hold its Bluetooth button until \"P\" blinks, then pair again"
     }
 
     /// The passkey a person read off the cuff, for the pairing waiting on it.
@@ -71,13 +87,13 @@ extension CuffGateway {
         let adapter = try usableAdapter()
         let id = DeviceID(adapter: adapter.address, address: address)
         let known = await bluez.device(id) != nil
-        guard cuffs[address] != nil || known else { throw .unknownCuff(address) }
-        forgetting.insert(address)
-        defer { forgetting.remove(address) }
+        guard state.cuffs[address] != nil || known else { throw .unknownCuff(address) }
+        guard state.beginForgetting(address) else { throw .busy("forgetting \(address)") }
+        defer { state.endForgetting(address) }
         await bluez.stopNotifying(id)
         await linkLost(address)
-        cuffs[address] = nil
-        records[address] = nil
+        state.cuffs[address] = nil
+        state.records[address] = nil
         try? await registry.remove(address)
         if known {
             do {
@@ -104,7 +120,7 @@ extension CuffGateway {
     }
 
     func usableAdapter() throws(GatewayError) -> Adapter {
-        guard let adapter else { throw .bluetoothUnavailable("no adapter, or bluetoothd is not running") }
+        guard let adapter = state.adapter else { throw .bluetoothUnavailable("no adapter, or bluetoothd is not running") }
         guard adapter.powered else { throw .bluetoothUnavailable("adapter \(adapter.interfaceName) is powered off (rfkill? bluetoothctl power on)") }
         return adapter
     }

@@ -8,16 +8,18 @@ import GATTHealth
 /// keeps them (BPS 1.1 RACP, §7–§8). The link may drop at any step; the task is then canceled.
 extension CuffGateway {
     func startProvisioning(_ address: BluetoothAddress) {
-        guard let cuff = cuffs[address], cuff.provisioning == nil else { return }
-        cuffs[address]?.provisioning = Task { [weak self] in
+        guard let cuff = state.cuffs[address], cuff.provisioning == nil else { return }
+        state.cuffs[address]?.provisioning = Task { [weak self] in
             await self?.provision(address)
         }
     }
 
     private func provision(_ address: BluetoothAddress) async {
-        guard let cuff = cuffs[address] else { return }
+        guard let cuff = state.cuffs[address] else { return }
         let id = cuff.device.id
         guard await servicesPresent(id) else {
+            // Canceled while waiting: the link is gone, not its services.
+            guard !Task.isCancelled else { return }
             await reconnectForMissingServices(id)
             return
         }
@@ -27,7 +29,7 @@ extension CuffGateway {
         guard !Task.isCancelled else { return }
         if let clock { await setClock(id, measured: clock) }
         let characteristics = await bluez.characteristics(of: id)
-        cuffs[address]?.vendorControl = characteristics.first { $0.uuid == QardioArmControlPoint.uuid }?.uuid
+        state.cuffs[address]?.vendorControl = characteristics.first { $0.uuid == QardioArmControlPoint.uuid }?.uuid
         if characteristics.contains(where: { $0.uuid == HealthCharacteristic.recordAccessControlPoint.uuid }),
            characteristics.contains(where: { $0.uuid == HealthCharacteristic.bloodPressureRecord.uuid }) {
             await downloadRecords(id)
@@ -68,8 +70,8 @@ extension CuffGateway {
               let bytes = try? await bluez.readValue(clock.uuid, of: id), let value = try? CurrentTime(decoding: bytes),
               let offset = ClockOffset.measure(value, at: now())
         else { return nil }
-        await cuffs[id.address]?.session.setClockOffset(offset)
-        cuffs[id.address]?.clockOffset = offset
+        await state.cuffs[id.address]?.session.setClockOffset(offset)
+        state.cuffs[id.address]?.clockOffset = offset
         return (offset, clock)
     }
 
@@ -90,15 +92,15 @@ extension CuffGateway {
             return
         }
         let synchronized = ClockOffset.measure(current, at: moment)
-        await cuffs[id.address]?.session.setClockOffset(synchronized)
-        cuffs[id.address]?.clockOffset = synchronized
+        await state.cuffs[id.address]?.session.setClockOffset(synchronized)
+        state.cuffs[id.address]?.clockOffset = synchronized
         emit(.clockSynchronized(id.address, offset: measured.offset, written: true))
     }
 
     /// Reads Device Information once per bond (docs/reference/GATT-HEALTH.md §11; each string is optional) and the Blood
     /// Pressure Feature, remembers them, and lets the session handle the values it held back.
     private func identify(_ id: DeviceID) async {
-        guard let cuff = cuffs[id.address] else { return }
+        guard let cuff = state.cuffs[id.address] else { return }
         var identity = DeviceIdentity(address: id.address, name: cuff.device.name)
         let present = Set(await bluez.characteristics(of: id).map(\.uuid))
         func text(_ characteristic: HealthCharacteristic) async -> String? {
@@ -114,17 +116,20 @@ extension CuffGateway {
         if present.contains(HealthCharacteristic.systemID.uuid), let bytes = try? await bluez.readValue(HealthCharacteristic.systemID.uuid, of: id) {
             identity.systemID = try? SystemID(decoding: bytes)
         }
-        var record = records[id.address] ?? CuffRecord(address: id.address)
+        var feature: BloodPressureFeature?
         if present.contains(HealthCharacteristic.bloodPressureFeature.uuid),
-           let bytes = try? await bluez.readValue(HealthCharacteristic.bloodPressureFeature.uuid, of: id),
-           let feature = try? BloodPressureFeature(decoding: bytes) {
-            record.feature = feature.rawValue
+           let bytes = try? await bluez.readValue(HealthCharacteristic.bloodPressureFeature.uuid, of: id) {
+            feature = try? BloodPressureFeature(decoding: bytes)
         }
-        // A link lost mid-way leaves the identity incomplete: try again on the next link.
-        guard !Task.isCancelled, cuffs[id.address]?.device.connected == true else { return }
+        // A link lost mid-way leaves the identity incomplete: try again on the next link. A cuff forgotten
+        // meanwhile is not collected any more, and must not be remembered again.
+        guard !Task.isCancelled, state.cuffs[id.address]?.device.connected == true else { return }
+        // Read afresh: a reading stored while the reads were awaited may have advanced the record.
+        var record = state.records[id.address] ?? CuffRecord(address: id.address)
+        if let feature { record.feature = feature.rawValue }
         record.identity = identity
         await remember(record)
-        cuffs[id.address]?.identified = true
+        state.cuffs[id.address]?.identified = true
         await publish(id.address, await cuff.session.identify(identity))
     }
 }

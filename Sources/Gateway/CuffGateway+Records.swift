@@ -12,22 +12,23 @@ extension CuffGateway {
         for _ in 0..<50 where !(await bluez.isNotifying(id)) {
             guard (try? await Task.sleep(for: .milliseconds(100))) != nil else { return }
         }
-        let record = records[id.address]
+        guard !Task.isCancelled else { return }
+        let record = state.records[id.address]
         let download = RecordDownload(feature: BloodPressureFeature(rawValue: record?.feature ?? 0), after: record?.lastSequenceNumber)
-        cuffs[id.address]?.download = download
+        state.cuffs[id.address]?.download = download
         do {
             try await bluez.writeValue(download.request.encoded(), to: racp, of: id)
         } catch {
-            cuffs[id.address]?.download = nil
+            state.cuffs[id.address]?.download = nil
             emit(.problem(id.address, "the stored-record request failed: \(error)"))
         }
     }
 
     func recordSegment(_ address: BluetoothAddress, _ bytes: [UInt8], _ receivedAt: Date) async {
-        guard let cuff = cuffs[address], var download = cuff.download else { return }
+        guard let cuff = state.cuffs[address], var download = cuff.download else { return }
         do {
             let step = try download.segment(bytes)
-            cuffs[address]?.download = download
+            state.cuffs[address]?.download = download
             guard case .record(let record) = step,
                   let characteristic = HealthCharacteristic(rawValue: record.recordedCharacteristicUUID)
             else { return }
@@ -39,13 +40,13 @@ extension CuffGateway {
     }
 
     func recordAccessResponse(_ address: BluetoothAddress, _ bytes: [UInt8]) async {
-        guard let download = cuffs[address]?.download else { return }
+        guard let download = state.cuffs[address]?.download else { return }
         switch try? download.response(bytes) {
         case .finished(let count)?:
-            cuffs[address]?.download = nil
+            state.cuffs[address]?.download = nil
             emit(.recordsDownloaded(address, count: count))
         case .refused(let code)?:
-            cuffs[address]?.download = nil
+            state.cuffs[address]?.download = nil
             emit(.problem(address, "the cuff refused the stored-record request (RACP response \(code.map { "\($0)" } ?? "unknown"))"))
         default:
             break

@@ -11,28 +11,48 @@ import GATTHealth
 /// Rate 0x180D, those cuffd pairs, and those the configuration names. For each, notifications are kept
 /// enabled (bluetoothd re-enables them on every reconnection, docs/reference/BLUEZ-DBUS.md §7), so a bonded, trusted cuff
 /// that wakes is connected by bluetoothd itself (GattProfile1) and its values flow without a request.
+///
+/// ## Reentrancy
+///
+/// Everything that changes is in ``state`` (``State`` says, field by field, what may change it). The actor
+/// is reentrant: at every `await` another of its jobs may run. Three kinds of caller interleave:
+///
+/// - the follow task, handling bluetoothd's events one at a time, in order (`handle`, asserted);
+/// - control requests from the D-Bus API, any number at once: `pair`, `forget`, `scan`,
+///   `startMeasurement`, `stopMeasurement`, `resetEnergyExpended`, `status`;
+/// - tasks the Gateway starts: one provisioning task per link, the spool recovery, each armed
+///   measurement's timeout, and sessions' later events (a store retry's commits, through `publish`).
+///
+/// Methods that never suspend run as one step: `consider`'s check and `adopt`'s ``State/collect(_:)``,
+/// `startProvisioning`'s check and set, `linkLost`'s clearing of provisioning and download, every removal of
+/// a watcher. Methods that suspend follow three rules, and re-check after an await:
+///
+/// 1. A cuff is looked up again after every await and written through `state.cuffs[address]?`, never
+///    through a copy stored back: `forget` or bluetoothd may have removed it meanwhile (`publish`,
+///    `measureClock`, `recordSegment`, the Omron clock and key). What a copy is used for across an await
+///    is its constant parts: session, Omron inbox, device ID.
+/// 2. Work that belongs to one link stops when the link does: `linkLost` cancels the provisioning task, and
+///    each of its steps checks `Task.isCancelled` (or a sleep that throws) before changing anything
+///    (`provision`, `identify`, the download requests). `identify` also checks that the cuff is still
+///    collected and connected before remembering what it read, and reads its record afresh then.
+/// 3. A request re-asks what it waited for: `pair` looks the cuff up again after bluetoothd paired it and
+///    after its provisioning ended (the refusal is read then); `forget` marks the address before its
+///    first await (``State/beginForgetting(_:)``) so that `consider` cannot adopt it again meanwhile;
+///    `startMeasurement` reads the vendor control point after yielding the states.
 public actor CuffGateway {
     let bluez: BluezClient
     let store: any ReadingStore
     let registry: any CuffRegistry
     let configuration: GatewayConfiguration
     let now: @Sendable () -> Date
+    /// Set once, by ``start()``, before any event is followed. Which pairings are under way changes across
+    /// suspensions (`pair` ends one in a `defer`), so `isPairing` is asked each time, never kept.
     var broker: PairingBroker!
-    /// The cuffs we collect from, by address.
-    var cuffs: [BluetoothAddress: Cuff] = [:]
-    var records: [BluetoothAddress: CuffRecord] = [:]
-    /// Cuffs being forgotten: events still queued must not adopt them again.
-    var forgetting: Set<BluetoothAddress> = []
-    /// The adapter in use.
-    var adapter: Adapter?
     let subscribers = Broadcaster<GatewayEvent>()
     /// Where sessions keep readings the store refuses (``ReadingSpool``).
     let spool: any ReadingSpool
-    var watchers: [Int: MeasurementWatcher] = [:]
-    var nextWatcher = 0
-    private var followTask: Task<Void, Never>?
-    /// Commits what an earlier run left in the spool.
-    private var recoveryTask: Task<Void, Never>?
+    /// What changes after `init`; see ``State`` for who changes each field across a suspension.
+    var state = State()
 
     public init(
         bluez: BluezClient, store: any ReadingStore, registry: any CuffRegistry = InMemoryCuffRegistry(),
@@ -54,20 +74,20 @@ public actor CuffGateway {
             timeout: configuration.passkeyTimeout,
             isKnownCuff: { [weak self] id in await self?.isCollecting(id) ?? false },
             askForPasskey: { [weak self] address in await self?.emit(.passkeyRequested(address)) })
-        records = await registry.records()
+        state.records = await registry.records()
         let events = await bluez.events()
         try await bluez.start(pairingDelegate: broker)
-        followTask = Task { [weak self] in
+        state.followTask = Task { [weak self] in
             for await event in events { await self?.handle(event) }
         }
         await chooseAdapter()
         for device in await bluez.devices { await consider(device) }
-        recoveryTask = Task { [weak self] in await self?.recoverSpooledReadings() }
+        state.recoveryTask = Task { [weak self] in await self?.recoverSpooledReadings() }
     }
 
     public func stop() async {
-        followTask?.cancel()
-        recoveryTask?.cancel()
+        state.followTask?.cancel()
+        state.recoveryTask?.cancel()
         await bluez.stop()
         subscribers.finishAll()
     }
@@ -83,18 +103,18 @@ public actor CuffGateway {
 
     // MARK: - State
 
-    public var currentAdapter: Adapter? { adapter }
+    public var currentAdapter: Adapter? { state.adapter }
 
     public var cuffStatuses: [CuffStatus] {
         get async {
             var statuses: [CuffStatus] = []
-            for address in cuffs.keys.sorted() { if let status = await status(address) { statuses.append(status) } }
+            for address in state.cuffs.keys.sorted() { if let status = await status(address) { statuses.append(status) } }
             return statuses
         }
     }
 
     public func status(_ address: BluetoothAddress) async -> CuffStatus? {
-        guard let cuff = cuffs[address] else { return nil }
+        guard let cuff = state.cuffs[address] else { return nil }
         return CuffStatus(
             address: address, name: cuff.device.name, paired: cuff.device.paired, trusted: cuff.device.trusted,
             connected: cuff.device.connected, state: await cuff.session.state,
@@ -103,40 +123,43 @@ public actor CuffGateway {
     }
 
     func isCollecting(_ id: DeviceID) -> Bool {
-        id.adapter == adapter?.address && cuffs[id.address] != nil
+        id.adapter == state.adapter?.address && state.cuffs[id.address] != nil
     }
 
     // MARK: - Following bluetoothd
 
     private func handle(_ event: BluezEvent) async {
+        assert(!state.handlingEvent, "BlueZ events must be handled one at a time, in order")
+        state.handlingEvent = true
+        defer { state.handlingEvent = false }
         switch event {
         case .availabilityChanged(let available):
             if !available {
-                for address in cuffs.keys { await linkLost(address) }
+                for address in state.cuffs.keys { await linkLost(address) }
             }
             await chooseAdapter()
         case .adapterChanged, .adapterRemoved:
             await chooseAdapter()
         case let .deviceChanged(device, changed):
-            guard device.id.adapter == adapter?.address else { return }
-            if cuffs[device.id.address] == nil {
+            guard device.id.adapter == state.adapter?.address else { return }
+            if state.cuffs[device.id.address] == nil {
                 // Judged by the mirror as it is now: an event queued before a `forget` still shows the bond.
                 if let current = await bluez.device(device.id) { await consider(current) }
             } else {
                 await deviceChanged(device, changed)
             }
         case .deviceRemoved(let id):
-            guard id.adapter == adapter?.address, cuffs[id.address] != nil else { return }
+            guard id.adapter == state.adapter?.address, state.cuffs[id.address] != nil else { return }
             await linkLost(id.address)
             if !configuration.knownCuffs.contains(id.address) {
-                cuffs[id.address] = nil
+                state.cuffs[id.address] = nil
                 emit(.cuffRemoved(id.address))
             }
         case .notifying(let id, _):
-            guard id.adapter == adapter?.address, let cuff = cuffs[id.address], await bluez.isNotifying(id) else { return }
+            guard id.adapter == state.adapter?.address, let cuff = state.cuffs[id.address], await bluez.isNotifying(id) else { return }
             await publish(id.address, await cuff.session.handle(.subscribed))
         case let .value(id, uuid, bytes, receivedAt):
-            guard id.adapter == adapter?.address, cuffs[id.address] != nil else { return }
+            guard id.adapter == state.adapter?.address, state.cuffs[id.address] != nil else { return }
             await value(id.address, uuid, bytes, receivedAt)
         case .servicesChanged:
             break
@@ -149,8 +172,8 @@ public actor CuffGateway {
         let chosen = configuration.adapter.map { wanted in
             adapters.first { $0.interfaceName == wanted || $0.address.description == wanted.uppercased() }
         } ?? adapters.first { $0.powered } ?? adapters.first
-        let changed = chosen?.address != adapter?.address || (chosen?.powered != adapter?.powered)
-        adapter = chosen
+        let changed = chosen?.address != state.adapter?.address || (chosen?.powered != state.adapter?.powered)
+        state.adapter = chosen
         if changed { emit(.bluetoothAvailable(chosen?.powered == true)) }
     }
 }

@@ -17,26 +17,23 @@ enum OmronDownloadError: Error, CustomStringConvertible {
     case noAnswer(String)
     case bluez(BluezError)
 
-    /// Whether cuffd's pairing cannot be complete: the cuff holds no key of cuffd's, or cuffd cannot read it at all.
-    var refusesPairing: Bool {
-        switch self {
-        case .unknownModel, .notInPairingMode, .keyRefused: true
-        default: false
-        }
-    }
-
     var description: String {
         switch self {
         case .unknownModel(let name):
             "\(name) offers Omron's service, but cuffd knows its memory only for \(OmronModel.table.map(\.name).joined(separator: ", ")) (docs/omron.md §4); its readings cannot be read yet"
         case .notInPairingMode:
             "the cuff is not in pairing mode: hold its Bluetooth button until \"P\" blinks on the display, then pair again"
-        case .keyRefused(let answer): "the cuff refused the new pairing key (answer \(Hex.bytes(answer))); pair again while \"P\" blinks"
+        case .keyRefused(let answer): "the cuff refused the new pairing key (\(Self.answer(answer))); pair again while \"P\" blinks"
         case .noKey: "cuffd holds no pairing key for this Omron cuff: hold its Bluetooth button until \"P\" blinks and run cuffctl pair"
         case .unlockRefused(let answer):
-            "the cuff refused cuffd's pairing key (answer \(Hex.bytes(answer))); it may have been paired elsewhere: hold its Bluetooth button until \"P\" blinks and run cuffctl pair"
+            "the cuff refused cuffd's pairing key (\(Self.answer(answer))); it may have been paired elsewhere: hold its Bluetooth button until \"P\" blinks and run cuffctl pair"
         case .noAnswer(let what): what
         case .bluez(let error): "bluetoothd: \(error)"
         }
+    }
+
+    /// The cuff's answer on the unlock characteristic, or that none came (docs/omron.md §2).
+    private static func answer(_ bytes: [UInt8]) -> String {
+        bytes.isEmpty ? "no answer within \(CuffGateway.omronAnswerTimeout)" : "answer \(Hex.bytes(bytes))"
     }
 }

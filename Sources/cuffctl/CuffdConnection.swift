@@ -91,6 +91,10 @@ struct CuffctlFailure: Error {
             self.init(message: error.message, status: ExitStatus.unknownDevice)
         case "org.cuffd.Error.Timeout", DBusError.Name.noReply.rawValue, DBusError.Name.timeout.rawValue:
             self.init(message: "timed out: \(error.message)", status: ExitStatus.timeout)
+        case "org.bluez.Error.AuthenticationFailed", "org.bluez.Error.AuthenticationRejected":
+            self.init(message: "the cuff refused pairing (\(error.message)): check the passkey it displays, and that it is in pairing mode", status: ExitStatus.pairingRefused)
+        case "org.cuffd.Error.PairingRefused":
+            self.init(message: error.message, status: ExitStatus.pairingRefused)
         case "org.cuffd.Error.InvalidArguments", DBusError.Name.invalidArgs.rawValue:
             self.init(message: error.message, status: ExitStatus.usage)
         default:

@@ -6,6 +6,9 @@ enum ExitStatus {
     static let usage = ExitCode(64)
     /// sysexits.h `EX_NOHOST`, taken for "no such cuff": the address names no cuff cuffd knows or sees.
     static let unknownDevice = ExitCode(68)
+    /// sysexits.h `EX_PROTOCOL`, taken for "the cuff refused pairing": a wrong passkey, or an Omron cuff that took
+    /// no pairing key (not in pairing mode); the bond cuffd made is removed (docs/omron.md §6).
+    static let pairingRefused = ExitCode(76)
     /// sysexits.h `EX_TEMPFAIL`: nothing came in time (`start --timeout`, a pairing).
     static let timeout = ExitCode(75)
     /// sysexits.h `EX_NOPERM`: the bus policy or cuffd refused the caller.

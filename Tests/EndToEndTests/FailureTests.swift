@@ -30,6 +30,18 @@ struct FailureTests {
         #expect(wrongKey.error.contains("read, share or read,share"))
     }
 
+    @Test("A pairing the cuff refuses (a wrong passkey): exit 76 saying so, and cuffd keeps nothing of the cuff")
+    func pairingRefused() async throws {
+        let stack = try await Stack.make(scenario: "passkey.json")
+        try await stack.startDaemon()
+        let refused = try await stack.cuffctl(["pair", "D0:5F:B8:4A:21:07", "--passkey", "111111", "--timeout", "10"])
+        #expect(refused.status == 76, "\(refused.error)")
+        #expect(refused.error.contains("the cuff refused pairing (Authentication Failed): check the passkey it displays"), "\(refused.error)")
+        let devices = try await stack.cuffctl(["devices", "--json"])
+        #expect(devices.status == 0 && !devices.output.contains("D0:5F:B8:4A:21:07"), "\(devices.output)")
+        #expect(stack.text("cuff-sim.log").contains("removed by RemoveDevice; bond forgotten"))
+    }
+
     @Test("A bad configuration file: exit 78 and the line that is wrong")
     func badConfiguration() async throws {
         let stack = try await Stack.make(scenario: "passkey.json", configuration: "[Clock]\nSync=maybe\n")

@@ -15,6 +15,24 @@ struct OmronRecordTests {
         #expect(record.systolic == 126 && record.diastolic == 88 && record.pulse == 84)
         #expect(record.time == DateTime(year: 2026, month: 6, day: 17, hours: 19, minutes: 35, seconds: 30))
         #expect(!record.irregularHeartbeat && !record.bodyMovement && record.isTimeKnown)
+        // Bytes 6–7, 0x18DE: bit 12 set, the cuff wrapped well (hass-omron reads it so, and names bits 13–15 battery
+        // and position).
+        #expect(!record.cuffTooLoose)
+        // Its test_slot7_hem7142t2, 2026-05-19 19:48:22, bytes 6–7 0x1C16: bit 12 set as well.
+        let seventh = try OmronRecord(decoding: bytes("6457431a7316161c000046001900") + [0, 0], layout: .littleEndian16)
+        #expect(seventh.time == DateTime(year: 2026, month: 5, day: 19, hours: 19, minutes: 48, seconds: 22) && !seventh.cuffTooLoose)
+    }
+
+    @Test func theCuffFitBitClearIsACuffTooLoose() throws {
+        // docs/omron.md §5: the same real records with their cuff-fit bit cleared, every other bit kept.
+        var aligned = bytes("6558541a331ade1800004c00ba00") + [0, 0]
+        aligned[7] &= ~0x10
+        let loose = try OmronRecord(decoding: aligned, layout: .littleEndian16)
+        #expect(loose.cuffTooLoose && loose.time.minutes == 35 && loose.time.seconds == 30)
+        var packed = bytes("5b781a4819d71b42000014006996")
+        packed[6] &= ~0x10
+        let loosePacked = try OmronRecord(decoding: packed, layout: OmronModel.named("HEM-7600T")!.layout)
+        #expect(loosePacked.cuffTooLoose && loosePacked.time.minutes == 45 && loosePacked.time.seconds == 2)
     }
 
     @Test func aRecordOfThePackedLayoutFromHassOmronsTests() throws {
@@ -24,6 +42,8 @@ struct OmronRecordTests {
         let record = try OmronRecord(decoding: slot, layout: OmronModel.named("HEM-7600T")!.layout)
         #expect(record.systolic == 145 && record.diastolic == 91 && record.pulse == 72)
         #expect(record.time == DateTime(year: 2026, month: 6, day: 14, hours: 23, minutes: 45, seconds: 2))
+        // Byte 6, 0x1B: bit 51 (0x10) set, the cuff wrapped well; bits 48–50 (position, battery) clear.
+        #expect(!record.cuffTooLoose && !record.irregularHeartbeat && !record.bodyMovement)
     }
 
     @Test(arguments: OmronModel.table)
@@ -37,6 +57,7 @@ struct OmronRecordTests {
         var moved = record
         moved.irregularHeartbeat = false
         moved.bodyMovement = true
+        moved.cuffTooLoose = true
         #expect(try OmronRecord(decoding: moved.encoded(model.layout), layout: model.layout) == moved)
     }
 

@@ -15,6 +15,8 @@ final class GatewayHarness: Sendable {
     let connection: DBusConnection
     let gateway: CuffGateway
     let store = InMemoryReadingStore()
+    /// What the Gateway remembers of each cuff (its keys, identities, sequence numbers).
+    let registry: any CuffRegistry
     let scenario: Scenario
     let log = LineLog()
     let events: StreamRecorder<GatewayEvent>
@@ -51,6 +53,7 @@ final class GatewayHarness: Sendable {
         spool: any ReadingSpool = NoSpool()
     ) async throws {
         scenario = try Scenario.parse(scenarioJSON)
+        self.registry = registry
         bus = try PrivateBus()
         let log = log
         emulator = BluezEmulator(scenario: scenario, bus: .address(bus.address)) { log.append($0) }

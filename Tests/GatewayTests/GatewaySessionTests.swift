@@ -190,6 +190,42 @@ struct GatewaySessionTests {
             await #expect(throws: GatewayError.self) { try await harness.gateway.forget(cuff) }
         }
     }
+
+    @Test("Two forgets of one cuff at once: one removes it, the other is told one is under way; nothing comes back")
+    func concurrentForgets() async throws {
+        try await withTeardown { teardown in
+            let harness = try await GatewayHarness(scenarioFile: "passkey.json")
+            teardown.add { await harness.stop() }
+            let cuff = BluetoothAddress("D0:5F:B8:4A:21:07")!
+            try await harness.pairAll()
+            #expect(await harness.registry.records()[cuff] != nil)
+            async let first = Self.outcome { try await harness.gateway.forget(cuff) }
+            async let second = Self.outcome { try await harness.gateway.forget(cuff) }
+            let outcomes = await [first, second]
+            // The second either overlaps the first (busy) or comes after it (unknown); never bluetoothd's
+            // DoesNotExist from removing the device twice (docs/gateway.md, "Reentrancy").
+            #expect(outcomes.filter { $0 == "removed" }.count == 1, "\(outcomes)")
+            #expect(outcomes.allSatisfy { ["removed", "busy", "unknown"].contains($0) }, "\(outcomes)")
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(await harness.gateway.status(cuff) == nil)
+            #expect(await harness.registry.records()[cuff] == nil)
+            #expect(harness.log.count("removed by RemoveDevice") == 1)
+        }
+    }
+
+    /// What a forget came to, in one word.
+    private static func outcome(_ forget: () async throws -> Void) async -> String {
+        do {
+            try await forget()
+            return "removed"
+        } catch GatewayError.busy {
+            return "busy"
+        } catch GatewayError.unknownCuff {
+            return "unknown"
+        } catch {
+            return "\(error)"
+        }
+    }
 }
 
 @Suite("Gateway over cuff-sim: vendor start and stop")

@@ -35,6 +35,8 @@ struct OmronGatewayTests {
             let irregular = try #require(readings.first { $0.systolic.doubleValue == 142 })
             #expect(irregular.status?.irregularPulse == true && irregular.status?.bodyMovement == false)
             #expect(readings.first { $0.systolic.doubleValue == 128 }?.status?.bodyMovement == true)
+            // The cuff-fit bit (docs/omron.md §5): clear on the one record the scenario wrapped loosely.
+            #expect(readings.filter { $0.status?.cuffTooLoose == true }.map(\.systolic.doubleValue) == [117])
             #expect(readings.allSatisfy { $0.meanArterialPressure == nil })
         }
     }
@@ -56,8 +58,11 @@ struct OmronGatewayTests {
 
     static let wrapped = BluetoothAddress("28:FF:B2:10:91:6E")!
 
-    /// omron-wrapped.json with `edits` (text → replacement): pairing its cuff must fail; `body` gets the harness and the error.
-    static func pairingError(_ edits: [String: String], _ body: (GatewayHarness, String) async throws -> Void) async throws {
+    /// omron-wrapped.json with `edits` (text → replacement): pairing its cuff (with `passkey`) must fail; `body` gets
+    /// the harness and the error.
+    static func pairingError(
+        _ edits: [String: String], passkey: UInt32? = nil, _ body: (GatewayHarness, GatewayError) async throws -> Void
+    ) async throws {
         try await withTeardown { teardown in
             var json = try String(contentsOf: GatewayHarness.folder.appendingPathComponent("omron-wrapped.json"), encoding: .utf8)
             for (text, replacement) in edits {
@@ -67,29 +72,47 @@ struct OmronGatewayTests {
             let harness = try await GatewayHarness(Data(json.utf8))
             teardown.add { await harness.stop() }
             do {
-                _ = try await harness.gateway.pair(wrapped, passkey: nil, timeout: .seconds(10))
+                _ = try await harness.gateway.pair(wrapped, passkey: passkey, timeout: .seconds(10))
                 Issue.record("pairing succeeded")
-            } catch {
-                try await body(harness, "\(error)")
+            } catch let error as GatewayError {
+                try await body(harness, error)
             }
         }
     }
 
-    @Test("A cuff not in pairing mode: pair fails in words and leaves no bond behind")
+    @Test("A cuff not in pairing mode: pair is refused in words and leaves no bond, key or cuff behind")
     func notInPairingMode() async throws {
         try await Self.pairingError(["\"model\": \"HEM-7155T\",\n": "\"model\": \"HEM-7155T\", \"pairingMode\": false,\n"]) { harness, error in
-            #expect(error.contains("not in pairing mode: hold its Bluetooth button until \"P\" blinks"))
-            #expect(await harness.gateway.status(Self.wrapped) == nil)
-            #expect(await harness.store.readings.isEmpty)
-            #expect(harness.log.count("removed") > 0)
+            guard case .refused(Self.wrapped, let why) = error else { Issue.record("\(error)"); return }
+            #expect(why.contains("not in pairing mode: hold its Bluetooth button until \"P\" blinks"))
+            try await Self.expectNothingLeft(harness)
         }
+    }
+
+    @Test("A wrong passkey: bluetoothd's refusal is passed on, and nothing of the cuff stays")
+    func wrongPasskey() async throws {
+        try await Self.pairingError(["\"pairing\": \"justWorks\"": "\"pairing\": \"passkey:123456\""], passkey: 111_111) { harness, error in
+            guard case .bluez(let refusal) = error else { Issue.record("\(error)"); return }
+            #expect(refusal.kind == .authenticationFailed)
+            #expect(harness.log.count("Omron unlock written") == 0)
+            try await Self.expectNothingLeft(harness)
+        }
+    }
+
+    /// After a failed pairing: the Gateway no longer knows the cuff, bluetoothd's device (and any bond) is removed,
+    /// no key or identity is remembered, nothing is stored.
+    static func expectNothingLeft(_ harness: GatewayHarness) async throws {
+        #expect(await harness.gateway.status(Self.wrapped) == nil)
+        #expect(harness.log.count("removed by RemoveDevice; bond forgotten") == 1)
+        #expect(await harness.registry.records()[Self.wrapped] == nil)
+        #expect(await harness.store.readings.isEmpty)
     }
 
     @Test("A cuff whose name and Model Number name no known model: pair says which models cuffd knows, and leaves no bond")
     func unknownModel() async throws {
         let edits = ["\"name\": \"HEM-7155T\"": "\"name\": \"BLESmart_00001234\"", "\"model\": \"HEM-7155T\", \"serial\"": "\"model\": \"HEM-9999T\", \"serial\""]
         try await Self.pairingError(edits) { harness, error in
-            #expect(error.contains("BLESmart_00001234 offers Omron's service, but cuffd knows its memory only for HEM-7150T, HEM-7155T"))
+            #expect("\(error)".contains("BLESmart_00001234 offers Omron's service, but cuffd knows its memory only for HEM-7150T, HEM-7155T"))
             #expect(await harness.gateway.status(Self.wrapped) == nil)
             #expect(harness.log.count("Omron unlock written") == 0)
         }

@@ -8,14 +8,21 @@ public struct OmronRecord: Hashable, Sendable {
     public var time: DateTime
     public var irregularHeartbeat: Bool
     public var bodyMovement: Bool
+    /// The cuff was not wrapped well: its cuff-fit bit is clear (docs/omron.md §5; hass-omron reads the bit
+    /// set as a good fit, and real records show it set).
+    public var cuffTooLoose: Bool
 
-    public init(systolic: UInt16, diastolic: UInt8, pulse: UInt8, time: DateTime, irregularHeartbeat: Bool = false, bodyMovement: Bool = false) {
+    public init(
+        systolic: UInt16, diastolic: UInt8, pulse: UInt8, time: DateTime, irregularHeartbeat: Bool = false, bodyMovement: Bool = false,
+        cuffTooLoose: Bool = false
+    ) {
         self.systolic = systolic
         self.diastolic = diastolic
         self.pulse = pulse
         self.time = time
         self.irregularHeartbeat = irregularHeartbeat
         self.bodyMovement = bodyMovement
+        self.cuffTooLoose = cuffTooLoose
     }
 
     /// The year an Omron clock restarts at after a battery change (hass-omron `README.md`): a record in it

@@ -2,10 +2,11 @@
 /// `record_parsers.py`).
 public enum OmronRecordLayout: Hashable, Sendable {
     /// 16 bytes: systolic − 25, diastolic, pulse, year − 2000, then two little-endian words of date, time and
-    /// flags (HEM-7150T, 7155T, 7342T, 7361T).
+    /// flags, the cuff-fit bit 12 of the second (HEM-7150T, 7155T, 7342T, 7361T).
     case littleEndian16
     /// 14 bytes packed most significant bit first: diastolic, systolic − 25, year − 2000 (`yearBits` of it),
-    /// pulse, then the flag bits, month, day, hour, minute, second (HEM-7322T, 7600T, 6232T, 7530T).
+    /// pulse, then the flag bits, month, day, hour, the cuff-fit bit (bit 51), minute, second (HEM-7322T, 7600T,
+    /// 6232T, 7530T).
     /// `irregularHeartbeatFirst`: the irregular-heartbeat bit precedes the body-movement bit (HEM-6232T).
     case bigEndianPacked14(yearBits: Int, irregularHeartbeatFirst: Bool)
 
@@ -22,6 +23,10 @@ public enum OmronRecordLayout: Hashable, Sendable {
 
     /// The systolic is stored as its difference from 25 mmHg (both sources).
     static let systolicBias: UInt16 = 25
+    /// The cuff-fit bit, set when the cuff was wrapped well (hass-omron `record_parsers.py`, docs/omron.md §5):
+    /// bit 12 of the little-endian word at bytes 6–7, bit 51 of the packed layout (byte 6, 0x10).
+    static let cuffFitBit: UInt16 = 0x1000
+    static let packedCuffFitBit = 51
 
     func decode(_ slot: [UInt8]) -> OmronRecord {
         switch self {
@@ -33,7 +38,7 @@ public enum OmronRecordLayout: Hashable, Sendable {
                 hours: UInt8(date & 0x1F), minutes: UInt8(clock >> 6 & 0x3F), seconds: min(UInt8(clock & 0x3F), 59))
             return OmronRecord(
                 systolic: UInt16(slot[0]) + Self.systolicBias, diastolic: slot[1], pulse: slot[2], time: time,
-                irregularHeartbeat: date & 0x4000 != 0, bodyMovement: date & 0x8000 != 0)
+                irregularHeartbeat: date & 0x4000 != 0, bodyMovement: date & 0x8000 != 0, cuffTooLoose: clock & Self.cuffFitBit == 0)
         case let .bigEndianPacked14(yearBits, irregularFirst):
             let bits = PackedBits(slot)
             let time = DateTime(
@@ -41,7 +46,8 @@ public enum OmronRecordLayout: Hashable, Sendable {
                 hours: UInt8(bits[43, 5]), minutes: UInt8(bits[52, 6]), seconds: min(UInt8(bits[58, 6]), 59))
             return OmronRecord(
                 systolic: UInt16(slot[1]) + Self.systolicBias, diastolic: slot[0], pulse: slot[3], time: time,
-                irregularHeartbeat: bits[irregularFirst ? 32 : 33, 1] == 1, bodyMovement: bits[irregularFirst ? 33 : 32, 1] == 1)
+                irregularHeartbeat: bits[irregularFirst ? 32 : 33, 1] == 1, bodyMovement: bits[irregularFirst ? 33 : 32, 1] == 1,
+                cuffTooLoose: bits[Self.packedCuffFitBit, 1] == 0)
         }
     }
 
@@ -53,7 +59,7 @@ public enum OmronRecordLayout: Hashable, Sendable {
         case .littleEndian16:
             let date = UInt16(time.hours & 0x1F) | UInt16(time.day & 0x1F) << 5 | UInt16(time.month & 0x0F) << 10
                 | (record.irregularHeartbeat ? 0x4000 : 0) | (record.bodyMovement ? 0x8000 : 0)
-            let clock = UInt16(time.seconds & 0x3F) | UInt16(time.minutes & 0x3F) << 6
+            let clock = UInt16(time.seconds & 0x3F) | UInt16(time.minutes & 0x3F) << 6 | (record.cuffTooLoose ? 0 : Self.cuffFitBit)
             slot[0 ... 7] = [systolic, record.diastolic, record.pulse, UInt8(truncatingIfNeeded: time.year &- 2000) & 0x3F,
                              UInt8(date & 0xFF), UInt8(date >> 8), UInt8(clock & 0xFF), UInt8(clock >> 8)]
         case let .bigEndianPacked14(yearBits, irregularFirst):
@@ -67,6 +73,7 @@ public enum OmronRecordLayout: Hashable, Sendable {
             bits[34, 4] = UInt64(time.month)
             bits[38, 5] = UInt64(time.day)
             bits[43, 5] = UInt64(time.hours)
+            bits[Self.packedCuffFitBit, 1] = record.cuffTooLoose ? 0 : 1
             bits[52, 6] = UInt64(time.minutes)
             bits[58, 6] = UInt64(time.seconds)
             slot = bits.bytes

@@ -1,0 +1,38 @@
+import BlueZ
+import FoundationEssentials
+
+/// One cuff the Gateway collects from: an entry of ``CuffGateway/State/cuffs``.
+///
+/// Each field says who writes it. Every writer goes through `state.cuffs[address]?.field`, never through a
+/// copy stored back after an await, so a cuff forgotten or removed while the writer was suspended stays gone
+/// (docs/gateway.md, "Reentrancy").
+struct Cuff {
+    /// bluetoothd's latest view of it: replaced by each `PropertiesChanged` the follow task handles (and by
+    /// `pair` once bluetoothd paired it); `connected` and `servicesResolved` cleared by `linkLost`.
+    var device: Device
+    /// The cuff's one session while it is collected (``CuffGateway/State/collect(_:)`` keeps it one).
+    let session: CuffSession
+    /// Its Device Information is known (read on this bond, or remembered from an earlier one). Set once, by
+    /// `identify`, after the identity is in ``CuffGateway/State/records``.
+    var identified: Bool
+    /// Reading Device Information, syncing the clock, downloading records: at most one per link. Set by
+    /// `startProvisioning` only when nil; canceled and cleared by `linkLost`, so a task that resumes canceled
+    /// belongs to a link that is gone and changes nothing more.
+    var provisioning: Task<Void, Never>?
+    /// The BPS 1.1 stored-record download of this link: set by `downloadRecords`, advanced by each segment and
+    /// RACP response (each reads it afresh), cleared when it ends, fails or the link is lost.
+    var download: RecordDownload?
+    /// The QardioArm start/stop control point (docs/reference/GATT-HEALTH.md §12), when the cuff has one; set by
+    /// provisioning.
+    var vendorControl: String?
+    /// The cuff's clock offset, set where its clock is read or written (Current Time, an Omron clock block).
+    var clockOffset: Duration?
+    /// When its newest stored reading arrived; set by `publish`.
+    var lastReadingAt: Date?
+    /// Where an Omron cuff's notifications wait for the download that asked (docs/omron.md §6).
+    let omronInbox = OmronInbox()
+    /// Why the Omron pairing key could not be made to work while cuffd paired the cuff. Set by the Omron
+    /// download only while ``PairingBroker/isPairing(_:)``; read by `pair` once the link's provisioning ended,
+    /// which then forgets the cuff, so it never outlives the pairing.
+    var omronRefusal: String?
+}
