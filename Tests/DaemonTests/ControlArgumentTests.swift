@@ -1,5 +1,7 @@
+import BlueZ
 import DBus
 import Foundation
+import Gateway
 import HealthStore
 import PropertyBased
 import Testing
@@ -60,6 +62,14 @@ struct ControlArgumentTests {
             #expect(ControlError.from(error).dbusError.name == "org.cuffd.Error.NotAuthorized")
         }
         #expect(ControlError.from(.unsupportedDate(.nan)).dbusError.name == "org.cuffd.Error.InvalidArguments")
+    }
+
+    @Test("A cuff that takes no pairing key is PairingRefused (cuffctl's exit 76), a busy gateway Failed")
+    func gatewayRefusals() throws {
+        let address = try #require(BluetoothAddress("28:FF:B2:10:4C:31"))
+        let refused = ControlError.from(GatewayError.refused(address, "the cuff is not in pairing mode")).dbusError
+        #expect(refused.name == "org.cuffd.Error.PairingRefused" && refused.description.contains("not in pairing mode"))
+        #expect(ControlError.from(GatewayError.busy("a pairing is already running")).dbusError.name == "org.cuffd.Error.Failed")
     }
 
     /// Any double: raw bit patterns (NaN and infinities among them), the special values, and numbers around

@@ -16,6 +16,8 @@ enum ControlError: Error, DBusErrorConvertible {
     case anchorExpired(String)
     /// The device lacks what the request needs (a Heart Rate Control Point).
     case notSupported(String)
+    /// The cuff refused pairing beyond the bond (an Omron cuff that took no key); the bond was removed.
+    case pairingRefused(String)
     case failed(String)
 
     var dbusError: DBusError {
@@ -29,6 +31,7 @@ enum ControlError: Error, DBusErrorConvertible {
         case .invalidArguments(let why): DBusError("org.cuffd.Error.InvalidArguments", why)
         case .anchorExpired(let why): DBusError("org.cuffd.Error.AnchorExpired", why)
         case .notSupported(let why): DBusError("org.cuffd.Error.NotSupported", why)
+        case .pairingRefused(let why): DBusError("org.cuffd.Error.PairingRefused", why)
         case .failed(let why): DBusError("org.cuffd.Error.Failed", why)
         }
     }
@@ -44,7 +47,8 @@ enum ControlError: Error, DBusErrorConvertible {
         case .bluetoothUnavailable(let why): ControlError.notReady(why)
         case .unknownCuff, .noCuffs: ControlError.unknownDevice(error.description)
         case .timedOut: ControlError.timedOut(error.description)
-        case .busy, .refused: ControlError.failed(error.description)
+        case .busy: ControlError.failed(error.description)
+        case .refused: ControlError.pairingRefused(error.description)
         case .bluez(let bluez): bluez
         case .unsupported: ControlError.notSupported(error.description)
         }
