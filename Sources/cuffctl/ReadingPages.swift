@@ -6,8 +6,9 @@ import ReadingColumns
 /// than one page of a store of any size: blood-pressure readings as columns (`ReadingColumns`), heart-rate sensors'
 /// samples as dictionaries (`HeartRates`).
 struct ReadingPages {
-    /// Readings asked for per `ReadingColumns` call: about 1 MB on the bus.
-    static let readingPageSize = 5000
+    /// Readings asked for per `ReadingColumns` call: a page's exported text is held whole before it is written
+    /// (about 3 MB of FHIR for 1 000 readings), so larger pages would buy little speed for much memory.
+    static let readingPageSize = 1000
     /// Samples asked for per `HeartRates` call: cuffd's largest page of dictionaries.
     static let heartRatePageSize = 1000
 

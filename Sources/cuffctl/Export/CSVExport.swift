@@ -26,7 +26,11 @@ struct CSVExport: ExportFormatter {
         "device_address", "manufacturer", "model", "serial", "sync_identifier",
     ]
 
-    var opening: String { Self.row((content == .readings ? Self.columns : Self.heartRateColumns).map(Self.field)) }
+    var opening: String {
+        var header: [UInt8] = []
+        Self.append(row: (content == .readings ? Self.columns : Self.heartRateColumns).map(Self.field), to: &header)
+        return String(decoding: header, as: UTF8.self)
+    }
     var closing: String { "" }
 
     func append(_ reading: ReadingOutput, to output: inout [UInt8]) {
@@ -36,7 +40,7 @@ struct CSVExport: ExportFormatter {
         let device = reading.device
         let status = reading.status.map(BloodPressureMeasurementStatus.init(rawValue:))
         let time = reading.time
-        output += Self.row([
+        Self.append(row: [
             time.map { ExportTime.local($0, in: zone) } ?? "", time.map(ExportTime.utc) ?? "",
             number("systolic"), number("diastolic"), number("meanArterialPressure"), number("pulseRate"),
             text(reading.string("unit")), text(reading.string("person")), reading.userID.map { String($0) } ?? "",
@@ -44,7 +48,7 @@ struct CSVExport: ExportFormatter {
             status.map { flag($0.bodyMovement) } ?? "", status.map { flag($0.cuffTooLoose) } ?? "",
             status.map { flag($0.irregularPulse) } ?? "", status.map { "\($0.pulseRateRange)" } ?? "",
             status.map { flag($0.improperPosition) } ?? "", text(reading.string("syncIdentifier")),
-        ]).utf8
+        ], to: &output)
     }
 
     func appendHeartRate(_ heartRate: HeartRateOutput, to output: inout [UInt8]) {
@@ -52,20 +56,30 @@ struct CSVExport: ExportFormatter {
         func text(_ value: String?) -> String { value.map { Self.field(Self.defused($0)) } ?? "" }
         let device = sample.device
         let time = sample.time
-        output += Self.row([
+        Self.append(row: [
             time.map { ExportTime.local($0, in: zone) } ?? "", time.map(ExportTime.utc) ?? "",
             sample.double("heartRate").map(ReadingOutput.text) ?? "", heartRate.contact,
             heartRate.energyExpended.map { String($0) } ?? "", heartRate.rrSeconds.joined(separator: " "),
             text(sample.string("person")), text(device["address"]), text(device["manufacturer"]), text(device["model"]),
             text(device["serial"]), text(sample.string("syncIdentifier")),
-        ]).utf8
+        ], to: &output)
     }
 
-    private static func row(_ fields: [String]) -> String { fields.joined(separator: ",") + "\r\n" }
+    /// One record: the fields comma-separated, ended by CRLF.
+    private static func append(row fields: [String], to output: inout [UInt8]) {
+        for (index, field) in fields.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            output += field.utf8
+        }
+        output += [UInt8(ascii: "\r"), UInt8(ascii: "\n")]
+    }
 
-    /// The field as RFC 4180 writes it: in quotes, inner quotes doubled, when it holds `,` `"` CR or LF.
+    /// The field as RFC 4180 writes it: in quotes, inner quotes doubled, when it holds `,` `"` CR or LF (looked for
+    /// byte by byte: each is ASCII, never part of a multi-byte UTF-8 sequence).
     static func field(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else { return text }
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") }) else {
+            return text
+        }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
