@@ -113,6 +113,31 @@ func measureHeartRate() throws {
     print(String(format: "cuffd CPU while a strap streams at 1 Hz: %.2f %% of a core (idle before: %.2f %%)", streaming * 100, idle * 100))
 }
 
+/// cuffd's CPU (user + system, from /proc) to hand a client its whole store through the change feed: as `Changes`
+/// (a dictionary per reading, pages of 1 000) and as `ChangeColumns` (columns, pages of 10 000), read by
+/// follow-feed.py (dbus-fast) in the same run.
+func measureFeed(count: Int) throws {
+    let directory = try temporaryDirectory("feed-benchmark")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("health.sqlite").path
+    try makeStore(path, count: count)
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("follow-feed.py").path
+    var figures: [String] = []
+    for (method, limit) in [("Changes", 1000), ("ChangeColumns", 10_000)] {
+        let cpu = try withCuffd(storePath: path) { bus, daemon in
+            let start = cpuSeconds(daemon.pid)
+            let client = try ExternalCommand.run("/usr/bin/python3", [script, bus.address, method, String(limit)])
+            guard client.status == 0, client.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == String(count) else {
+                fatalError("follow-feed.py \(method): \(client.standardError)\(client.standardOutput)")
+            }
+            return cpuSeconds(daemon.pid) - start
+        }
+        figures.append(String(format: "%@ %.2f s (%.1f µs a reading)", method, cpu, cpu / Double(count) * 1e6))
+    }
+    print("cuffd's CPU to hand out \(count) readings through the change feed: " + figures.joined(separator: "; "))
+}
+
+try measureFeed(count: 100_000)
 try measureHeartRate()
 try measureReport()
 try measureExport(count: small)
