@@ -235,6 +235,13 @@ let package = Package(
             dependencies: ["BenchmarkSupport", "DBusTestSupport"],
             path: "Benchmarks/forward-benchmark"
         ),
+        // Many gateways at once into one PostgreSQL: a backlog caught up by all, then commit → visible latency at 1 reading/s each.
+        // Run (root): swift build -c release && .build/release/gateways-benchmark [GATEWAYS] [BACKLOG] [READINGS]
+        .executableTarget(
+            name: "gateways-benchmark",
+            dependencies: ["BenchmarkSupport", "CPostgreSQL", "DBusTestSupport", "HealthStore"],
+            path: "Benchmarks/gateways-benchmark"
+        ),
         // cuff-forward's MQTT sink catching up a backlog into a Mosquitto, beside mosquitto_pub publishing the same payloads.
         // Run (root): swift build -c release && .build/release/mqtt-benchmark [READINGS]
         .executableTarget(
@@ -251,7 +258,7 @@ let package = Package(
         // Run: make && swift run -c release daemon-benchmark [CUFFD_BINARY] [READINGS]
         .executableTarget(
             name: "daemon-benchmark",
-            dependencies: ["BlueZ", "CuffSimulation", "DBus", "DBusTestSupport", "Gateway", "HealthStore", "Daemon", "MainLoop"],
+            dependencies: ["BenchmarkSupport", "BlueZ", "CuffSimulation", "DBus", "DBusTestSupport", "Gateway", "HealthStore", "Daemon", "MainLoop"],
             path: "Benchmarks/daemon-benchmark"
         ),
         .testTarget(

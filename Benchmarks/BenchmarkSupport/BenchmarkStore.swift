@@ -41,11 +41,11 @@ public func backlog(_ name: String, count: Int) throws -> (directory: URL, store
     return (directory, storePath)
 }
 
-/// forward.conf in `directory` for gateway `benchmark`, its anchor beside it, with `sink` (a `[PostgreSQL]` or `[MQTT]`
+/// forward.conf in `directory` for gateway `gateway`, its anchor beside it, with `sink` (a `[PostgreSQL]` or `[MQTT]`
 /// section); returns its path.
-public func forwardConfiguration(in directory: URL, sink: String) throws -> String {
+public func forwardConfiguration(in directory: URL, gateway: String = "benchmark", sink: String) throws -> String {
     let path = directory.appendingPathComponent("forward.conf").path
-    try "[Forward]\nGateway=benchmark\nState=\(directory.appendingPathComponent("anchor").path)\n\(sink)\n"
+    try "[Forward]\nGateway=\(gateway)\nState=\(directory.appendingPathComponent("anchor").path)\n\(sink)\n"
         .write(toFile: path, atomically: false, encoding: .utf8)
     return path
 }

@@ -9,13 +9,6 @@ import Foundation
 
 let count = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 100_000 : 100_000
 
-/// A process's resident memory now in KiB (VmRSS in /proc/PID/status).
-func residentKiB(_ pid: pid_t) -> Int {
-    let text = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-    return text.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
-        .flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces).split(separator: " ")[0]) } ?? 0
-}
-
 let (directory, storePath) = try backlog("forward-benchmark", count: count)
 defer { try? FileManager.default.removeItem(at: directory) }
 let server = try PostgresServer()
@@ -41,19 +34,13 @@ let (forwardSeconds, caughtUpKiB, idleKiB, peak) = try withCuffd(storePath: stor
         Thread.sleep(forTimeInterval: 0.05)
     }
     let elapsed = seconds(since: started)
-    let caughtUp = residentKiB(forwarder.pid)
+    let caughtUp = kibibytes("VmRSS", of: forwarder.pid)
     Thread.sleep(forTimeInterval: 6)
-    return (elapsed, caughtUp, residentKiB(forwarder.pid), peakKiB(forwarder.pid))
+    return (elapsed, caughtUp, kibibytes("VmRSS", of: forwarder.pid), peakKiB(forwarder.pid))
 }
 
 // The same rows, as the server holds them, copied in again by psql over the same socket.
-let rows = server.directory.appendingPathComponent("readings.csv").path
-try server.psql("COPY readings TO '\(rows)' (FORMAT csv)", database: "health")
-try server.psql("TRUNCATE readings", database: "health")
-let copyStarted = ContinuousClock.now
-try server.psql("\\copy readings FROM '\(rows)' (FORMAT csv)", database: "health")
-let copySeconds = seconds(since: copyStarted)
-guard try server.psql("SELECT count(*) FROM readings", database: "health") == ["\(count)"] else { fatalError("COPY did not load every row") }
+let copySeconds = try copyReadingsAgain(server, count: count)
 
 let forwardRate = Double(count) / forwardSeconds, copyRate = Double(count) / copySeconds
 print(String(format: "%d readings: cuff-forward %.0f readings/s (%.2f s), psql \\copy %.0f readings/s (%.2f s); ratio %.3f (goal ≥ 0.5)",
