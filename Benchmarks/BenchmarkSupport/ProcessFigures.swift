@@ -65,3 +65,15 @@ public func timed(_ executable: String, _ arguments: [String]) throws -> (second
     guard process.terminationStatus == 0 else { fatalError("\(executable) \(arguments) exited \(process.terminationStatus)") }
     return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, childrenCPUSeconds() - cpuBefore, peak)
 }
+
+/// Drops a file's pages from the page cache, so that exec reads it as after a boot. How a file entered the page
+/// cache (written by `cp`, read ahead by an earlier exec) decides the folios the kernel maps it with, and so how
+/// much of it fault-around makes resident: two copies of one cuffd measured 17.7 and 18.5 MiB idle without this,
+/// 17.7 and 17.7 with it.
+public func evictFromPageCache(_ path: String) {
+    sync()
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { return }
+    _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED)
+    close(descriptor)
+}

@@ -61,18 +61,6 @@ func measureLatency(count: Int) async throws -> [Duration] {
     return latencies
 }
 
-/// Drops a file's pages from the page cache, so that exec reads it as after a boot. How a file entered the page
-/// cache (written by `cp`, read ahead by an earlier exec) decides the folios the kernel maps it with, and so how
-/// much of it fault-around makes resident: two copies of one cuffd measured 17.7 and 18.5 MiB idle without this,
-/// 17.7 and 17.7 with it.
-func evictFromPageCache(_ path: String) {
-    sync()
-    let descriptor = open(path, O_RDONLY)
-    guard descriptor >= 0 else { return }
-    _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED)
-    close(descriptor)
-}
-
 /// Start → READY (the binary read from disk), idle RSS, wakeups per second of the cuffd binary, beside cuff-sim on a private bus.
 func measureProcess(_ binary: String) throws -> (ready: Duration, rssKiB: Int, wakeupsPerSecond: Double) {
     let bus = try PrivateBus()

@@ -2,7 +2,8 @@
 // anchor 0 into an empty central table, in readings per second — beside the limit measured in the same run, psql's
 // `\copy` of the same rows into the same table. Then cuff-forward's resident memory, caught up and idle.
 //
-// Run (root: PostgreSQL runs as nobody): swift build -c release && swift run -c release forward-benchmark [READINGS]
+// Run (root: PostgreSQL runs as nobody): swift build -c release && swift run -c release forward-benchmark [READINGS] [CUFF_FORWARD]
+// CUFF_FORWARD is the binary measured, by default the one beside this program; `make`'s is .build/static/release/cuff-forward.
 import BenchmarkSupport
 import DBusTestSupport
 import Foundation
@@ -22,11 +23,12 @@ let configuration = try forwardConfiguration(in: directory, sink: """
     PasswordFile=\(passwordFile)
     SSLMode=disable
     """)
-let forwardBinary = binaries.appendingPathComponent("cuff-forward").path
+let forwardBinary = CommandLine.arguments.count > 2 ? CommandLine.arguments[2] : binaries.appendingPathComponent("cuff-forward").path
 
 let (forwardSeconds, caughtUpKiB, idleKiB, peak) = try withCuffd(storePath: storePath) { bus, _ in
     let migrate = try ExternalCommand.run(forwardBinary, ["--config", configuration, "--migrate"])
     guard migrate.status == 0 else { fatalError("--migrate: \(migrate.standardError)") }
+    evictFromPageCache(forwardBinary)
     let started = ContinuousClock.now
     let forwarder = try ChildProcess(forwardBinary, ["--config", configuration, "--bus", bus.address], standardError: .discard)
     defer { forwarder.terminate() }
