@@ -1,6 +1,22 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// How the installed programs (cuffd, cuff-forward) are linked, for a small resident footprint (Benchmarks/RESULTS.md,
+/// "The daemon"): lld with packed relative relocations (DT_RELR, glibc ≥ 2.36: ld.so reads 17 KiB of them instead of
+/// 2.1 MiB), no dynamic symbol table beyond what libraries need (the runtime's dladdr scanned 15 000 exported names at
+/// start-up), the functions the program runs placed together (`order`, the list Benchmarks/cuffd-order or
+/// Benchmarks/cuff-forward-order writes), and
+/// `archives` linked from their .a instead of their shared objects, so that only what the program runs of them is
+/// resident, among the ordered code. libstdc++ is linked only by the static-stdlib build (`make`), which alone passes
+/// -lstdc++. The linker finds the shared objects first (SwiftPM puts pkg-config's -L before these flags, and lld's
+/// -Bstatic is positional), so --remap-inputs swaps each for a script in link/ naming the archive.
+func smallResidentFootprint(order: String, archives: [String]) -> [LinkerSetting] {
+    [.unsafeFlags(
+        ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
+         "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/\(order)", "-Xlinker", "--no-warn-symbol-ordering"]
+            + archives.flatMap { ["-Xlinker", "--remap-inputs=*/\($0).so=\(Context.packageDirectory)/link/\($0).ld"] })]
+}
+
 let package = Package(
     name: "cuffd",
     products: [
@@ -95,14 +111,7 @@ let package = Package(
             ]
         ),
         // `cuffd`: the daemon — BlueZ → Gateway → HealthStore, its D-Bus control API, under systemd.
-        // Linked for a small resident footprint (Benchmarks/RESULTS.md, the daemon): lld with packed relative
-        // relocations (DT_RELR, glibc ≥ 2.36: ld.so reads 17 KiB of them instead of 2.1 MiB), no dynamic
-        // symbol table beyond what libraries need (the runtime's dladdr scanned 15 000 exported names at start-up),
-        // and the functions the daemon runs placed together (cuffd.order, written by Benchmarks/cuffd-order).
-        // libstdc++ (in the static-stdlib build, which alone passes -lstdc++), SQLite and libdbus-1 are linked from
-        // their archives, so that only what cuffd runs of them is resident, among the ordered code (idle RSS 18.3 → 15.8
-        // MiB; RESULTS.md). The linker finds the shared objects first (SwiftPM puts pkg-config's -L before our flags,
-        // and lld's -Bstatic is positional), so --remap-inputs swaps each for a script naming the archive (link/).
+        // Linked for a small resident footprint (`smallResidentFootprint` above), with SQLite from its archive too.
         .executableTarget(
             name: "cuffd",
             dependencies: [
@@ -111,22 +120,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            exclude: ["cuffd.order", "link"],
+            exclude: ["cuffd.order"],
             // The compiler's `async main` installs a `DefaultExecutorFactory` (MainLoop) only when it may assume
             // the Swift 6.2 runtime, which on Linux it does not without this (Swift 6.3; the runtime it links is 6.3).
             swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-availability-checking"])],
-            linkerSettings: [.unsafeFlags([
-                "-use-ld=lld",
-                "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-                "-Xlinker", "--no-export-dynamic",
-                "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/cuffd/cuffd.order",
-                "-Xlinker", "--no-warn-symbol-ordering",
-            ] + ["libstdc++", "libsqlite3", "libdbus-1"].flatMap { library in
-                ["-Xlinker", "--remap-inputs=*/\(library).so=\(Context.packageDirectory)/Sources/cuffd/link/\(library).ld"]
-            })]
+            linkerSettings: smallResidentFootprint(order: "Sources/cuffd/cuffd.order", archives: ["libstdc++", "libsqlite3", "libdbus-1"])
         ),
-        // sd_listen_fds and sd_is_socket for cuffd's static libdbus-1, which refers to them only from code cuffd
-        // has no caller of (server-side socket activation); they abort (sd_listen_fds.c says why that is sound).
+        // sd_listen_fds and sd_is_socket for the static libdbus-1 of cuffd and cuff-forward, which refers to them only
+        // from code neither has a caller of (server-side socket activation); they abort (sd_listen_fds.c says why that
+        // is sound).
         .target(name: "CDBusStatic"),
         // libpq, PostgreSQL's C client library (docs/forwarding.md says why libpq and not postgres-nio).
         .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
@@ -142,11 +144,14 @@ let package = Package(
         .target(name: "ForwardingStatus"),
         // `cuff-forward --config FILE [--bus ADDRESS] [--migrate]`: cuffd's readings into a central PostgreSQL, an MQTT
         // broker (Home Assistant), or both.
-        // On MainLoop like cuffd, and for the same reason: nothing wakes it idle.
+        // On MainLoop like cuffd, and for the same reason: nothing wakes it idle; linked as cuffd is, for its footprint
+        // (libpq and libmosquitto stay shared objects: below).
         .executableTarget(
             name: "cuff-forward",
-            dependencies: ["Forwarding", "DBus", "MainLoop", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-availability-checking"])]
+            dependencies: ["Forwarding", "DBus", "MainLoop", "CDBusStatic", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            exclude: ["cuff-forward.order"],
+            swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-availability-checking"])],
+            linkerSettings: smallResidentFootprint(order: "Sources/cuff-forward/cuff-forward.order", archives: ["libstdc++", "libdbus-1"])
         ),
         .testTarget(name: "ForwardingTests", dependencies: ["Forwarding", "INIConfiguration"]),
         // The emulated bluetoothd behind `cuff-sim`: scenario files and the cuffs they script.
@@ -239,6 +244,13 @@ let package = Package(
             dependencies: ["BenchmarkSupport", "DBusTestSupport"],
             path: "Benchmarks/forward-benchmark"
         ),
+        // Many gateways at once into one PostgreSQL: a backlog caught up by all, then commit → visible latency at 1 reading/s each.
+        // Run (root): swift build -c release && .build/release/gateways-benchmark [GATEWAYS] [BACKLOG] [READINGS]
+        .executableTarget(
+            name: "gateways-benchmark",
+            dependencies: ["BenchmarkSupport", "CPostgreSQL", "DBusTestSupport", "HealthStore"],
+            path: "Benchmarks/gateways-benchmark"
+        ),
         // cuff-forward's MQTT sink catching up a backlog into a Mosquitto, beside mosquitto_pub publishing the same payloads.
         // Run (root): swift build -c release && .build/release/mqtt-benchmark [READINGS]
         .executableTarget(
@@ -255,7 +267,7 @@ let package = Package(
         // Run: make && swift run -c release daemon-benchmark [CUFFD_BINARY] [READINGS]
         .executableTarget(
             name: "daemon-benchmark",
-            dependencies: ["BlueZ", "CuffSimulation", "DBus", "DBusTestSupport", "Gateway", "HealthStore", "Daemon", "MainLoop"],
+            dependencies: ["BenchmarkSupport", "BlueZ", "CuffSimulation", "DBus", "DBusTestSupport", "Gateway", "HealthStore", "Daemon", "MainLoop"],
             path: "Benchmarks/daemon-benchmark"
         ),
         .testTarget(

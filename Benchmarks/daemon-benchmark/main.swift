@@ -4,6 +4,7 @@
 // synchronous=FULL), measured in one process with one clock.
 //
 // Run: make && swift run -c release daemon-benchmark [CUFFD_BINARY] [READINGS]
+import BenchmarkSupport
 import BlueZ
 import CuffSimulation
 import DBus
@@ -28,26 +29,11 @@ func milliseconds(_ duration: Duration) -> String {
     String(format: "%.2f ms", Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15)
 }
 
-/// A cuff that, once subscribed, indicates `count` distinct readings 20 ms apart.
-func latencyScenario(count: Int) -> Data {
-    let steps = (0..<count).map { index -> String in
-        let systolic = 100 + index % 60, minute = index % 60, hour = index / 60 % 24
-        let bytes: [Int] = [0x16, systolic, 0, 70, 0, 85, 0, 0xEA, 0x07, 11, 23, hour, minute, index % 60, 66, 0, 0, 0]
-        return #"{"after": \#(0.5 + Double(index) * 0.02), "indicate": "2A35", "hex": "\#(bytes.map { String(format: "%02X", $0) }.joined(separator: " "))"}"#
-    }
-    return Data("""
-        {"adapter": {"address": "00:1A:7D:DA:71:13"},
-         "cuffs": [{"address": "C4:F3:12:53:F2:C9", "name": "BP-1", "services": ["1810", "180A"], "bonded": true,
-                    "deviceInformation": {"manufacturer": "cuffd project", "model": "SIM-1", "serial": "0001"},
-                    "timeline": [\(steps.joined(separator: ","))]}]}
-        """.utf8)
-}
-
 /// Indication → committed, `count` times.
 func measureLatency(count: Int) async throws -> [Duration] {
     let bus = try PrivateBus()
     let sent = Mutex<[String: ContinuousClock.Instant]>([:])
-    let emulator = BluezEmulator(scenario: try Scenario.parse(latencyScenario(count: count)), bus: .address(bus.address)) { line in
+    let emulator = BluezEmulator(scenario: try Scenario.parse(indicatingCuffScenario(count: count, start: 0.5, interval: 0.02, bonded: true)), bus: .address(bus.address)) { line in
         guard let range = line.range(of: "0x2A35 indicated: ") else { return }
         let payload = line[range.upperBound...].replacingOccurrences(of: " ", with: "")
         sent.withLock { $0[payload] = .now }
@@ -73,18 +59,6 @@ func measureLatency(count: Int) async throws -> [Duration] {
     connection.close()
     await emulator.stop()
     return latencies
-}
-
-/// Drops a file's pages from the page cache, so that exec reads it as after a boot. How a file entered the page
-/// cache (written by `cp`, read ahead by an earlier exec) decides the folios the kernel maps it with, and so how
-/// much of it fault-around makes resident: two copies of one cuffd measured 17.7 and 18.5 MiB idle without this,
-/// 17.7 and 17.7 with it.
-func evictFromPageCache(_ path: String) {
-    sync()
-    let descriptor = open(path, O_RDONLY)
-    guard descriptor >= 0 else { return }
-    _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED)
-    close(descriptor)
 }
 
 /// Start → READY (the binary read from disk), idle RSS, wakeups per second of the cuffd binary, beside cuff-sim on a private bus.

@@ -2,19 +2,13 @@
 // anchor 0 into an empty central table, in readings per second — beside the limit measured in the same run, psql's
 // `\copy` of the same rows into the same table. Then cuff-forward's resident memory, caught up and idle.
 //
-// Run (root: PostgreSQL runs as nobody): swift build -c release && swift run -c release forward-benchmark [READINGS]
+// Run (root: PostgreSQL runs as nobody): swift build -c release && swift run -c release forward-benchmark [READINGS] [CUFF_FORWARD]
+// CUFF_FORWARD is the binary measured, by default the one beside this program; `make`'s is .build/static/release/cuff-forward.
 import BenchmarkSupport
 import DBusTestSupport
 import Foundation
 
 let count = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 100_000 : 100_000
-
-/// A process's resident memory now in KiB (VmRSS in /proc/PID/status).
-func residentKiB(_ pid: pid_t) -> Int {
-    let text = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-    return text.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
-        .flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces).split(separator: " ")[0]) } ?? 0
-}
 
 let (directory, storePath) = try backlog("forward-benchmark", count: count)
 defer { try? FileManager.default.removeItem(at: directory) }
@@ -29,13 +23,14 @@ let configuration = try forwardConfiguration(in: directory, sink: """
     PasswordFile=\(passwordFile)
     SSLMode=disable
     """)
-let forwardBinary = binaries.appendingPathComponent("cuff-forward").path
+let forwardBinary = CommandLine.arguments.count > 2 ? CommandLine.arguments[2] : binaries.appendingPathComponent("cuff-forward").path
 
 let (forwardSeconds, caughtUpKiB, idleKiB, peak) = try withCuffd(storePath: storePath) { bus, _ in
     let migrate = try ExternalCommand.run(forwardBinary, ["--config", configuration, "--migrate"])
     guard migrate.status == 0 else { fatalError("--migrate: \(migrate.standardError)") }
+    evictFromPageCache(forwardBinary)
     let started = ContinuousClock.now
-    let forwarder = try ChildProcess(forwardBinary, ["--config", configuration, "--bus", bus.address], standardError: .inherit)
+    let forwarder = try ChildProcess(forwardBinary, ["--config", configuration, "--bus", bus.address], standardError: .discard)
     defer { forwarder.terminate() }
     // One session that looks every 10 ms for the backlog's last reading (a primary-key look-up): pages commit in
     // the store's order, so when it is there, all are — counted once below. Not a psql started each time, nor a
@@ -44,19 +39,13 @@ let (forwardSeconds, caughtUpKiB, idleKiB, peak) = try withCuffd(storePath: stor
     try server.psql("DO $$ BEGIN WHILE NOT EXISTS (SELECT 1 FROM readings WHERE sync_identifier = '\(last)') LOOP PERFORM pg_sleep(0.01); END LOOP; END $$", database: "health")
     let elapsed = seconds(since: started)
     guard try server.psql("SELECT count(*) FROM readings", database: "health") == ["\(count)"] else { fatalError("the last reading arrived before others") }
-    let caughtUp = residentKiB(forwarder.pid)
+    let caughtUp = kibibytes("VmRSS", of: forwarder.pid)
     Thread.sleep(forTimeInterval: 6)
-    return (elapsed, caughtUp, residentKiB(forwarder.pid), peakKiB(forwarder.pid))
+    return (elapsed, caughtUp, kibibytes("VmRSS", of: forwarder.pid), peakKiB(forwarder.pid))
 }
 
 // The same rows, as the server holds them, copied in again by psql over the same socket.
-let rows = server.directory.appendingPathComponent("readings.csv").path
-try server.psql("COPY readings TO '\(rows)' (FORMAT csv)", database: "health")
-try server.psql("TRUNCATE readings", database: "health")
-let copyStarted = ContinuousClock.now
-try server.psql("\\copy readings FROM '\(rows)' (FORMAT csv)", database: "health")
-let copySeconds = seconds(since: copyStarted)
-guard try server.psql("SELECT count(*) FROM readings", database: "health") == ["\(count)"] else { fatalError("COPY did not load every row") }
+let copySeconds = try copyReadingsAgain(server, count: count)
 
 let forwardRate = Double(count) / forwardSeconds, copyRate = Double(count) / copySeconds
 print(String(format: "%d readings: cuff-forward %.0f readings/s (%.2f s), psql \\copy %.0f readings/s (%.2f s); ratio %.3f (goal ≥ 0.5)",

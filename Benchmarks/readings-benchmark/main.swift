@@ -80,15 +80,6 @@ func strapScenario(count: Int, interval: Double) -> Data {
         """ + steps.joined(separator: ",\n") + "]}]}").utf8)
 }
 
-/// CPU seconds (user and system) process `pid` has used so far, from /proc/PID/stat.
-func cpuSeconds(_ pid: pid_t) -> Double {
-    let text = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-    let fields = text.split(separator: ")").last?.split(separator: " ") ?? []
-    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
-    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
-}
-
 /// A day of a strap at 1 Hz (86 400 values) through `cuffctl replay`; then cuffd's CPU while a strap streams at
 /// 1 Hz over cuff-sim, beside its CPU idle before the strap was paired.
 func measureHeartRate() throws {

@@ -1,4 +1,3 @@
-import CLinux
 import DBus
 import Foundation
 
@@ -52,13 +51,10 @@ public final class Forwarder: @unchecked Sendable {
     /// One turn of the loop: forward what there is and sleep, or wait out one failure.
     private func step() async throws {
         do {
-            let pages = try await drain()
+            // After a backlog of more than one page, the memory it freed is handed back before the loop sleeps.
+            if try await drain() > 1 { FreedMemory.release() }
             backoff.reset()
             report?.set(.forwarding)
-            // Caught up after a backlog: the pages' memory is free, but glibc keeps it in its arenas (one per thread
-            // that allocated); give it back before sleeping, so that an idle forwarder is as small after a backlog as
-            // before it (malloc_trim(3)).
-            if pages > 1 { malloc_trim(0) }
             await doorbell.wait()
         } catch let error as FeedError {
             switch error {
@@ -84,10 +80,10 @@ public final class Forwarder: @unchecked Sendable {
     /// that a wrong password or a missing schema shows at start, not with the first reading. While the far side
     /// acknowledges a page, the next one is already asked of cuffd: a backlog waits for the slower of the two, not
     /// for both in turn. Pages are still delivered one after the other, and an anchor stored only after its own.
-    /// Returns the number of pages read.
+    /// Returns how many pages it forwarded.
     private func drain() async throws -> Int {
         var page = try await feed.page(after: anchor)
-        var pages = 1
+        var pages = 0
         while true {
             log.state("cuffd", "up", .info, "following cuffd's change feed")
             if let connected = try await sink.ready() { log.state(sink.name, "up", .info, "connected to \(connected)") }
@@ -100,11 +96,11 @@ public final class Forwarder: @unchecked Sendable {
                 report?.acknowledged(anchor: anchor, last: page.readings.last)
             }
             if !page.isEmpty {
+                pages += 1
                 log.log(.info, "forwarded \(page.readings.count) readings and \(page.deleted.count) deletions to \(sink.name); anchor \(anchor)")
             }
             guard let next else { return pages }
             page = try await next.value
-            pages += 1
         }
     }
 }

@@ -1,13 +1,22 @@
 import DBusTestSupport
 import Foundation
 
-/// cuff-sim and cuffd on a private bus (``Stack``), a PostgreSQL of the test's own (``PostgresServer``) with a
-/// role and database for one gateway, and cuff-forward run as `nobody` — a uid cuffd knows only through the reader
-/// group it is started with and a read grant — with its configuration, password file and state folder.
+/// cuff-sim and cuffd on a private bus (``Stack``), a PostgreSQL of the test's own (``PostgresServer``) — or one shared
+/// with another gateway's stack — with a role for this gateway, and cuff-forward run as `nobody` — a uid cuffd knows
+/// only through the reader group it is started with and a read grant — with its configuration, password file and state
+/// folder.
 final class ForwardingStack: @unchecked Sendable {
     let stack: Stack
     let server: PostgresServer
-    let gatewayPassword = "gateway-one-secret"
+    /// The gateway's role at the server, and the name its readings carry centrally (`Gateway=`).
+    let role: String
+    let gatewayName: String
+    /// Every gateway role's password: one forward.conf may then log in as another gateway's role (as the row-security
+    /// test's does).
+    static let gatewayPassword = "gateway-secret"
+    var gatewayPassword: String { Self.gatewayPassword }
+    /// The role's login, for ``query(_:as:)``.
+    var account: (name: String, password: String) { (role, gatewayPassword) }
     private(set) var forwarder: ChildProcess?
 
     var directory: URL { stack.directory }
@@ -23,24 +32,46 @@ final class ForwardingStack: @unchecked Sendable {
 
     static let binary = Stack.binaries.appendingPathComponent("cuff-forward").path
 
+    /// The first gateway, `gateway1` writing as `ward3`, on a server of its own whose database its role owns.
     /// `readerGroup` is cuffd's `--reader-group`: `nogroup` (nobody's) lets cuff-forward call it. With `tls`, the
     /// server also listens on 127.0.0.1 with a certificate of a test CA (the configuration still uses the socket).
     static func make(scenario: String, readerGroup: String = "nogroup", tls: Bool = false) async throws -> ForwardingStack {
         let stack = try await Stack.make(scenario: scenario, daemonArguments: ["--reader-group", readerGroup])
         let server = try await offCooperativePool { try PostgresServer(tls: tls) }
         do {
-            return try await offCooperativePool { try ForwardingStack(stack: stack, server: server) }
+            return try await offCooperativePool {
+                try server.psql("CREATE ROLE gateway1 LOGIN PASSWORD '\(gatewayPassword)'")
+                try server.psql("CREATE DATABASE health OWNER gateway1")
+                return try ForwardingStack(stack: stack, server: server, role: "gateway1", gatewayName: "ward3")
+            }
         } catch {
             server.remove()
             throw error
         }
     }
 
-    private init(stack: Stack, server: PostgresServer) throws {
+    /// A further gateway on the first's server, once the first has migrated it: `role` made and registered for
+    /// `gatewayName` by the administrator (``register(role:gatewayName:)``).
+    static func make(scenario: String, joining first: ForwardingStack, role: String, gatewayName: String) async throws -> ForwardingStack {
+        let stack = try await Stack.make(scenario: scenario, daemonArguments: ["--reader-group", "nogroup"])
+        try await first.register(role: role, gatewayName: gatewayName)
+        return try await offCooperativePool { try ForwardingStack(stack: stack, server: first.server, role: role, gatewayName: gatewayName) }
+    }
+
+    /// What an administrator does for each further gateway (docs/forwarding.md, "Setting it up"): a role with the
+    /// rights to write, its name registered for it.
+    func register(role: String, gatewayName: String) async throws {
+        _ = try await query("CREATE ROLE \(role) LOGIN PASSWORD '\(gatewayPassword)'")
+        _ = try await query("GRANT SELECT, INSERT, UPDATE ON readings TO \(role)")
+        _ = try await query("GRANT SELECT ON gateways, cuff_forward_schema TO \(role)")
+        _ = try await query("INSERT INTO gateways (name, role) VALUES ('\(gatewayName)', '\(role)')")
+    }
+
+    private init(stack: Stack, server: PostgresServer, role: String, gatewayName: String) throws {
         self.stack = stack
         self.server = server
-        try server.psql("CREATE ROLE gateway1 LOGIN PASSWORD '\(gatewayPassword)'")
-        try server.psql("CREATE DATABASE health OWNER gateway1")
+        self.role = role
+        self.gatewayName = gatewayName
         let state = directory.appendingPathComponent("state")
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: false)
         try PostgresServer.giveToAccount(state.path)
@@ -53,14 +84,17 @@ final class ForwardingStack: @unchecked Sendable {
     private var passwordFile: String { directory.appendingPathComponent("gateway-password").path }
 
     /// The gateway's role at the server, over its Unix socket.
-    var socketURL: String { "postgresql://gateway1@/health?host=\(server.socketDirectory)&port=\(server.port)" }
+    var socketURL: String { url(role: role) }
+
+    /// `role` at the server, over its Unix socket.
+    func url(role: String) -> String { "postgresql://\(role)@/health?host=\(server.socketDirectory)&port=\(server.port)" }
 
     /// forward.conf with the gateway's role and password, reaching the server at `url`; `more` is appended (another
     /// sink's section).
     func writeConfiguration(url: String, sslMode: String, more: String = "") throws {
         try """
             [Forward]
-            Gateway=ward3
+            Gateway=\(gatewayName)
             State=\(anchorPath)
 
             [PostgreSQL]
@@ -98,12 +132,12 @@ final class ForwardingStack: @unchecked Sendable {
         try await offCooperativePool { try self.server.psql(sql, database: "health", user: user) }
     }
 
-    /// The central rows that are not deleted, as `syncIdentifier|systolic|diastolic|pulse`, sorted as Swift sorts
-    /// (the server's collation may differ).
+    /// The central rows of this gateway that are not deleted, as `syncIdentifier|systolic|diastolic|pulse`, sorted as
+    /// Swift sorts (the server's collation may differ).
     func centralReadings() async throws -> [String] {
         try await query(
             "SELECT sync_identifier || '|' || systolic || '|' || diastolic || '|' || coalesce(pulse_rate::text, '-') FROM readings "
-                + "WHERE deleted_at IS NULL").sorted()
+                + "WHERE deleted_at IS NULL AND gateway = '\(gatewayName)'").sorted()
     }
 
     /// The gateway's readings, as root reads them through cuffd, in the same form.
@@ -114,7 +148,7 @@ final class ForwardingStack: @unchecked Sendable {
         }.sorted()
     }
 
-    /// Waits until the central table holds exactly the gateway's readings.
+    /// Waits until the central table holds exactly the gateway's readings under its name.
     func waitUntilCentralMatchesGateway(within timeout: Duration = .seconds(20)) async throws {
         let expected = try await gatewayReadings()
         let deadline = ContinuousClock.now + timeout

@@ -160,15 +160,7 @@ struct ForwardingTests {
             let stack = forwarding.stack
             try forwarding.startForwarder()
             // 20 faults 10–80 ms apart: most land while the backlog is being sent (a page of 1 000 every few hundred ms).
-            for trial in 0..<20 {
-                try await Task.sleep(for: .milliseconds(Int.random(in: 10...80)))
-                if trial.isMultiple(of: 2) {
-                    _ = try await forwarding.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'cuff-forward'")
-                } else {
-                    try await forwarding.killForwarder()
-                    try forwarding.startForwarder(log: "forward-\(trial).log")
-                }
-            }
+            try await Self.faults(20, apart: 10...80, ending: forwarding, killing: forwarding)
             try await forwarding.waitUntilCentralMatchesGateway(within: .seconds(60))
             #expect(try await forwarding.query("SELECT count(*), count(DISTINCT sync_identifier) FROM readings") == ["4000|4000"])
 
@@ -189,11 +181,8 @@ struct ForwardingTests {
             try forwarding.startForwarder()
             try await forwarding.waitUntilCentralMatchesGateway()
             // The second gateway's role, registered by the administrator (docs/forwarding.md, "Setting it up").
+            try await forwarding.register(role: "gateway2", gatewayName: "ward4")
             let second = (name: "gateway2", password: forwarding.gatewayPassword)
-            _ = try await forwarding.query("CREATE ROLE gateway2 LOGIN PASSWORD '\(second.password)'")
-            _ = try await forwarding.query("GRANT SELECT, INSERT, UPDATE ON readings TO gateway2")
-            _ = try await forwarding.query("GRANT SELECT ON gateways, cuff_forward_schema TO gateway2")
-            _ = try await forwarding.query("INSERT INTO gateways (name, role) VALUES ('ward4', 'gateway2')")
             let before = try await forwarding.query("SELECT sync_identifier, sync_version, gateway, systolic, deleted_at FROM readings ORDER BY 1")
             let someone = try #require(before.first?.split(separator: "|").first)
 
@@ -210,15 +199,47 @@ struct ForwardingTests {
                 await #expect { _ = try await forwarding.query(sql, as: second) } throws: { "\($0)".contains("row-level security") }
             }
             // cuff-forward logging in as gateway2 but configured as ward3.
-            try forwarding.writeConfiguration(url: "postgresql://gateway2@/health?host=\(forwarding.server.socketDirectory)&port=\(forwarding.server.port)", sslMode: "disable")
+            try forwarding.writeConfiguration(url: forwarding.url(role: "gateway2"), sslMode: "disable")
             let claimed = try await forwarding.runForwarder(["--config", forwarding.configurationPath])
             #expect(claimed.status == 77 && claimed.standardError.contains("belongs to role gateway1"), "\(claimed.standardError)")
             #expect(try await forwarding.query("SELECT sync_identifier, sync_version, gateway, systolic, deleted_at FROM readings ORDER BY 1") == before)
         }
     }
 
-    /// cuffd running over stored-records.json (on a store of `backlog` synthetic readings), the central schema
-    /// migrated, and nobody granted read access.
+    @Test("Two gateways forwarding into one server at once, one's sessions ended and the other SIGKILLed mid-backlog: each ends with exactly its own rows, and neither role sees or updates the other's")
+    func twoGatewaysAtOnce() async throws {
+        try await withTeardown { teardown in
+            // Each its own cuffd, store (a backlog of a synthetic cuff of its own, so that sync identifiers differ),
+            // bus, cuff, role and state folder; one server.
+            let first = try await Self.migratedAndGranted(teardown, backlog: 2_000)
+            let second = try await ForwardingStack.make(scenario: "one-cuff.json", joining: first, role: "gateway2", gatewayName: "ward4")
+            try await Self.started(second, backlog: 2_000, cuff: syntheticCuff(1))
+            try first.startForwarder()
+            try second.startForwarder()
+            // Faults 10–60 ms apart while both catch up: the first's sessions ended by the server, the second killed.
+            try await Self.faults(10, apart: 10...60, ending: first, killing: second)
+            // Then each gateway's cuff: readings stored while the other forwards.
+            async let firstPaired = first.stack.cuffctl(["pair", Self.cuff])
+            async let secondPaired = second.stack.cuffctl(["pair", "C4:F3:12:53:F2:C9"])
+            #expect(try await (firstPaired.status, secondPaired.status) == (0, 0))
+            try await first.waitUntilCentralMatchesGateway(within: .seconds(60))
+            try await second.waitUntilCentralMatchesGateway(within: .seconds(60))
+            let total = try await first.gatewayReadings().count + second.gatewayReadings().count
+            #expect(try await first.query("SELECT count(*), count(DISTINCT sync_identifier) FROM readings") == ["\(total)|\(total)"])
+
+            // Each role sees only its own gateway's rows, and an update of the other's touches none.
+            for (mine, theirs) in [(first, second), (second, first)] {
+                #expect(try await mine.query("SELECT DISTINCT gateway FROM readings", as: mine.account) == [mine.gatewayName])
+                let updated = try await mine.query(
+                    "WITH changed AS (UPDATE readings SET systolic = 1 WHERE gateway = '\(theirs.gatewayName)' RETURNING 1) SELECT count(*) FROM changed",
+                    as: mine.account)
+                #expect(updated == ["0"])
+            }
+            try await first.waitUntilCentralMatchesGateway()
+            try await second.waitUntilCentralMatchesGateway()
+        }
+    }
+
     @Test(
         "Both sinks: the MQTT broker down holds back nothing of PostgreSQL's; back, it catches up to the same anchor, its own",
         .enabled(if: MosquittoBroker.available, "needs Debian's mosquitto and mosquitto-clients (scripts/install-deps)"))
@@ -251,15 +272,36 @@ struct ForwardingTests {
         }
     }
 
+    /// The first gateway: cuffd running over stored-records.json (on a store of `backlog` synthetic readings), nobody
+    /// granted read access, and the central schema migrated.
     static func migratedAndGranted(_ teardown: Teardown, backlog: Int = 0) async throws -> ForwardingStack {
         let forwarding = try await ForwardingStack.make(scenario: "stored-records.json")
         teardown.add { forwarding.server.remove() }
-        if backlog > 0 { try makeStore(forwarding.stack.storePath, count: backlog) }
-        try await forwarding.stack.startDaemon()
+        try await started(forwarding, backlog: backlog)
         let migrate = try await forwarding.runForwarder(["--config", forwarding.configurationPath, "--migrate"])
         #expect(migrate.status == 0, "\(migrate.standardError)")
-        #expect(try await forwarding.stack.cuffctl(["grant", "\(PostgresServer.account.uid)", "bloodPressure", "read"]).status == 0)
         return forwarding
+    }
+
+    /// cuffd started on a store of `backlog` synthetic readings of `cuff`, and nobody granted read access to it.
+    static func started(_ forwarding: ForwardingStack, backlog: Int, cuff: HealthDevice = syntheticDevice) async throws {
+        if backlog > 0 { try makeStore(forwarding.stack.storePath, count: backlog, device: cuff) }
+        try await forwarding.stack.startDaemon()
+        #expect(try await forwarding.stack.cuffctl(["grant", "\(PostgresServer.account.uid)", "bloodPressure", "read"]).status == 0)
+    }
+
+    /// `count` faults at random moments `apart` milliseconds apart, alternately: `ending`'s sessions ended by the server
+    /// (`pg_terminate_backend`), and `killing`'s forwarder SIGKILLed and started again (logging to `forward-N.log`).
+    static func faults(_ count: Int, apart: ClosedRange<Int>, ending: ForwardingStack, killing: ForwardingStack) async throws {
+        for trial in 0..<count {
+            try await Task.sleep(for: .milliseconds(Int.random(in: apart)))
+            if trial.isMultiple(of: 2) {
+                _ = try await ending.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '\(ending.role)'")
+            } else {
+                try await killing.killForwarder()
+                try killing.startForwarder(log: "forward-\(trial).log")
+            }
+        }
     }
 
     /// Deletes the oldest blood-pressure reading from a store no daemon has open; returns its sync identifier.

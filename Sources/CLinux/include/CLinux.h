@@ -1,7 +1,8 @@
 #ifndef CUFFD_CLINUX_H
 #define CUFFD_CLINUX_H
 
-// Linux calls that Swift's Glibc module does not import because they need _GNU_SOURCE.
+// Linux calls that Swift's Glibc module does not import because they need _GNU_SOURCE, and glibc's malloc.h
+// (malloc_trim(3)), which it leaves out.
 
 #include <malloc.h>
 #include <spawn.h>
