@@ -144,7 +144,7 @@ let package = Package(
             dependencies: ["Forwarding", "DBus", "MainLoop", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-availability-checking"])]
         ),
-        .testTarget(name: "ForwardingTests", dependencies: ["Forwarding", "INIConfiguration"]),
+        .testTarget(name: "ForwardingTests", dependencies: ["DBus", "Forwarding", "INIConfiguration"]),
         // The emulated bluetoothd behind `cuff-sim`: scenario files and the cuffs they script.
         .target(name: "CuffSimulation", dependencies: ["BlueZ", "DBus", "GATTHealth"]),
         // `cuff-sim --scenario FILE [--bus ADDRESS]`: owns org.bluez on a bus with scripted cuffs.
