@@ -239,7 +239,7 @@ let package = Package(
         // Run (root): swift build -c release && .build/release/mqtt-benchmark [READINGS]
         .executableTarget(
             name: "mqtt-benchmark",
-            dependencies: ["BenchmarkSupport", "DBusTestSupport"],
+            dependencies: ["BenchmarkSupport", "BlueZ", "Daemon", "DBusTestSupport", "Gateway", "HealthStore"],
             path: "Benchmarks/mqtt-benchmark"
         ),
         .executableTarget(

@@ -23,6 +23,7 @@ func subscriber(_ broker: MosquittoBroker, _ topics: [String], output: String) t
 }
 
 let (directory, storePath) = try backlog("mqtt-benchmark", count: count)
+try await rememberSyntheticCuff(storePath: storePath)
 defer { try? FileManager.default.removeItem(at: directory) }
 let broker = try MosquittoBroker()
 defer { broker.remove() }
