@@ -14,6 +14,7 @@ public struct StoredReading: Sendable, Hashable {
         public var manufacturer: String?
         public var model: String?
         public var serial: String?
+        public var firmware: String?
     }
 
     public var systolic: Double
@@ -59,7 +60,7 @@ public struct StoredReading: Sendable, Hashable {
         let stored = correlation.device
         device = Device(
             address: stored?.localIdentifier, name: stored?.name, manufacturer: stored?.manufacturer, model: stored?.model,
-            serial: stored?.serialNumber)
+            serial: stored?.serialNumber, firmware: stored?.firmwareVersion)
         userID = metadata.deviceUserID.flatMap(UInt8.init(exactly:))
         person = metadata.personIdentifier
         status = metadata.measurementStatus.flatMap(UInt16.init(exactly:))

@@ -17,7 +17,7 @@ struct ForwardedReading: Sendable, Equatable {
     var userID: UInt8?
     var person: String?
     var status: UInt16?
-    /// `address`, `name`, `manufacturer`, `model`, `serial`.
+    /// `address`, `name`, `manufacturer`, `model`, `serial`, `firmware`.
     var device: [String: String]
 
     init(_ fields: DBusProperties) throws {

@@ -54,6 +54,7 @@ enum HomeAssistantDiscovery {
         var device: [String: Any] = ["identifiers": [key.node], "name": user.person ?? "\(model) \(key.user)", "model": model]
         if let manufacturer = user.device["manufacturer"] { device["manufacturer"] = manufacturer }
         if let serial = user.device["serial"] { device["serial_number"] = serial }
+        if let firmware = user.device["firmware"] { device["sw_version"] = firmware }
         if let address = user.device["address"] { device["connections"] = [["bluetooth", address]] }
         return entities.map { entity in
             var config = entity.keys

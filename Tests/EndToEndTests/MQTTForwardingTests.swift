@@ -65,6 +65,8 @@ struct MQTTForwardingTests {
                 #expect((entity["attributes"] as? [String: Any])?["irregular_pulse"] as? Bool == false, "\(uniqueID)")
                 let config = try #require(entity["config"] as? [String: Any])
                 #expect(config["availability_topic"] as? String == "cuffd/status")
+                // The cuff's Firmware Revision String (0x2A26), from its Device Information through the store and the feed.
+                #expect((config["device"] as? [String: Any])?["sw_version"] as? String == "1.4.2", "\(uniqueID)")
             }
             #expect(forwarding.seen().contains { $0.topic == "cuffd/status" && $0.payload == "online" })
 

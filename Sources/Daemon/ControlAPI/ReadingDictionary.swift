@@ -22,7 +22,7 @@ enum ReadingDictionary {
         return entries
     }
 
-    /// The device as `a{ss}`: `address`, `name`, `manufacturer`, `model`, `serial`, each when known.
+    /// The device as `a{ss}`: `address`, `name`, `manufacturer`, `model`, `serial`, `firmware`, each when known.
     static func device(_ stored: StoredReading.Device) -> [String: String] {
         var device: [String: String] = [:]
         device["address"] = stored.address
@@ -30,6 +30,7 @@ enum ReadingDictionary {
         device["manufacturer"] = stored.manufacturer
         device["model"] = stored.model
         device["serial"] = stored.serial
+        device["firmware"] = stored.firmware
         return device
     }
 }
