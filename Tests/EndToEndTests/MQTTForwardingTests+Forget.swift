@@ -10,6 +10,15 @@ extension MQTTForwardingTests {
         Set(forwarding.seen().filter { !$0.payload.isEmpty && ($0.topic.hasSuffix("/config") || $0.topic.hasSuffix("/state")) }.map(\.topic))
     }
 
+    /// Waits until users.json lists the cuff and the anchor is written: the broker acknowledged the page, which the
+    /// subscriber may have seen before.
+    static func waitForStateFiles(_ forwarding: MQTTForwardingStack) async throws {
+        let users = forwarding.directory.appendingPathComponent("state/mqtt/users.json").path
+        try await forwarding.wait("users.json and the anchor written") { _ in
+            (try? String(contentsOfFile: users, encoding: .utf8))?.contains(Self.cuff) == true && FileManager.default.fileExists(atPath: forwarding.anchorPath)
+        }
+    }
+
     /// Waits until each of `topics` has been emptied (an empty retained message) after what the subscriber saw before,
     /// then checks that a subscriber arriving now is handed none of them, and that users.json no longer lists the user.
     static func expectRemoved(_ topics: Set<String>, _ forwarding: MQTTForwardingStack, after seenBefore: Int) async throws {
@@ -52,9 +61,7 @@ extension MQTTForwardingTests {
         try await withTeardown { teardown in
             let forwarding = try await Self.caughtUp(teardown)
             let topics = Self.entityTopics(forwarding)
-            // users.json is written once the broker acknowledged the page, after the subscriber may have seen it.
-            let users = forwarding.directory.appendingPathComponent("state/mqtt/users.json").path
-            try await forwarding.wait("users.json written") { _ in (try? String(contentsOfFile: users, encoding: .utf8))?.contains(Self.cuff) == true }
+            try await Self.waitForStateFiles(forwarding)
             try await forwarding.killForwarder()
             #expect(try await forwarding.stack.cuffctl(["forget", Self.cuff]).status == 0)
             #expect(try await forwarding.stack.stopDaemon() == 0)
@@ -75,6 +82,7 @@ extension MQTTForwardingTests {
         try await withTeardown { teardown in
             let forwarding = try await Self.caughtUp(teardown)
             let topics = Self.entityTopics(forwarding)
+            try await Self.waitForStateFiles(forwarding)
             try await forwarding.killForwarder()
             // The state of a crash between PUBACK and the two writes: neither file knows of the page.
             for file in ["users.json", "anchor"] {
