@@ -10,8 +10,8 @@ struct MQTTForwardingTests {
     static let cuff = "E8:2A:44:10:3C:5D"
 
     /// The broker, cuffd with cuff-sim, the subscriber; cuffd started and the cuff paired, so its records are stored.
-    static func paired(_ teardown: Teardown, password: String? = nil, tls: Bool = false) async throws -> MQTTForwardingStack {
-        let forwarding = try await MQTTForwardingStack.make(scenario: "stored-records.json", password: password, tls: tls)
+    static func paired(_ teardown: Teardown, password: String? = nil, tls: Bool = false, requireCertificate: Bool = false) async throws -> MQTTForwardingStack {
+        let forwarding = try await MQTTForwardingStack.make(scenario: "stored-records.json", password: password, tls: tls, requireCertificate: requireCertificate)
         teardown.add { forwarding.broker.remove() }
         try await forwarding.stack.startDaemon()
         #expect(try await forwarding.stack.cuffctl(["pair", Self.cuff]).status == 0)
