@@ -235,11 +235,12 @@ let package = Package(
             dependencies: ["BenchmarkSupport", "DBusTestSupport"],
             path: "Benchmarks/forward-benchmark"
         ),
-        // cuff-forward's MQTT sink catching up a backlog into a Mosquitto, beside mosquitto_pub publishing the same payloads.
-        // Run (root): swift build -c release && .build/release/mqtt-benchmark [READINGS]
+        // cuff-forward's MQTT sink catching up a backlog into a Mosquitto, beside mosquitto_pub publishing the same payloads;
+        // and a reading's latency from cuffd to a subscriber at a steady rate.
+        // Run (root): swift build -c release && .build/release/mqtt-benchmark [backlog] [READINGS] | latency [READINGS] [RATE]
         .executableTarget(
             name: "mqtt-benchmark",
-            dependencies: ["BenchmarkSupport", "BlueZ", "Daemon", "DBusTestSupport", "Gateway", "HealthStore"],
+            dependencies: ["BenchmarkSupport", "BlueZ", "Daemon", "DBus", "DBusTestSupport", "Gateway", "HealthStore"],
             path: "Benchmarks/mqtt-benchmark"
         ),
         .executableTarget(
@@ -251,7 +252,7 @@ let package = Package(
         // Run: make && swift run -c release daemon-benchmark [CUFFD_BINARY] [READINGS]
         .executableTarget(
             name: "daemon-benchmark",
-            dependencies: ["BlueZ", "CuffSimulation", "DBus", "DBusTestSupport", "Gateway", "HealthStore", "Daemon", "MainLoop"],
+            dependencies: ["BenchmarkSupport", "BlueZ", "CuffSimulation", "DBus", "DBusTestSupport", "Gateway", "HealthStore", "Daemon", "MainLoop"],
             path: "Benchmarks/daemon-benchmark"
         ),
         .testTarget(

@@ -16,12 +16,15 @@ public func withCuffd<Result>(
     let simulator = try ChildProcess(binaries.appendingPathComponent("cuff-sim").path, ["--scenario", scenario.path, "--bus", bus.address])
     defer { simulator.terminate() }
     Thread.sleep(forTimeInterval: 1)
-    let notify = try DatagramReceiver()
+    // Read until READY=1, then closed: cuffd's later STATUS= lines (one per reading stored) then fail at once, where
+    // an unread socket, full after about ten datagrams, would block cuffd's main thread in sd_notify.
+    var notify: DatagramReceiver? = try DatagramReceiver()
     let daemon = try ChildProcess(
         binaries.appendingPathComponent("cuffd").path, ["--bus", bus.address, "--store", storePath, "--config", "/nonexistent"],
-        standardError: .discard, environment: ["NOTIFY_SOCKET": notify.path])
+        standardError: .discard, environment: ["NOTIFY_SOCKET": notify!.path])
     defer { daemon.terminate() }
-    while let datagram = notify.receiveText(), !datagram.contains("READY=1") {}
+    while let datagram = notify?.receiveText(), !datagram.contains("READY=1") {}
+    notify = nil
     Thread.sleep(forTimeInterval: 1)
     return try body(bus, daemon)
 }

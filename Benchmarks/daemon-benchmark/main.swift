@@ -4,6 +4,7 @@
 // synchronous=FULL), measured in one process with one clock.
 //
 // Run: make && swift run -c release daemon-benchmark [CUFFD_BINARY] [READINGS]
+import BenchmarkSupport
 import BlueZ
 import CuffSimulation
 import DBus
@@ -30,17 +31,10 @@ func milliseconds(_ duration: Duration) -> String {
 
 /// A cuff that, once subscribed, indicates `count` distinct readings 20 ms apart.
 func latencyScenario(count: Int) -> Data {
-    let steps = (0..<count).map { index -> String in
+    indicatingCuffScenario((0..<count).map { index in
         let systolic = 100 + index % 60, minute = index % 60, hour = index / 60 % 24
-        let bytes: [Int] = [0x16, systolic, 0, 70, 0, 85, 0, 0xEA, 0x07, 11, 23, hour, minute, index % 60, 66, 0, 0, 0]
-        return #"{"after": \#(0.5 + Double(index) * 0.02), "indicate": "2A35", "hex": "\#(bytes.map { String(format: "%02X", $0) }.joined(separator: " "))"}"#
-    }
-    return Data("""
-        {"adapter": {"address": "00:1A:7D:DA:71:13"},
-         "cuffs": [{"address": "C4:F3:12:53:F2:C9", "name": "BP-1", "services": ["1810", "180A"], "bonded": true,
-                    "deviceInformation": {"manufacturer": "cuffd project", "model": "SIM-1", "serial": "0001"},
-                    "timeline": [\(steps.joined(separator: ","))]}]}
-        """.utf8)
+        return (0.5 + Double(index) * 0.02, [0x16, systolic, 0, 70, 0, 85, 0, 0xEA, 0x07, 11, 23, hour, minute, index % 60, 66, 0, 0, 0])
+    })
 }
 
 /// Indication → committed, `count` times.
