@@ -66,12 +66,13 @@ extension CuffGateway {
     }
 
     /// Forgets a cuff: notifications off, the bond removed from bluetoothd (`RemoveDevice`), what cuffd
-    /// remembered about it dropped. Readings already stored stay.
+    /// remembered about it dropped — also when bluetoothd dropped the device already (`bluetoothctl remove`), so that
+    /// it leaves ``rememberedCuffs``. Readings already stored stay.
     public func forget(_ address: BluetoothAddress) async throws(GatewayError) {
         let adapter = try usableAdapter()
         let id = DeviceID(adapter: adapter.address, address: address)
         let known = await bluez.device(id) != nil
-        guard cuffs[address] != nil || known else { throw .unknownCuff(address) }
+        guard cuffs[address] != nil || known || records[address] != nil else { throw .unknownCuff(address) }
         forgetting.insert(address)
         defer { forgetting.remove(address) }
         await bluez.stopNotifying(id)
