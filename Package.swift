@@ -153,7 +153,7 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-availability-checking"])],
             linkerSettings: smallResidentFootprint(order: "Sources/cuff-forward/cuff-forward.order", archives: ["libstdc++", "libdbus-1"])
         ),
-        .testTarget(name: "ForwardingTests", dependencies: ["Forwarding", "INIConfiguration"]),
+        .testTarget(name: "ForwardingTests", dependencies: ["DBus", "Forwarding", "INIConfiguration", "ReadingColumns"]),
         // The emulated bluetoothd behind `cuff-sim`: scenario files and the cuffs they script.
         .target(name: "CuffSimulation", dependencies: ["BlueZ", "DBus", "GATTHealth"]),
         // `cuff-sim --scenario FILE [--bus ADDRESS]`: owns org.bluez on a bus with scripted cuffs.
@@ -251,11 +251,12 @@ let package = Package(
             dependencies: ["BenchmarkSupport", "CPostgreSQL", "DBusTestSupport", "HealthStore"],
             path: "Benchmarks/gateways-benchmark"
         ),
-        // cuff-forward's MQTT sink catching up a backlog into a Mosquitto, beside mosquitto_pub publishing the same payloads.
-        // Run (root): swift build -c release && .build/release/mqtt-benchmark [READINGS]
+        // cuff-forward's MQTT sink catching up a backlog into a Mosquitto, beside mosquitto_pub publishing the same payloads;
+        // and a reading's latency from cuffd to a subscriber at a steady rate.
+        // Run (root): swift build -c release && .build/release/mqtt-benchmark [backlog] [READINGS] | latency [READINGS] [RATE]
         .executableTarget(
             name: "mqtt-benchmark",
-            dependencies: ["BenchmarkSupport", "DBusTestSupport"],
+            dependencies: ["BenchmarkSupport", "BlueZ", "Daemon", "DBus", "DBusTestSupport", "Gateway", "HealthStore"],
             path: "Benchmarks/mqtt-benchmark"
         ),
         .executableTarget(

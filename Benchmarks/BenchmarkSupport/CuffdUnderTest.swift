@@ -38,6 +38,8 @@ public final class CuffdUnderTest: @unchecked Sendable {
             guard let datagram = notify.receiveText() else { throw TestFailure("cuffd sent no READY=1") }
             if datagram.contains("READY=1") { break }
         }
+        // `notify` is closed as init returns: cuffd's later STATUS= lines (one per reading stored) then fail at once,
+        // where an unread socket, full after about ten datagrams, would block cuffd's main thread in sd_notify.
     }
 
     deinit { stop() }

@@ -1,58 +1,20 @@
-// A backlog published to an MQTT broker (docs/home-assistant.md, "Not yet done"): cuffd on a store of READINGS
-// readings, cuff-forward's MQTT sink from anchor 0 into a Mosquitto of the run's own, timed until a subscriber has
-// every reading — beside the same payloads published by `mosquitto_pub -l` (QoS 1) to the same broker, with the same
-// subscriber, in the same run.
+// cuff-forward's MQTT sink (docs/home-assistant.md), two figures against a Mosquitto of the run's own on loopback:
 //
-// Run (root): swift build -c release && .build/release/mqtt-benchmark [READINGS]
-import BenchmarkSupport
-import DBusTestSupport
+//   mqtt-benchmark [backlog] [READINGS]     a backlog published, beside mosquitto_pub -l (Backlog.swift; 100 000)
+//   mqtt-benchmark latency [READINGS] [RATE]  a reading received by cuffd → the message seen by a subscriber, at a
+//                                             steady rate, beside mosquitto_pub's own latency (Latency.swift; 600 at 10/s)
+//
+// Run (root): swift build -c release && .build/release/mqtt-benchmark …
 import Foundation
 
-let count = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 100_000 : 100_000
-
-/// mosquitto_sub at QoS 1 on `topics`, exiting after `count` messages; their payloads, one a line, into `output`.
-func subscriber(_ broker: MosquittoBroker, _ topics: [String], output: String) throws -> ChildProcess {
-    let descriptor = open(output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    defer { close(descriptor) }
-    let child = try ChildProcess(
-        "mosquitto_sub", broker.clientOptions + ["-q", "1", "-C", "\(count)", "-F", "%p"] + topics.flatMap { ["-t", $0] },
-        standardOutput: .descriptor(descriptor))
-    // mosquitto_sub says nothing once subscribed; on loopback a second is ample.
-    Thread.sleep(forTimeInterval: 1)
-    return child
+var arguments = Array(CommandLine.arguments.dropFirst())
+let mode = arguments.first.flatMap { Int($0) == nil ? arguments.removeFirst() : nil } ?? "backlog"
+switch mode {
+case "backlog":
+    try await benchmarkBacklog(count: arguments.first.flatMap { Int($0) } ?? 100_000)
+case "latency":
+    try benchmarkLatency(count: arguments.first.flatMap { Int($0) } ?? 600, rate: arguments.dropFirst().first.flatMap { Double($0) } ?? 10)
+default:
+    FileHandle.standardError.write(Data("usage: mqtt-benchmark [backlog] [READINGS] | latency [READINGS] [RATE]\n".utf8))
+    exit(64)
 }
-
-let (directory, storePath) = try backlog("mqtt-benchmark", count: count)
-defer { try? FileManager.default.removeItem(at: directory) }
-let broker = try MosquittoBroker()
-defer { broker.remove() }
-let configuration = try forwardConfiguration(in: directory, sink: "[MQTT]\nURL=mqtt://127.0.0.1:\(broker.port)")
-let payloads = directory.appendingPathComponent("payloads").path
-
-let forwardSeconds = try withCuffd(storePath: storePath) { bus, _ in
-    let seen = try subscriber(broker, ["cuffd/+/+/state", "cuffd/+/+/history"], output: payloads)
-    let started = ContinuousClock.now
-    let forwarder = try ChildProcess(binaries.appendingPathComponent("cuff-forward").path, ["--config", configuration, "--bus", bus.address], standardError: .discard)
-    defer { forwarder.terminate() }
-    _ = seen.waitForExit()
-    return seconds(since: started)
-}
-
-// The same payloads, one a line, published by Mosquitto's own client to the same broker: 10 000 lines per run of
-// mosquitto_pub -l, whose session was lost partway through 100 000 lines at QoS 1 ("disconnected due to out of memory" in
-// Mosquitto 2.0.11's log, RESULTS.md).
-let chunks = directory.appendingPathComponent("chunk-").path
-let seen = try subscriber(broker, ["benchmark/pub"], output: "/dev/null")
-let publishStarted = ContinuousClock.now
-let published = try ExternalCommand.run(
-    "/bin/sh",
-    ["-c", "split -l 10000 \(payloads) \(chunks) && for chunk in \(chunks)*; do mosquitto_pub "
-        + broker.clientOptions.joined(separator: " ") + " -q 1 -t benchmark/pub -l < $chunk || exit 1; done"],
-    timeout: 600)
-guard published.status == 0 else { fatalError("mosquitto_pub: \(published.standardError)") }
-_ = seen.waitForExit()
-let publishSeconds = seconds(since: publishStarted)
-
-let forwardRate = Double(count) / forwardSeconds, publishRate = Double(count) / publishSeconds
-print(String(format: "%d readings: cuff-forward %.0f readings/s (%.2f s), mosquitto_pub -l %.0f messages/s (%.2f s); ratio %.3f (goal ≥ 0.5)",
-             count, forwardRate, forwardSeconds, publishRate, publishSeconds, forwardRate / publishRate))

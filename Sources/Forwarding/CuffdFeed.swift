@@ -1,8 +1,9 @@
 import DBus
 import ReadingColumns
 
-/// cuff-forward's side of `org.cuffd.Gateway1` (docs/dbus-api.md): pages of the change feed, and the signals that
-/// say when to ask for one — `ReadingStored`, and cuffd (re)appearing on the bus.
+/// cuff-forward's side of `org.cuffd.Gateway1` (docs/dbus-api.md): pages of the change feed, the cuffs cuffd
+/// remembers, and the signals that say when to ask again — `ReadingStored`, `RememberedCuffs` changing, and cuffd
+/// (re)appearing on the bus.
 struct CuffdFeed: Sendable {
     static let name = "org.cuffd.Gateway1"
     static let path: DBusObjectPath = "/org/cuffd/Gateway1"
@@ -33,17 +34,42 @@ struct CuffdFeed: Sendable {
         }
     }
 
-    /// A signal each time there may be something new to read. Subscribed before the first page is asked for,
-    /// so that nothing stored in between goes unnoticed (docs/reference/BLUEZ-DBUS.md §7: match before call).
+    /// `RememberedCuffs`; its addresses nil when this cuffd has no such property.
+    func rememberedCuffs() async throws(FeedError) -> RememberedCuffs {
+        let reply: [DBusValue]
+        do {
+            reply = try await connection.call(Self.name, Self.path, StandardInterface.properties, "Get", [.string(Self.interface), .string("RememberedCuffs")])
+        } catch where error.name == .unknownProperty {
+            return RememberedCuffs(addresses: nil)
+        } catch {
+            throw Self.feedError(error)
+        }
+        guard case .variant(let value)? = reply.first, let addresses = try? value.decode([String].self) else {
+            throw .malformed("a RememberedCuffs that is not a list of addresses")
+        }
+        return RememberedCuffs(addresses: Set(addresses))
+    }
+
+    /// A signal each time there may be something new to read or a cuff forgotten — once ``isWakeup(_:)`` says so.
+    /// Subscribed before the first page is asked for, so that nothing stored in between goes unnoticed
+    /// (docs/reference/BLUEZ-DBUS.md §7: match before call).
     func wakeups() async throws(FeedError) -> AsyncStream<DBusMessage> {
         do {
             return try await connection.signals(matchingAny: [
                 MatchRule(sender: Self.name, interface: Self.interface, member: "ReadingStored"),
+                MatchRule(sender: Self.name, interface: StandardInterface.properties, member: "PropertiesChanged", path: Self.path, arguments: [0: Self.interface]),
                 MatchRule(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", arguments: [0: Self.name]),
             ])
         } catch {
             throw .busLost(error.description)
         }
+    }
+
+    /// Whether a signal of ``wakeups()`` calls for a look: of `org.cuffd.Gateway1`'s property changes only
+    /// `RememberedCuffs` does, not `Status`, which changes with every reading and connection.
+    static func isWakeup(_ signal: DBusMessage) -> Bool {
+        guard signal.member == "PropertiesChanged" else { return true }
+        return (try? signal.argument(1, as: DBusProperties.self))?["RememberedCuffs"] != nil
     }
 
     private static func feedError(_ error: DBusError) -> FeedError {

@@ -6,9 +6,10 @@ import Foundation
 ///
 /// The loop: ask cuffd for the changes after the anchor, hand them to the sink, and only once the sink says the far
 /// side has acknowledged them (PostgreSQL's COMMIT, MQTT's PUBACK), store the page's anchor (``AnchorFile``); then
-/// sleep until cuffd signals a new reading. A crash anywhere re-reads from the last stored anchor, so a page is sent
-/// again and never skipped. The far side or cuffd going away is retried with backoff, logged when the state changes;
-/// what retrying cannot fix ends the program with a ``ForwardFailure``.
+/// sleep until cuffd signals a new reading, or a change of the cuffs it remembers (which the MQTT sink follows). A
+/// crash anywhere re-reads from the last stored anchor, so a page is sent again and never skipped. The far side or
+/// cuffd going away is retried with backoff, logged when the state changes; what retrying cannot fix ends the program
+/// with a ``ForwardFailure``.
 ///
 /// Unchecked Sendable: a forwarder is handed to the one task that runs it, and only that task touches its state.
 public final class Forwarder: @unchecked Sendable {
@@ -38,7 +39,7 @@ public final class Forwarder: @unchecked Sendable {
             report = StatusReport(gateway: gateway, anchor: anchor, anchorPath: anchorFile.path, log: log)
             let wakeups = try await feed.wakeups()
             Task { [doorbell] in
-                for await _ in wakeups { doorbell.ring() }
+                for await signal in wakeups where CuffdFeed.isWakeup(signal) { doorbell.ring() }
                 doorbell.ring()  // the bus closed: the next call says so
             }
             log.log(.info, "forwarding gateway \(gateway)'s readings to \(sink.name) from anchor \(anchor)")
@@ -121,7 +122,7 @@ extension Forwarder {
                 throw DurableFileError(path: folder, problem: "cannot be made: \(String(cString: strerror(errno)))")
             }
             let doorbell = Doorbell()
-            let sink = try MQTTSink(settings: settings, doorbell: doorbell)
+            let sink = try MQTTSink(settings: settings, feed: CuffdFeed(connection: connection), log: log, doorbell: doorbell)
             forwarders.append(
                 Forwarder(sink: sink, gateway: configuration.gateway, anchorPath: settings.statePath, connection: connection, log: log, doorbell: doorbell))
         }

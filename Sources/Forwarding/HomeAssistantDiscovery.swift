@@ -38,6 +38,15 @@ enum HomeAssistantDiscovery {
         ])
     }
 
+    /// What removes `user` from Home Assistant and from the broker's memory: an empty retained config for each of its
+    /// entities, which Home Assistant takes as the entity's removal ("MQTT Discovery", "Removing"), and an empty retained
+    /// state, which the broker takes as the end of the retained message (MQTT 5 §3.3.1.3, MQTT 3.1.1 §3.3.1.3), so that
+    /// a later subscriber is handed neither.
+    static func removal(_ user: CuffUser, topics: MQTTTopics) -> [MQTTConnection.Message] {
+        entities.map { MQTTConnection.Message(topic: topics.config($0.component, user, $0.object), payload: [], retain: true) }
+            + [MQTTConnection.Message(topic: topics.state(user), payload: [], retain: true)]
+    }
+
     /// The retained configs of `user`'s entities.
     static func configs(_ user: PublishedUser, topics: MQTTTopics) -> [MQTTConnection.Message] {
         let key = user.key
@@ -45,6 +54,7 @@ enum HomeAssistantDiscovery {
         var device: [String: Any] = ["identifiers": [key.node], "name": user.person ?? "\(model) \(key.user)", "model": model]
         if let manufacturer = user.device["manufacturer"] { device["manufacturer"] = manufacturer }
         if let serial = user.device["serial"] { device["serial_number"] = serial }
+        if let firmware = user.device["firmware"] { device["sw_version"] = firmware }
         if let address = user.device["address"] { device["connections"] = [["bluetooth", address]] }
         return entities.map { entity in
             var config = entity.keys

@@ -26,6 +26,8 @@ final class MQTTConnection: @unchecked Sendable {
         /// TLS with the broker's certificate checked, including its host name, against `caFile` or the system's CAs.
         var tls: Bool
         var caFile: String?
+        /// Presented to a broker that asks for a client certificate.
+        var clientCertificate: ClientCertificate?
         /// Published by the broker when the session ends without DISCONNECT (MQTT 5 §3.1.2.5, the Will Message).
         var will: Message
         /// Seconds (MQTT 5 §3.1.2.10): the idle session's only traffic, a PINGREQ this often.
@@ -36,6 +38,7 @@ final class MQTTConnection: @unchecked Sendable {
 
     /// `MQTT 5` or `MQTT 3.1.1`: what the broker accepted.
     let protocolName: String
+    private let usesTLS: Bool
     private let handle: OpaquePointer
     private let received: @Sendable (String, [UInt8]) -> Void
     private let ended: @Sendable () -> Void
@@ -76,6 +79,7 @@ final class MQTTConnection: @unchecked Sendable {
         self.received = received
         self.ended = ended
         protocolName = version == MQTT_PROTOCOL_V5 ? "MQTT 5" : "MQTT 3.1.1"
+        usesTLS = options.tls
         mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
         mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, version)
         // The library's thread waits this long before reconnecting on its own; `deinit` stops it before it does, and a
@@ -125,7 +129,10 @@ final class MQTTConnection: @unchecked Sendable {
         }
         if let user = options.user { try check(mosquitto_username_pw_set(handle, user, options.password), "the user name") }
         if options.tls {
-            try check(mosquitto_tls_set(handle, options.caFile, options.caFile == nil ? "/etc/ssl/certs" : nil, nil, nil, nil), "TLS")
+            let client = options.clientCertificate
+            try check(
+                mosquitto_tls_set(handle, options.caFile, options.caFile == nil ? "/etc/ssl/certs" : nil, client?.certificateFile, client?.keyFile, nil),
+                "TLS")
         }
     }
 
@@ -140,7 +147,10 @@ final class MQTTConnection: @unchecked Sendable {
         }
         guard code == MOSQ_ERR_SUCCESS.rawValue else {
             let detail = code == MOSQ_ERR_ERRNO.rawValue ? String(cString: strerror(error)) : String(cString: mosquitto_strerror(code))
-            throw MQTTError.unreachable([detail, lock.withLock { lastLoggedError }].compactMap { $0 }.joined(separator: ": "))
+            let logged = lock.withLock { lastLoggedError }
+            // libmosquitto's TLS reads and writes say EPROTO for any OpenSSL failure.
+            if logged == nil, usesTLS, code == MOSQ_ERR_ERRNO.rawValue, error == EPROTO { throw MQTTError.unreachable(Self.tlsEnded(detail)) }
+            throw MQTTError.unreachable([detail, logged].compactMap { $0 }.joined(separator: ": "))
         }
         try check(mosquitto_loop_start(handle), "the network thread")
         // A TLS handshake that fails on the network thread ends it without a disconnect callback; OpenSSL's error,
@@ -200,9 +210,13 @@ final class MQTTConnection: @unchecked Sendable {
         waiter?.resume(returning: code)
     }
 
+    /// The session ended; before CONNACK, a connection refused (``tlsEnded(_:)`` over TLS without OpenSSL's reason).
     private func disconnected(_ code: Int32) {
         let (connectWaiter, publishWaiter, failure) = lock.withLock {
-            if self.failure == nil { self.failure = .lost(lastLoggedError ?? String(cString: mosquitto_strerror(code))) }
+            if self.failure == nil {
+                let reason = lastLoggedError ?? String(cString: mosquitto_strerror(code))
+                self.failure = connack != nil ? .lost(reason) : .unreachable(usesTLS && lastLoggedError == nil ? Self.tlsEnded(reason) : reason)
+            }
             if connack == nil { connack = -1 }
             defer { (self.connackWaiter, self.publishWaiter) = (nil, nil) }
             return (self.connackWaiter, self.publishWaiter, self.failure!)
@@ -244,6 +258,15 @@ final class MQTTConnection: @unchecked Sendable {
             return connackWaiter
         }
         waiter?.resume(returning: -1)
+    }
+
+    /// A TLS session the broker ended before CONNACK without OpenSSL's reason reaching libmosquitto's log. A broker that
+    /// wants a client certificate, or distrusts the one presented, ends it after the handshake — TLS 1.3 sends the
+    /// client's certificate once the client's side of the handshake is done (RFC 8446 §4.4.2) —, and libmosquitto logs
+    /// OpenSSL's reason (`tlsv13 alert certificate required`) only when it reads the broker's alert before the socket's
+    /// end; else all it has is `Protocol error`.
+    private static func tlsEnded(_ detail: String) -> String {
+        "the broker ended the TLS session before answering CONNECT (\(detail)): it may require a client certificate (CertificateFile=, KeyFile=) or refuse the one presented; the broker's log says which"
     }
 
     private func check(_ code: Int32, _ what: String) throws {

@@ -5,7 +5,11 @@ import ReadingColumns
 /// * a user seen for the first time, or whose cuff or person changed, is announced first (discovery configs);
 /// * of each user's readings in the page, the newest goes to the retained state topic — if it is no older than the
 ///   newest already published there: Home Assistant stamps a state with its arrival time, so an older reading on the
-///   state topic would show as new —, and every other one to the history topic.
+///   state topic would show as new —, and every other one to the history topic;
+/// * a reading of a cuff cuffd no longer remembers (``RememberedCuffs``: forgotten since it was stored) goes to the
+///   history topic, after its user's removal (``HomeAssistantDiscovery/removal(_:topics:)``), once per page: the
+///   entities may have been announced by a page whose acknowledgement a crash kept out of `users.json`, and a removal
+///   of what is already gone changes nothing.
 ///
 /// Deletions are not published: a retained state is a user's newest reading, and Home Assistant has no way to take
 /// back a past one.
@@ -14,21 +18,28 @@ struct MQTTPagePlan {
     /// The users with what this page published; stored once the broker acknowledged it.
     private(set) var users: [CuffUser: PublishedUser]
 
-    init(_ page: ChangePage, users known: [CuffUser: PublishedUser], topics: MQTTTopics) {
+    init(_ page: ChangePage, users known: [CuffUser: PublishedUser], remembered: RememberedCuffs, topics: MQTTTopics) {
         users = known
         let keyed = page.readings.map { (reading: $0, key: CuffUser($0)) }
         var newestInPage: [CuffUser: ReadingRecord] = [:]
         for (reading, key) in keyed where reading.time >= newestInPage[key]?.time ?? -.infinity {
             newestInPage[key] = reading
         }
+        var removed: Set<CuffUser> = []
         for (reading, key) in keyed {
+            let payload = ReadingMessage.payload(reading)
+            guard remembered.remember(reading.device) else {
+                if removed.insert(key).inserted { messages += HomeAssistantDiscovery.removal(key, topics: topics) }
+                users[key] = nil
+                messages.append(MQTTConnection.Message(topic: topics.history(key), payload: payload, retain: false))
+                continue
+            }
             var user = users[key] ?? PublishedUser(cuff: key.cuff, user: key.user, person: nil, device: [:], newest: -.infinity)
             if users[key] == nil || user.device != reading.device || user.person != reading.person {
                 user.device = reading.device
                 user.person = reading.person
                 messages += HomeAssistantDiscovery.configs(user, topics: topics)
             }
-            let payload = ReadingMessage.payload(reading)
             if newestInPage[key] == reading, reading.time >= user.newest {
                 user.newest = reading.time
                 messages.append(MQTTConnection.Message(topic: topics.state(key), payload: payload, retain: true))

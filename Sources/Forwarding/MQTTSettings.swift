@@ -8,6 +8,8 @@ import INIConfiguration
 ///     User=cuff-forward
 ///     PasswordFile=/run/credentials/cuff-forward.service/mqttpassword
 ///     CAFile=/etc/ssl/certs/home-ca.pem
+///     CertificateFile=/etc/cuffd/mqtt-client.pem
+///     KeyFile=/run/credentials/cuff-forward.service/mqttkey
 public struct MQTTSettings: Sendable, Equatable {
     /// `URL=`, as written: `mqtt://HOST[:PORT]` or `mqtts://HOST[:PORT]`.
     public var url: String
@@ -27,11 +29,13 @@ public struct MQTTSettings: Sendable, Equatable {
     public var passwordFile: String?
     /// The CA certificates (PEM) the broker's certificate must chain to; nil: the system's (`/etc/ssl/certs`).
     public var caFile: String?
+    /// `CertificateFile=` and `KeyFile=`: the certificate to present to a broker that asks for one.
+    public var clientCertificate: ClientCertificate?
     /// This sink's anchor: `State=`, else `mqtt/anchor` in the folder of `[Forward]`'s `State=`.
     public var statePath: String
 
     init(_ reader: SectionReader, gateway: String, forwardState: String) throws(ConfigurationError) {
-        try reader.allow(["URL", "ClientID", "TopicPrefix", "DiscoveryPrefix", "User", "PasswordFile", "CAFile", "State"])
+        try reader.allow(["URL", "ClientID", "TopicPrefix", "DiscoveryPrefix", "User", "PasswordFile", "CAFile", "CertificateFile", "KeyFile", "State"])
         guard let entry = reader.entry("URL") else {
             throw reader.fail(reader.section.line, "[MQTT] needs URL=, a broker such as mqtt://localhost or mqtts://broker.home.arpa:8883")
         }
@@ -48,6 +52,7 @@ public struct MQTTSettings: Sendable, Equatable {
         }
         caFile = try reader.path("CAFile")
         if caFile != nil, !usesTLS { throw reader.fail(reader.entry("CAFile")!.line, "CAFile= needs an mqtts:// URL (TLS)") }
+        clientCertificate = try ClientCertificate.read(reader, usesTLS: usesTLS)
         statePath = try reader.path("State") ?? ((forwardState as NSString).deletingLastPathComponent + "/mqtt/anchor")
     }
 

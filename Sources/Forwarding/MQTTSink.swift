@@ -5,41 +5,79 @@ import ForwardingStatus
 /// (``MQTTPagePlan``) and acknowledged when the broker has sent PUBACK for every one — at least once, a duplicate
 /// carrying the same sync identifier. On each connection: `online` on the availability topic (the will says
 /// `offline`), every known user's discovery configs, and a subscription to Home Assistant's status topic, whose
-/// `online` (Home Assistant started) has the configs published again.
+/// `online` (Home Assistant started) has the configs published again. Before each page, the users of a cuff cuffd no
+/// longer remembers (``RememberedCuffs``: `cuffctl forget`, while cuff-forward ran or not) are removed from Home
+/// Assistant and from `users.json`.
 final class MQTTSink: Sink {
     let name = "the MQTT broker"
     let waitingState = ForwardStatus.State.waitingForBroker
     private let settings: MQTTSettings
     private let topics: MQTTTopics
     private let published: PublishedUsers
+    private let feed: CuffdFeed
+    private let log: ForwardLog
     private let doorbell: Doorbell
     private let homeAssistantStarted = Flag()
     private var users: [CuffUser: PublishedUser]
+    private var remembered = RememberedCuffs(addresses: nil)
     private var connection: MQTTConnection?
 
-    /// `doorbell` is the forwarder's: Home Assistant's `online` rings it, so the configs go out without a new reading.
-    init(settings: MQTTSettings, doorbell: Doorbell) throws(DurableFileError) {
+    /// `feed` says which cuffs cuffd remembers; `doorbell` is the forwarder's: Home Assistant's `online` rings it, so
+    /// the configs go out without a new reading.
+    init(settings: MQTTSettings, feed: CuffdFeed, log: ForwardLog, doorbell: Doorbell) throws(DurableFileError) {
         self.settings = settings
         topics = MQTTTopics(prefix: settings.topicPrefix, discoveryPrefix: settings.discoveryPrefix)
         published = PublishedUsers(path: (settings.statePath as NSString).deletingLastPathComponent + "/users.json")
         users = try published.read()
+        self.feed = feed
+        self.log = log
         self.doorbell = doorbell
     }
 
     func ready() async throws -> String? {
+        remembered = try await feed.rememberedCuffs()
+        let forgotten = users.values.filter { !remembered.remember($0.device) }.map(\.key).sorted()
+        let kept = users.filter { !forgotten.contains($0.key) }
+        var messages = forgotten.flatMap { HomeAssistantDiscovery.removal($0, topics: topics) }
         if connection?.hasEnded == true { connection = nil }
-        if let connection {
-            if homeAssistantStarted.take() { try await publish(announcements(), on: connection) }
-            return nil
+        var connected: String?
+        if connection == nil {
+            connection = try await open()
+            messages = [MQTTConnection.Message(topic: topics.availability, payload: Array("online".utf8), retain: true)] + messages
+                + announcements(kept)
+            connected = "the MQTT broker \(settings.url) (\(connection!.protocolName)\(settings.usesTLS ? ", TLS" : ""))"
+        } else if homeAssistantStarted.take() {
+            messages += announcements(kept)
         }
+        try await publish(messages)
+        if !forgotten.isEmpty {
+            try published.write(kept)
+            users = kept
+            for user in forgotten {
+                log.log(.info, "removed \(user.node) from Home Assistant: cuffd no longer remembers its cuff (cuffctl forget)")
+            }
+        }
+        return connected
+    }
+
+    func deliver(_ page: ChangePage) async throws {
+        guard connection != nil else { throw SinkUnreachable(underlying: MQTTError.lost("not connected")) }
+        let plan = MQTTPagePlan(page, users: users, remembered: remembered, topics: topics)
+        try await publish(plan.messages)
+        try published.write(plan.users)
+        users = plan.users
+    }
+
+    /// A new session, its will `offline` on the availability topic, subscribed to Home Assistant's status.
+    private func open() async throws -> MQTTConnection {
         let options = try MQTTConnection.Options(
             host: settings.host, port: settings.port, clientID: settings.clientID, user: settings.user,
             password: settings.passwordFile.map(PasswordFile.read), tls: settings.usesTLS, caFile: settings.caFile,
+            clientCertificate: settings.clientCertificate,
             will: MQTTConnection.Message(topic: topics.availability, payload: Array("offline".utf8), retain: true),
             subscriptions: [topics.homeAssistantStatus])
-        let connection: MQTTConnection
         do {
-            connection = try await MQTTConnection.open(
+            return try await MQTTConnection.open(
                 options,
                 received: { [homeAssistantStarted, doorbell, topics] topic, payload in
                     guard topic == topics.homeAssistantStatus, payload == Array("online".utf8) else { return }
@@ -52,26 +90,16 @@ final class MQTTSink: Sink {
         } catch {
             throw SinkUnreachable(underlying: error)
         }
-        try await publish([MQTTConnection.Message(topic: topics.availability, payload: Array("online".utf8), retain: true)] + announcements(), on: connection)
-        self.connection = connection
-        return "the MQTT broker \(settings.url) (\(connection.protocolName)\(settings.usesTLS ? ", TLS" : ""))"
     }
 
-    func deliver(_ page: ChangePage) async throws {
-        guard let connection else { throw SinkUnreachable(underlying: MQTTError.lost("not connected")) }
-        let plan = MQTTPagePlan(page, users: users, topics: topics)
-        try await publish(plan.messages, on: connection)
-        try published.write(plan.users)
-        users = plan.users
-    }
-
-    /// Every known user's discovery configs.
-    private func announcements() -> [MQTTConnection.Message] {
+    /// The discovery configs of `users`.
+    private func announcements(_ users: [CuffUser: PublishedUser]) -> [MQTTConnection.Message] {
         users.keys.sorted().flatMap { HomeAssistantDiscovery.configs(users[$0]!, topics: topics) }
     }
 
     /// Publishes and waits for every PUBACK; a failure drops the session, to be opened again after the backoff.
-    private func publish(_ messages: [MQTTConnection.Message], on connection: MQTTConnection) async throws {
+    private func publish(_ messages: [MQTTConnection.Message]) async throws {
+        guard let connection, !messages.isEmpty else { return }
         do {
             try await connection.publish(messages)
         } catch {

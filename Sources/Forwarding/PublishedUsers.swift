@@ -6,7 +6,8 @@ struct PublishedUser: Codable, Equatable, Sendable {
     var user: String
     /// The person the user is mapped to in cuffd, if any: the device's name in Home Assistant.
     var person: String?
-    /// The cuff's `address`, `name`, `manufacturer`, `model`, `serial` (Device Information, as cuffd's feed has them).
+    /// The cuff's `address`, `name`, `manufacturer`, `model`, `serial`, `firmware` (Device Information, as cuffd's feed
+    /// has them).
     var device: [String: String]
     /// Unix seconds of the newest reading published on the user's state topic.
     var newest: Double

@@ -82,12 +82,13 @@ extension CuffGateway {
     }
 
     /// Forgets a cuff: notifications off, the bond removed from bluetoothd (`RemoveDevice`), what cuffd
-    /// remembered about it dropped. Readings already stored stay.
+    /// remembered about it dropped — also when bluetoothd dropped the device already (`bluetoothctl remove`), so that
+    /// it leaves ``rememberedCuffs``. Readings already stored stay.
     public func forget(_ address: BluetoothAddress) async throws(GatewayError) {
         let adapter = try usableAdapter()
         let id = DeviceID(adapter: adapter.address, address: address)
         let known = await bluez.device(id) != nil
-        guard state.cuffs[address] != nil || known else { throw .unknownCuff(address) }
+        guard state.cuffs[address] != nil || known || state.records[address] != nil else { throw .unknownCuff(address) }
         guard state.beginForgetting(address) else { throw .busy("forgetting \(address)") }
         defer { state.endForgetting(address) }
         await bluez.stopNotifying(id)

@@ -113,6 +113,12 @@ public actor CuffGateway {
         }
     }
 
+    /// The cuffs cuffd remembers: each identified on a bond and not forgotten since (the registry's records), whether
+    /// or not bluetoothd shows it now. Read from the registry, so that it is whole before ``start()`` too.
+    public var rememberedCuffs: [BluetoothAddress] {
+        get async { await registry.records().keys.sorted() }
+    }
+
     public func status(_ address: BluetoothAddress) async -> CuffStatus? {
         guard let cuff = state.cuffs[address] else { return nil }
         return CuffStatus(

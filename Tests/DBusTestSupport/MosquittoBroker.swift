@@ -4,7 +4,8 @@ import Foundation
 /// 127.0.0.1 at a free port, persistence in that folder (so that a subscriber's session and its queued QoS 1 messages
 /// survive a restart), no limit to the messages queued for a slow subscriber (Mosquitto drops QoS 1 messages beyond
 /// 1 000 by default, which a flood from mosquitto_pub reaches), and with `password`, a password file (`mosquitto_passwd`) and no anonymous clients; with `tls`,
-/// TLS only, with a certificate for `localhost` signed by a CA of the test's own (``TestCertificates``).
+/// TLS only, with a certificate for `localhost` signed by a CA of the test's own (``TestCertificates``), and with
+/// `requireCertificate` too, requiring each client's certificate signed by that CA (`require_certificate true`).
 /// `remove()` must be called in the test's teardown; it stops the broker.
 public final class MosquittoBroker: @unchecked Sendable {
     public let directory: URL
@@ -14,17 +15,20 @@ public final class MosquittoBroker: @unchecked Sendable {
     public let password: String?
     /// With TLS, what the broker presents; clients must ask for `localhost` and trust ``TestCertificates/authority``.
     public let certificates: TestCertificates?
+    /// With `requireCertificate`: the certificate and key the test's own clients present.
+    public let clientCertificate: (certificate: String, key: String)?
     private let lock = NSLock()
     private var process: ChildProcess?
 
     public static var available: Bool { ExternalCommand.exists("mosquitto") && ExternalCommand.exists("mosquitto_sub") }
 
-    public init(password: String? = nil, tls: Bool = false) throws {
+    public init(password: String? = nil, tls: Bool = false, requireCertificate: Bool = false) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("cuff-forward-mqtt-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         port = try freeLoopbackPort()
         self.password = password
         certificates = tls ? try TestCertificates(in: directory) : nil
+        clientCertificate = requireCertificate ? try certificates?.client("test-client") : nil
         var configuration = """
             listener \(port) 127.0.0.1
             persistence true
@@ -38,6 +42,7 @@ public final class MosquittoBroker: @unchecked Sendable {
         if let certificates {
             configuration += "\ncafile \(certificates.authority)\ncertfile \(certificates.certificate)\nkeyfile \(certificates.key)\n"
         }
+        if requireCertificate { configuration += "require_certificate true\n" }
         if let password {
             let passwords = directory.appendingPathComponent("passwords").path
             let made = try ExternalCommand.run("mosquitto_passwd", ["-b", "-c", passwords, Self.user, password])
@@ -90,6 +95,7 @@ public final class MosquittoBroker: @unchecked Sendable {
     /// The options the test's own mosquitto_sub and mosquitto_pub reach the broker and log in with (the password on
     /// their command line: a test's throwaway one; cuff-forward reads its own from a file).
     public var clientOptions: [String] {
-        ["-h", host, "-p", "\(port)"] + (certificates.map { ["--cafile", $0.authority] } ?? []) + (password.map { ["-u", Self.user, "-P", $0] } ?? [])
+        ["-h", host, "-p", "\(port)"] + (certificates.map { ["--cafile", $0.authority] } ?? [])
+            + (clientCertificate.map { ["--cert", $0.certificate, "--key", $0.key] } ?? []) + (password.map { ["-u", Self.user, "-P", $0] } ?? [])
     }
 }

@@ -34,12 +34,15 @@ final class MQTTForwardingStack: @unchecked Sendable {
 
     static let binary = Stack.binaries.appendingPathComponent("cuff-forward").path
 
-    static func make(scenario: String, password: String? = nil, tls: Bool = false) async throws -> MQTTForwardingStack {
+    /// With `requireCertificate` (and `tls`), the broker requires a client certificate, and cuff-forward presents one.
+    static func make(scenario: String, password: String? = nil, tls: Bool = false, requireCertificate: Bool = false) async throws -> MQTTForwardingStack {
         let stack = try await Stack.make(scenario: scenario)
-        let broker = try await offCooperativePool { try MosquittoBroker(password: password, tls: tls) }
+        let broker = try await offCooperativePool { try MosquittoBroker(password: password, tls: tls, requireCertificate: requireCertificate) }
         let forwarding = MQTTForwardingStack(stack: stack, broker: broker)
         try FileManager.default.createDirectory(at: forwarding.directory.appendingPathComponent("state"), withIntermediateDirectories: false)
-        try forwarding.writeConfiguration(password: password, url: "\(tls ? "mqtts" : "mqtt")://\(broker.host):\(broker.port)", caFile: broker.certificates?.authority)
+        try forwarding.writeConfiguration(
+            password: password, url: "\(tls ? "mqtts" : "mqtt")://\(broker.host):\(broker.port)", caFile: broker.certificates?.authority,
+            clientCertificate: try await offCooperativePool { try broker.certificates.flatMap { requireCertificate ? try $0.client("cuff-forward") : nil } })
         try forwarding.startSubscriber()
         return forwarding
     }
@@ -55,8 +58,8 @@ final class MQTTForwardingStack: @unchecked Sendable {
     }
 
     /// forward.conf with an `[MQTT]` section for the broker at `url`; with `password`, the user and a password file;
-    /// with `caFile`, the CA to trust.
-    func writeConfiguration(password: String?, url: String, caFile: String?) throws {
+    /// with `caFile`, the CA to trust; with `clientCertificate`, the certificate and key to present.
+    func writeConfiguration(password: String?, url: String, caFile: String?, clientCertificate: (certificate: String, key: String)? = nil) throws {
         var text = """
             [Forward]
             Gateway=ward3
@@ -67,6 +70,7 @@ final class MQTTForwardingStack: @unchecked Sendable {
 
             """
         if let caFile { text += "CAFile=\(caFile)\n" }
+        if let clientCertificate { text += "CertificateFile=\(clientCertificate.certificate)\nKeyFile=\(clientCertificate.key)\n" }
         if let password {
             try (password + "\n").write(toFile: passwordPath, atomically: false, encoding: .utf8)
             text += "User=\(MosquittoBroker.user)\nPasswordFile=\(passwordPath)\n"

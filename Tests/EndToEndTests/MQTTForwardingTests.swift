@@ -10,8 +10,8 @@ struct MQTTForwardingTests {
     static let cuff = "E8:2A:44:10:3C:5D"
 
     /// The broker, cuffd with cuff-sim, the subscriber; cuffd started and the cuff paired, so its records are stored.
-    static func paired(_ teardown: Teardown, password: String? = nil, tls: Bool = false) async throws -> MQTTForwardingStack {
-        let forwarding = try await MQTTForwardingStack.make(scenario: "stored-records.json", password: password, tls: tls)
+    static func paired(_ teardown: Teardown, password: String? = nil, tls: Bool = false, requireCertificate: Bool = false) async throws -> MQTTForwardingStack {
+        let forwarding = try await MQTTForwardingStack.make(scenario: "stored-records.json", password: password, tls: tls, requireCertificate: requireCertificate)
         teardown.add { forwarding.broker.remove() }
         try await forwarding.stack.startDaemon()
         #expect(try await forwarding.stack.cuffctl(["pair", Self.cuff]).status == 0)
@@ -65,6 +65,8 @@ struct MQTTForwardingTests {
                 #expect((entity["attributes"] as? [String: Any])?["irregular_pulse"] as? Bool == false, "\(uniqueID)")
                 let config = try #require(entity["config"] as? [String: Any])
                 #expect(config["availability_topic"] as? String == "cuffd/status")
+                // The cuff's Firmware Revision String (0x2A26), from its Device Information through the store and the feed.
+                #expect((config["device"] as? [String: Any])?["sw_version"] as? String == "1.4.2", "\(uniqueID)")
             }
             #expect(forwarding.seen().contains { $0.topic == "cuffd/status" && $0.payload == "online" })
 

@@ -1,4 +1,5 @@
 import Forwarding
+import Foundation
 import INIConfiguration
 import Testing
 
@@ -61,6 +62,12 @@ struct MQTTSettingsTests {
             ("URL=mqtts://broker\nCAFile=ca.pem\n", 5, "CAFile must be an absolute path"),
             ("URL=mqtt://broker\nQoS=2\n", 5, "unknown key \"QoS\" in [MQTT]"),
             ("User=cuff\n", 3, "[MQTT] needs URL="),
+            ("URL=mqtts://broker\nCertificateFile=/etc/c.pem\n", 5, "CertificateFile= needs KeyFile="),
+            ("URL=mqtts://broker\nKeyFile=/etc/k.pem\n", 5, "KeyFile= needs CertificateFile="),
+            ("URL=mqtt://broker\nKeyFile=/etc/k.pem\nCertificateFile=/etc/c.pem\n", 5, "KeyFile= needs an mqtts:// URL"),
+            ("URL=mqtts://broker\nCertificateFile=c.pem\nKeyFile=/etc/k.pem\n", 5, "CertificateFile must be an absolute path"),
+            ("URL=mqtts://broker\nCertificateFile=/nonexistent/c.pem\nKeyFile=/nonexistent/k.pem\n", 5,
+             "CertificateFile=/nonexistent/c.pem cannot be read: No such file or directory"),
         ])
     func refused(text: String, line: Int, fragment: String) {
         #expect {
@@ -68,6 +75,39 @@ struct MQTTSettingsTests {
         } throws: { error in
             guard let error = error as? ConfigurationError else { return false }
             return error.line == line && error.message.contains(fragment)
+        }
+    }
+
+    @Test("CertificateFile= and KeyFile=: a readable PEM pair is taken; a file that is no certificate, a key file without a key, an encrypted key, or a folder is refused at its line")
+    func clientCertificate() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mqtt-settings-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func file(_ name: String, _ text: String) throws -> String {
+            let path = directory.appendingPathComponent(name).path
+            try text.write(toFile: path, atomically: false, encoding: .utf8)
+            return path
+        }
+        let certificate = try file("client.crt", "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n")
+        let key = try file("client.key", "-----BEGIN PRIVATE KEY-----\nMIGH\n-----END PRIVATE KEY-----\n")
+        let pair = "URL=mqtts://broker\nCertificateFile=\(certificate)\nKeyFile=\(key)\n"
+        let taken = try #require(try Self.parse(pair).mqtt?.clientCertificate)
+        #expect(taken.certificateFile == certificate && taken.keyFile == key)
+
+        let refusals = [
+            ("CertificateFile=\(key)\nKeyFile=\(key)\n", 5, "holds no PEM certificate"),
+            ("CertificateFile=\(certificate)\nKeyFile=\(certificate)\n", 6, "holds no PEM private key"),
+            ("CertificateFile=\(certificate)\nKeyFile=\(try file("encrypted.key", "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIH\n-----END ENCRYPTED PRIVATE KEY-----\n"))\n", 6,
+             "is encrypted"),
+            ("CertificateFile=\(directory.path)\nKeyFile=\(key)\n", 5, "cannot be read"),
+        ]
+        for (lines, line, fragment) in refusals {
+            #expect {
+                _ = try Self.parse("URL=mqtts://broker\n" + lines)
+            } throws: { error in
+                guard let error = error as? ConfigurationError else { return false }
+                return error.line == line && error.message.contains(fragment)
+            }
         }
     }
 }

@@ -226,6 +226,23 @@ struct GatewaySessionTests {
             return "\(error)"
         }
     }
+
+    @Test("A cuff whose device bluetoothd dropped (bluetoothctl remove) stays remembered until forget, which then takes it")
+    func forgetAfterBluetoothdDroppedIt() async throws {
+        try await withTeardown { teardown in
+            let harness = try await GatewayHarness(scenarioFile: "passkey.json")
+            teardown.add { await harness.stop() }
+            let cuff = BluetoothAddress("D0:5F:B8:4A:21:07")!
+            try await harness.pairAll()
+            #expect(await harness.gateway.rememberedCuffs == [cuff])
+            _ = try await harness.connection.call(
+                "org.bluez", "/org/bluez/hci0", "org.bluez.Adapter1", "RemoveDevice", [.objectPath("/org/bluez/hci0/dev_D0_5F_B8_4A_21_07")])
+            _ = try await harness.events.next { if case .cuffRemoved(cuff) = $0 { true } else { false } }
+            #expect(await harness.gateway.rememberedCuffs == [cuff])
+            try await harness.gateway.forget(cuff)
+            #expect(await harness.gateway.rememberedCuffs.isEmpty)
+        }
+    }
 }
 
 @Suite("Gateway over cuff-sim: vendor start and stop")

@@ -7,7 +7,8 @@ import ReadingColumns
 
 /// The methods and properties of `org.cuffd.Gateway1` (docs/dbus-api.md).
 extension ControlAPI {
-    func gatewayInterface() -> DBusInterface {
+    /// The interface, with `RememberedCuffs` as it is at export.
+    func gatewayInterface(rememberedCuffs: DBusValue) -> DBusInterface {
         let address = DBusInterface.Argument("address", .string)
         let filter = DBusInterface.Argument("filter", .dictionary(key: .string, value: .variant))
         let reading = DBusInterface.Argument("reading", .dictionary(key: .string, value: .variant))
@@ -118,6 +119,7 @@ extension ControlAPI {
         ], properties: [
             .init("Version", version),
             .init("Status", "starting"),
+            .init("RememberedCuffs", rememberedCuffs),
         ], signals: [
             .init("ReadingStored", [.init("cuff", .objectPath)]),
             .init("HeartRatesStored", [.init("cuff", .objectPath)]),

@@ -32,7 +32,7 @@ public final class ControlAPI: Sendable {
     /// Exports the API and the cuffs the Gateway knows now.
     public func export() async {
         await connection.addObjectManager(at: Self.path)
-        await connection.export([gatewayInterface()], at: Self.path)
+        await connection.export([gatewayInterface(rememberedCuffs: await rememberedCuffs())], at: Self.path)
         for status in await gateway.cuffStatuses { await publish(status) }
     }
 
@@ -43,11 +43,16 @@ public final class ControlAPI: Sendable {
             switch event {
             case .cuffChanged(let status):
                 await publish(status)
+                await refreshRememberedCuffs()
             case .cuffRemoved(let address):
                 await connection.unexport(Self.cuffPath(address))
+                await refreshRememberedCuffs()
             case let .session(address, .stateChanged(state)):
                 try? await connection.setProperties(CuffObject.stateProperties(state), interface: Self.cuffInterfaceName, at: Self.cuffPath(address))
             case let .session(address, .readingStored(reading, .stored)):
+                // A cuff's first reading comes once it is identified, and so remembered: the set says so before
+                // the signal does.
+                await refreshRememberedCuffs()
                 try? await connection.setProperties(["LastReading": .double(reading.receivedAt.timeIntervalSince1970)],
                                                     interface: Self.cuffInterfaceName, at: Self.cuffPath(address))
                 // Only the cuff: a sync identifier embeds the reading's bytes, and signals reach readers without
@@ -67,6 +72,18 @@ public final class ControlAPI: Sendable {
     /// Sets the `Status` property (the same line goes to systemd as `STATUS=`).
     public func setStatus(_ line: String) async {
         try? await connection.setProperties(["Status": .string(line)], interface: Self.interfaceName, at: Self.path)
+    }
+
+    /// `RememberedCuffs` as the Gateway's registry has it now, announced with `PropertiesChanged` only when it changed
+    /// (a cuff identified on its first bond, or forgotten).
+    private func refreshRememberedCuffs() async {
+        let addresses = await rememberedCuffs()
+        guard await connection.propertyValue("RememberedCuffs", interface: Self.interfaceName, at: Self.path) != addresses else { return }
+        try? await connection.setProperties(["RememberedCuffs": addresses], interface: Self.interfaceName, at: Self.path)
+    }
+
+    private func rememberedCuffs() async -> DBusValue {
+        await gateway.rememberedCuffs.map(\.description).dbusValue
     }
 
     private func publish(_ status: CuffStatus) async {

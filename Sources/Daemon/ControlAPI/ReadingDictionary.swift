@@ -22,7 +22,7 @@ enum ReadingDictionary {
         return entries
     }
 
-    /// A stored device as `a{ss}`: `address`, `name`, `manufacturer`, `model`, `serial`, each when known.
+    /// A stored device as `a{ss}`: `address`, `name`, `manufacturer`, `model`, `serial`, `firmware`, each when known.
     static func device(_ stored: HealthDevice?) -> [String: String] {
         var device: [String: String] = [:]
         device["address"] = stored?.localIdentifier
@@ -30,6 +30,7 @@ enum ReadingDictionary {
         device["manufacturer"] = stored?.manufacturer
         device["model"] = stored?.model
         device["serial"] = stored?.serialNumber
+        device["firmware"] = stored?.firmwareVersion
         return device
     }
 }
