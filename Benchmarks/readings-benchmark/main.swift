@@ -117,7 +117,7 @@ func measureFeed(count: Int) throws {
     for (method, limit) in [("Changes", 1000), ("ChangeColumns", 10_000)] {
         let cpu = try withCuffd(storePath: path) { bus, daemon in
             let start = cpuSeconds(daemon.pid)
-            let client = try ExternalCommand.run("/usr/bin/python3", [script, bus.address, method, String(limit)])
+            let client = try ExternalCommand.run("/usr/bin/env", ["python3", script, bus.address, method, String(limit)])
             guard client.status == 0, client.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == String(count) else {
                 fatalError("follow-feed.py \(method): \(client.standardError)\(client.standardOutput)")
             }

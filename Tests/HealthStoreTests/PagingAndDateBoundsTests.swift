@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 @testable import HealthStore
 
@@ -123,5 +124,30 @@ struct StoreIdentifierTests {
         #expect(try HealthStore.open(path: path).identifier() == first)
         #expect(try HealthStore.open(path: directory.appendingPathComponent("b.sqlite").path).identifier() != first)
         #expect(first != UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+    }
+}
+
+/// A page is one seek on `sample_type_start` however deep (docs/health-store.md, "Paging"): the query plan of a
+/// keyset bound, with its date as a parameter as the store binds it, has a range on `start_at`, not a scan of the
+/// type's rows from the first.
+@Suite struct PagingPlanTests {
+    static func plan(_ predicate: SamplePredicate) throws -> String {
+        let database = try DatabaseQueue()
+        try SQLiteSchema.migrator.migrate(database)
+        let bound = SQLitePredicate(predicate)
+        return try database.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT s.id FROM sample s WHERE s.type_id = ? AND \(bound.sql) ORDER BY s.start_at, s.id LIMIT 100",
+                             arguments: StatementArguments([1]) + bound.arguments).map { $0["detail"] as String }.joined(separator: "\n")
+        }
+    }
+
+    @Test func afterAndBeforeSeekTheIndexToThePage() throws {
+        let position = SamplePosition(startDate: Fixture.t0, uuid: UUID())
+        var after = SamplePredicate()
+        after.after = position
+        #expect(try Self.plan(after).contains("sample_type_start (type_id=? AND start_at>?)"))
+        var before = SamplePredicate()
+        before.before = position
+        #expect(try Self.plan(before).contains("sample_type_start (type_id=? AND start_at<?)"))
     }
 }

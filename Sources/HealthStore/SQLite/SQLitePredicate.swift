@@ -31,15 +31,18 @@ struct SQLitePredicate {
         }
         // Keyset bounds (SamplePosition): start date first, then the row id of the named sample; a
         // position whose sample is gone compares as the first row (before) or the last (after) of its date.
+        // The plain bound ahead of the OR (`start_at <= ?`, `start_at >= ?`) is what lets SQLite seek
+        // `sample_type_start` to the page: with the date bound as a parameter it cannot derive one from the OR,
+        // and scanned the type's rows from its first to the page (49 ms for a page 900 000 readings deep).
         if let before = predicate.before {
             let start = SQLiteCoding.micros(before.startDate)
-            clauses.append("(\(s).start_at < ? OR (\(s).start_at = ? AND \(s).id < IFNULL((SELECT id FROM sample WHERE uuid = ?), 0)))")
-            arguments += [start, start, SQLiteCoding.blob(before.uuid)]
+            clauses.append("\(s).start_at <= ? AND (\(s).start_at < ? OR (\(s).start_at = ? AND \(s).id < IFNULL((SELECT id FROM sample WHERE uuid = ?), 0)))")
+            arguments += [start, start, start, SQLiteCoding.blob(before.uuid)]
         }
         if let after = predicate.after {
             let start = SQLiteCoding.micros(after.startDate)
-            clauses.append("(\(s).start_at > ? OR (\(s).start_at = ? AND \(s).id > IFNULL((SELECT id FROM sample WHERE uuid = ?), 0)))")
-            arguments += [start, start, SQLiteCoding.blob(after.uuid)]
+            clauses.append("\(s).start_at >= ? AND (\(s).start_at > ? OR (\(s).start_at = ? AND \(s).id > IFNULL((SELECT id FROM sample WHERE uuid = ?), 0)))")
+            arguments += [start, start, start, SQLiteCoding.blob(after.uuid)]
         }
         for (key, values) in predicate.metadata.sorted(by: { $0.key < $1.key }) {
             if SQLiteCoding.columnKeys.contains(key) {
