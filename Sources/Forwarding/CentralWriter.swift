@@ -9,7 +9,7 @@ import ReadingColumns
 /// it names, so that a revision sent beside its own old version's deletion stays.
 ///
 /// A page is two statements, not one per reading: each column travels as one array parameter
-/// (``PostgresArray``) and `unnest` turns the arrays back into rows (§9.19, "Array Functions"), so a page of
+/// (``PostgresArray``; numbers in binary form) and `unnest` turns the arrays back into rows (§9.19, "Array Functions"), so a page of
 /// 10 000 readings costs two round trips to the server instead of 10 000. The page's few devices travel once, as
 /// arrays of their own that each reading points into (`WITH ORDINALITY`, §7.2.1.4), and the unit — the same for
 /// every reading cuffd sends — as one parameter: less for cuff-forward to write and for the server to parse.
@@ -52,7 +52,7 @@ struct CentralWriter {
         }
         let readings = Array(newest.values)
         try database.transaction { () throws(PostgresError) in
-            if !readings.isEmpty { try database.execute(Self.upsert, [gateway] + columns(readings)) }
+            if !readings.isEmpty { try database.execute(Self.upsert, parameters: [.text(gateway)] + columns(readings)) }
             if !page.deleted.isEmpty {
                 try database.execute(Self.delete, [
                     PostgresArray.literal(page.deleted.map(\.syncIdentifier)), PostgresArray.literal(page.deleted.map { String($0.syncVersion) }),
@@ -61,32 +61,36 @@ struct CentralWriter {
         }
     }
 
-    /// The parameters after the gateway's: the unit, the readings' columns, each one array literal, in the order of
+    /// The parameters after the gateway's: the unit, the readings' columns, each one array, in the order of
     /// `upsert`'s first `unnest` — a reading's device as its number among the page's devices, from 1 —, then the
-    /// devices' columns, in the order of the second.
-    private func columns(_ readings: [ReadingRecord]) -> [String?] {
+    /// devices' columns, in the order of the second. Numbers go in binary form (``PostgresArray/binary(_:)``), so the
+    /// server reads them without parsing text; text as array literals.
+    private func columns(_ readings: [ReadingRecord]) -> [PostgresParameter] {
         var devices: [[String: String]] = []
-        var deviceNumbers: [[String: String]: Int] = [:]
-        var deviceColumn: [String?] = []
+        var deviceNumbers: [[String: String]: Int32] = [:]
+        var deviceColumn: [Int32?] = []
         deviceColumn.reserveCapacity(readings.count)
         for reading in readings {
             if let number = deviceNumbers[reading.device] {
-                deviceColumn.append(String(number))
+                deviceColumn.append(number)
             } else {
                 devices.append(reading.device)
-                deviceNumbers[reading.device] = devices.count
-                deviceColumn.append(String(devices.count))
+                deviceNumbers[reading.device] = Int32(devices.count)
+                deviceColumn.append(Int32(devices.count))
             }
         }
-        let columns: [(ReadingRecord) -> String?] = [
-            \.syncIdentifier, { String($0.syncVersion) }, { String($0.systolic) }, { String($0.diastolic) },
-            { $0.meanArterialPressure.map { String($0) } }, { $0.pulseRate.map { String($0) } }, { String($0.time) },
-            \.deviceTime, { $0.userID.map { String($0) } }, \.person, { $0.status.map { String($0) } },
-        ]
-        let deviceFields = ["address", "name", "manufacturer", "model", "serial"].map { field in
-            PostgresArray.literal(devices.map { $0[field] })
+        func text(_ column: (ReadingRecord) -> String?) -> PostgresParameter { .text(PostgresArray.literal(readings.map(column))) }
+        func binary<Number: PostgresBinaryNumber>(_ column: (ReadingRecord) -> Number?) -> PostgresParameter {
+            .binary(PostgresArray.binary(readings.map(column)))
         }
-        return [ReadingRecord.unit] + columns.map { column in PostgresArray.literal(readings.map(column)) }
-            + [PostgresArray.literal(deviceColumn)] + deviceFields
+        let deviceFields = ["address", "name", "manufacturer", "model", "serial"].map { field in
+            PostgresParameter.text(PostgresArray.literal(devices.map { $0[field] }))
+        }
+        return [
+            .text(ReadingRecord.unit), text(\.syncIdentifier), binary(\.syncVersion), binary(\.systolic), binary(\.diastolic),
+            binary(\.meanArterialPressure), binary(\.pulseRate), binary(\.time), text(\.deviceTime),
+            binary { $0.userID.map(Int16.init) }, text(\.person), binary { $0.status.map(Int32.init) },
+            .binary(PostgresArray.binary(deviceColumn)),
+        ] + deviceFields
     }
 }

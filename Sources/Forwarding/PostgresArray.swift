@@ -24,4 +24,57 @@ enum PostgresArray {
         bytes.append(UInt8(ascii: "}"))
         return String(decoding: bytes, as: UTF8.self)
     }
+
+    /// A one-dimensional array of numbers in binary form, as `array_recv` reads it (PostgreSQL 15 source,
+    /// `src/backend/utils/adt/arrayfuncs.c`): the number of dimensions (1), whether any element is NULL, the
+    /// element type's OID, the length and lower bound (1) of the dimension, then each element as its length in bytes
+    /// (−1 for NULL) and its value in network byte order. Sent with `$n::float8[]` and the like, so the types agree.
+    static func binary<Element: PostgresBinaryNumber>(_ elements: [Element?]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(20 + elements.count * (4 + MemoryLayout<Element>.size))
+        func append<Integer: FixedWidthInteger>(_ value: Integer) {
+            withUnsafeBytes(of: value.bigEndian) { bytes += $0 }
+        }
+        append(Int32(1))
+        append(Int32(elements.contains { $0 == nil } ? 1 : 0))
+        append(Element.typeOID)
+        append(Int32(elements.count))
+        append(Int32(1))
+        for element in elements {
+            guard let element else {
+                append(Int32(-1))
+                continue
+            }
+            append(Int32(MemoryLayout<Element>.size))
+            append(element.networkBits)
+        }
+        return bytes
+    }
+}
+
+/// A number type PostgreSQL has a fixed-size binary form for: its OID (`pg_type`) and its bits.
+protocol PostgresBinaryNumber {
+    associatedtype Bits: FixedWidthInteger
+    static var typeOID: UInt32 { get }
+    var networkBits: Bits { get }
+}
+
+extension Double: PostgresBinaryNumber {
+    static var typeOID: UInt32 { 701 }  // float8
+    var networkBits: UInt64 { bitPattern }
+}
+
+extension Int64: PostgresBinaryNumber {
+    static var typeOID: UInt32 { 20 }  // int8
+    var networkBits: Int64 { self }
+}
+
+extension Int32: PostgresBinaryNumber {
+    static var typeOID: UInt32 { 23 }  // int4
+    var networkBits: Int32 { self }
+}
+
+extension Int16: PostgresBinaryNumber {
+    static var typeOID: UInt32 { 21 }  // int2
+    var networkBits: Int16 { self }
 }

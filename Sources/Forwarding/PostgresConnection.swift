@@ -45,11 +45,32 @@ final class PostgresConnection {
     /// semicolons (a migration), as one implicit transaction unless they say otherwise.
     @discardableResult
     func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> [[String?]] {
-        let values = parameters.map { $0.map { strdup($0) } ?? nil }
-        defer { values.forEach { free($0) } }
+        try execute(sql, parameters: parameters.map(PostgresParameter.text))
+    }
+
+    /// Runs one statement with parameters each in text or binary form (`PQexecParams`' `paramFormats`, §34.3.1),
+    /// and returns its rows as text.
+    @discardableResult
+    func execute(_ sql: String, parameters: [PostgresParameter]) throws(PostgresError) -> [[String?]] {
+        let values: [UnsafeMutablePointer<CChar>?] = parameters.map { parameter in
+            switch parameter {
+            case .text(let text): return text.map { strdup($0) } ?? nil
+            case .binary(let bytes):
+                let copy = UnsafeMutablePointer<CChar>.allocate(capacity: max(1, bytes.count))
+                bytes.withUnsafeBytes { if let base = $0.baseAddress { UnsafeMutableRawPointer(copy).copyMemory(from: base, byteCount: bytes.count) } }
+                return copy
+            }
+        }
+        defer {
+            for (value, parameter) in zip(values, parameters) {
+                if case .binary = parameter { value?.deallocate() } else { free(value) }
+            }
+        }
+        let lengths = parameters.map { parameter -> Int32 in if case .binary(let bytes) = parameter { Int32(bytes.count) } else { 0 } }
+        let formats = parameters.map { parameter -> Int32 in if case .binary = parameter { 1 } else { 0 } }
         let result = parameters.isEmpty ? PQexec(connection, sql) : values.withUnsafeBufferPointer { values in
             values.withMemoryRebound(to: UnsafePointer<CChar>?.self) { values in
-                PQexecParams(connection, sql, Int32(values.count), nil, values.baseAddress, nil, nil, 0)
+                PQexecParams(connection, sql, Int32(values.count), nil, values.baseAddress, lengths, formats, 0)
             }
         }
         defer { PQclear(result) }
