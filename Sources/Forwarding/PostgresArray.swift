@@ -64,17 +64,19 @@ extension Double: PostgresBinaryNumber {
     var networkBits: UInt64 { bitPattern }
 }
 
+/// An integer's bits are itself.
+extension PostgresBinaryNumber where Self: FixedWidthInteger, Bits == Self {
+    var networkBits: Self { self }
+}
+
 extension Int64: PostgresBinaryNumber {
     static var typeOID: UInt32 { 20 }  // int8
-    var networkBits: Int64 { self }
 }
 
 extension Int32: PostgresBinaryNumber {
     static var typeOID: UInt32 { 23 }  // int4
-    var networkBits: Int32 { self }
 }
 
 extension Int16: PostgresBinaryNumber {
     static var typeOID: UInt32 { 21 }  // int2
-    var networkBits: Int16 { self }
 }
