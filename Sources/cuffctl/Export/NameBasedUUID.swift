@@ -17,5 +17,20 @@ enum NameBasedUUID {
     }
 
     /// `urn:uuid:…` in lower case, as FHIR's `uuid` type wants it.
-    static func urn(_ name: String) -> String { "urn:uuid:" + make(name).uuidString.lowercased() }
+    static func urn(_ name: String) -> String { "urn:uuid:" + lowercased(make(name)) }
+
+    /// The UUID's text (RFC 9562 §4) in lower case, written digit by digit.
+    static func lowercased(_ uuid: UUID) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(36)
+        withUnsafeBytes(of: uuid.uuid) { bytes in
+            for (index, byte) in bytes.enumerated() {
+                if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
+                text.append(digits[Int(byte >> 4)])
+                text.append(digits[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
 }

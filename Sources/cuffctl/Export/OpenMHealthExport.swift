@@ -54,7 +54,7 @@ struct OpenMHealthExport: ExportFormatter {
             ("modality", .string("sensed")),
         ]
         var header: [(String, JSONValue)] = [
-            ("id", .string(NameBasedUUID.make("omh:\(schema.name):\(schema.version):" + syncIdentifier).uuidString.lowercased())),
+            ("id", .string(NameBasedUUID.lowercased(NameBasedUUID.make("omh:\(schema.name):\(schema.version):" + syncIdentifier)))),
             ("creation_date_time", .string(ExportTime.utc(created))),
             ("schema_id", .object([("namespace", .string("omh")), ("name", .string(schema.name)), ("version", .string(schema.version))])),
             ("acquisition_provenance", .object(provenance)),
