@@ -27,7 +27,7 @@ enum JSONValue: Equatable, Sendable {
         switch self {
         case .null: bytes += "null".utf8
         case let .bool(value): bytes += (value ? "true" : "false").utf8
-        case let .number(number): bytes += number.utf8
+        case let .number(number): Self.append(number, to: &bytes)
         case let .string(string): Self.quote(string, into: &bytes)
         case let .array(items):
             bytes.append(UInt8(ascii: "["))
@@ -62,17 +62,28 @@ enum JSONValue: Equatable, Sendable {
     /// between them copied whole. Only ASCII bytes are escaped, and no byte of a multi-byte UTF-8 sequence is ASCII.
     private static func quote(_ string: String, into bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
-        var string = string
-        string.withUTF8 { utf8 in
+        func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
             var runStart = 0
-            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            for index in utf8.indices {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
                 bytes += UnsafeBufferPointer(rebasing: utf8[runStart ..< index])
                 bytes += escape(byte).utf8
                 runStart = index + 1
             }
             bytes += UnsafeBufferPointer(rebasing: utf8[runStart...])
         }
+        // A native string's bytes in place; any other (a bridged one) copied to native first.
+        if string.utf8.withContiguousStorageIfAvailable(escaped) == nil {
+            var native = string
+            native.withUTF8(escaped)
+        }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// A text's bytes, copied whole when they are contiguous (a native string's are).
+    private static func append(_ text: String, to bytes: inout [UInt8]) {
+        if text.utf8.withContiguousStorageIfAvailable({ bytes += $0 }) == nil { bytes += text.utf8 }
     }
 
     private static func escape(_ byte: UInt8) -> String {

@@ -12,7 +12,12 @@ struct WallClock {
     let dayNumber: Int
 
     init(_ date: Date, in zone: TimeZone) {
-        let local = Int(date.timeIntervalSince1970.rounded(.down)) + zone.secondsFromGMT(for: date)
+        self.init(date, offset: zone.secondsFromGMT(for: date))
+    }
+
+    /// The wall clock `offset` seconds east of UTC, for a caller that has the zone's offset at `date` already.
+    init(_ date: Date, offset: Int) {
+        let local = Int(date.timeIntervalSince1970.rounded(.down)) + offset
         dayNumber = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
         let seconds = local - dayNumber * 86_400
         (year, month, day) = ProlepticGregorian.date(days: dayNumber + ProlepticGregorian.unixEpochDay)

@@ -15,6 +15,8 @@ struct FHIRBundleExport: ExportFormatter {
     private var entries = 0
     /// The Patients and Devices already written (a few per export).
     private var referenced = Set<String>()
+    /// Their `fullUrl`s, each computed once.
+    private let referenceURNs = ReferenceURNs()
 
     init(kind: Kind, zone: TimeZone = .current) {
         self.kind = kind
@@ -27,13 +29,13 @@ struct FHIRBundleExport: ExportFormatter {
     var closing: String { entries == 0 ? "}\n" : "]}\n" }
 
     mutating func append(_ reading: ReadingOutput, to output: inout [UInt8]) {
-        let resources = FHIRResources(reading: reading, zone: zone)
+        let resources = FHIRResources(reading: reading, zone: zone, urn: referenceURNs.urn)
         appendReferenced(resources, to: &output)
         for entry in resources.observations { append(entry, to: &output) }
     }
 
     mutating func appendHeartRate(_ sample: HeartRateOutput, to output: inout [UInt8]) {
-        let resources = FHIRResources(reading: sample.sample, zone: zone)
+        let resources = FHIRResources(reading: sample.sample, zone: zone, urn: referenceURNs.urn)
         appendReferenced(resources, to: &output)
         if let observation = resources.heartRateObservation { append(observation, to: &output) }
     }
@@ -64,5 +66,18 @@ struct FHIRBundleExport: ExportFormatter {
             ])))
         }
         return .object(members)
+    }
+}
+
+/// The `urn:uuid:` of each Patient and Device an export names (a few), so that each is a SHA-1 once, not once a
+/// reading.
+private final class ReferenceURNs {
+    private var known: [String: String] = [:]
+
+    func urn(_ name: String) -> String {
+        if let urn = known[name] { return urn }
+        let urn = NameBasedUUID.urn(name)
+        known[name] = urn
+        return urn
     }
 }

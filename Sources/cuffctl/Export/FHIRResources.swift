@@ -26,17 +26,22 @@ struct FHIRResources {
     /// The `fullUrl`s of the Patient and Device, which every Observation refers to.
     let patientURL: String?
     let deviceURL: String?
+    /// When it was measured, in `zone` with its offset; one text for each of the reading's Observations.
+    let effectiveDateTime: String?
 
-    init(reading: ReadingOutput, zone: TimeZone = .current) {
+    /// `urn` names the Patient and Device: an exporter that meets the same few thousands of times passes one that
+    /// remembers them (``NameBasedUUID/urn(_:)`` is a SHA-1 each).
+    init(reading: ReadingOutput, zone: TimeZone = .current, urn: (String) -> String = NameBasedUUID.urn) {
         self.reading = reading
         self.zone = zone
+        effectiveDateTime = reading.time.map { ExportTime.local($0, in: zone) }
         syncIdentifier = reading.string("syncIdentifier")
         person = reading.string("person")
         let cuff = reading.device
         self.cuff = cuff
         deviceKey = cuff["address"].map { address in ([address] + ["manufacturer", "model", "serial"].map { cuff[$0] ?? "" }).joined(separator: "/") }
-        patientURL = person.map { NameBasedUUID.urn("patient:" + $0) }
-        deviceURL = deviceKey.map { NameBasedUUID.urn("device:" + $0) }
+        patientURL = person.map { urn("patient:" + $0) }
+        deviceURL = deviceKey.map { urn("device:" + $0) }
     }
 
     var patient: Entry? {
@@ -111,7 +116,7 @@ struct FHIRResources {
         if profile != nil { resource.append(("category", FHIRCodes.vitalSigns)) }
         resource.append(("code", code))
         if let patientURL { resource.append(("subject", .object([("reference", .string(patientURL))]))) }
-        if let time = reading.time { resource.append(("effectiveDateTime", .string(ExportTime.local(time, in: zone)))) }
+        if let effectiveDateTime { resource.append(("effectiveDateTime", .string(effectiveDateTime))) }
         if let deviceURL { resource.append(("device", .object([("reference", .string(deviceURL))]))) }
         resource += rest
         // FHIR's JSON has no empty arrays: an Observation without values leaves `component` out.
@@ -127,13 +132,20 @@ struct FHIRResources {
             status.bodyMovement, status.cuffTooLoose, status.irregularPulse, status.pulseRateRange == .exceedsUpperLimit,
             status.pulseRateRange == .belowLowerLimit, status.improperPosition,
         ]
-        return zip(FHIRCodes.statusBits, bits).map { code, set in
+        return zip(statusBitComponents, bits).map { component, set in set ? component.yes : component.no }
+            + (status.pulseRateRange == .reserved
+                ? [.object([("code", .object([("text", .string("pulse rate range: reserved value 3"))])), ("valueBoolean", .bool(true))])] : [])
+    }
+
+    /// Each status bit's component valued Y and valued N, made once.
+    private static let statusBitComponents: [(yes: JSONValue, no: JSONValue)] = FHIRCodes.statusBits.map { code in
+        func component(_ value: String) -> JSONValue {
             .object([
                 ("code", .object([("coding", .array([.object([("system", .string(FHIRCodes.asn1ToHL7)), ("code", .string(code.0))])])), ("text", .string(code.1))])),
-                ("valueCodeableConcept", .object([("coding", .array([.object([("system", .string(FHIRCodes.yesNo)), ("code", .string(set ? "Y" : "N"))])]))])),
+                ("valueCodeableConcept", .object([("coding", .array([.object([("system", .string(FHIRCodes.yesNo)), ("code", .string(value))])]))])),
             ])
-        } + (status.pulseRateRange == .reserved
-            ? [.object([("code", .object([("text", .string("pulse rate range: reserved value 3"))])), ("valueBoolean", .bool(true))])] : [])
+        }
+        return (component("Y"), component("N"))
     }
 
     private static func identifier(_ system: String, _ value: String) -> JSONValue {
@@ -144,10 +156,19 @@ struct FHIRResources {
     private static let unreserved = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
         .union(CharacterSet(charactersIn: "-._~"))
 
+    /// Whether `byte` is one of RFC 3986's unreserved characters (checked byte by byte: each is ASCII).
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): true
+        default: false
+        }
+    }
+
     /// `identifier=SYSTEM|VALUE`, the value percent-encoded for a URL's query (a sync identifier, hexadecimal
     /// digits and dashes, needs none).
     private static func search(_ system: String, _ value: String) -> String {
-        let plain = value.unicodeScalars.allSatisfy(unreserved.contains)
+        let plain = value.utf8.allSatisfy(isUnreserved)
         return "identifier=\(system)|" + (plain ? value : value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value)
     }
 }
