@@ -18,6 +18,7 @@ enum ReadingRows {
         records.reserveCapacity(rows.count)
         // A page's readings mostly come from one cuff: its a{ss} made once.
         var lastDevice: (stored: HealthDevice?, fields: [String: String])?
+        // `row.values` and `row.metadata` are in the order of ``columns``.
         for row in rows {
             guard let systolic = row.values[0], let diastolic = row.values[1] else { continue }
             let device: [String: String]
