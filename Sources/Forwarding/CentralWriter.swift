@@ -8,6 +8,11 @@ import ReadingColumns
 /// deleted at the same or an older revision —, and a deletion marks the row deleted only up to the revision
 /// it names, so that a revision sent beside its own old version's deletion stays.
 ///
+/// A row is another gateway's when that gateway forwarded the same reading first — the same sync identifier, from the
+/// same cuff's memory: a cuff that moved between gateways, or that two gateways both read. The reading is central
+/// already, so the upsert leaves that row as it is, and so does the deletion (row security hides it); the page
+/// counts such readings rather than fail (docs/forwarding.md, "A cuff on two gateways").
+///
 /// A page is two statements, not one per reading: each column travels as one array parameter
 /// (``PostgresArray``; numbers in binary form) and `unnest` turns the arrays back into rows (§9.19, "Array Functions"), so a page of
 /// 10 000 readings costs two round trips to the server instead of 10 000. The page's few devices travel once, as
@@ -34,7 +39,14 @@ struct CentralWriter {
             device_address = excluded.device_address, device_name = excluded.device_name,
             device_manufacturer = excluded.device_manufacturer, device_model = excluded.device_model,
             device_serial = excluded.device_serial, deleted_at = NULL, received_at = now()
-        WHERE excluded.sync_version > r.sync_version OR (r.deleted_at IS NOT NULL AND excluded.sync_version >= r.sync_version)
+        WHERE r.gateway = excluded.gateway
+            AND (excluded.sync_version > r.sync_version OR (r.deleted_at IS NOT NULL AND excluded.sync_version >= r.sync_version))
+        """
+
+    /// Of the page's sync identifiers, how many this gateway cannot see once its upsert ran: each is a row of another
+    /// gateway's, since the upsert inserted every one that was not there.
+    static let othersRows = """
+        SELECT count(*) FROM unnest($1::text[]) AS page (id) WHERE NOT EXISTS (SELECT FROM readings WHERE sync_identifier = page.id)
         """
 
     static let delete = """
@@ -43,29 +55,40 @@ struct CentralWriter {
         WHERE sync_identifier = gone.id AND sync_version <= gone.version AND deleted_at IS NULL
         """
 
-    /// Applies `page` and returns once the server has committed it.
-    func apply(_ page: ChangePage, to database: PostgresConnection) throws(PostgresError) {
+    /// Applies `page` and returns once the server has committed it: how many of its readings were another gateway's
+    /// rows already, and left as they were.
+    func apply(_ page: ChangePage, to database: PostgresConnection) throws(PostgresError) -> Int {
         // One statement may not upsert a row twice (SQLSTATE 21000): of a reading revised twice, the newest.
         var newest: [String: ReadingRecord] = [:]
         for reading in page.readings where reading.syncVersion >= newest[reading.syncIdentifier]?.syncVersion ?? .min {
             newest[reading.syncIdentifier] = reading
         }
         let readings = Array(newest.values)
-        try database.transaction { () throws(PostgresError) in
-            if !readings.isEmpty { try database.execute(Self.upsert, parameters: [.text(gateway)] + columns(readings)) }
+        return try database.transaction { () throws(PostgresError) -> Int in
+            var othersReadings = 0
+            if !readings.isEmpty {
+                let identifiers = PostgresParameter.text(PostgresArray.literal(readings.map(\.syncIdentifier)))
+                let written = try database.executeCountingRows(Self.upsert, parameters: [.text(gateway)] + columns(readings, identifiers: identifiers))
+                // Fewer rows written than sent: re-sent readings (after a crash) or another gateway's; only the latter are counted.
+                if written < readings.count {
+                    let count = try database.execute(Self.othersRows, parameters: [identifiers]).first?.first ?? nil
+                    othersReadings = count.flatMap { Int($0) } ?? 0
+                }
+            }
             if !page.deleted.isEmpty {
                 try database.execute(Self.delete, [
                     PostgresArray.literal(page.deleted.map(\.syncIdentifier)), PostgresArray.literal(page.deleted.map { String($0.syncVersion) }),
                 ])
             }
+            return othersReadings
         }
     }
 
-    /// The parameters after the gateway's: the unit, the readings' columns, each one array, in the order of
+    /// The parameters after the gateway's: the unit, the sync identifiers (`identifiers`), the readings' other columns, each one array, in the order of
     /// `upsert`'s first `unnest` — a reading's device as its number among the page's devices, from 1 —, then the
     /// devices' columns, in the order of the second. Numbers go in binary form (``PostgresArray/binary(_:)``), so the
     /// server reads them without parsing text; text as array literals.
-    private func columns(_ readings: [ReadingRecord]) -> [PostgresParameter] {
+    private func columns(_ readings: [ReadingRecord], identifiers: PostgresParameter) -> [PostgresParameter] {
         var devices: [[String: String]] = []
         var deviceNumbers: [[String: String]: Int32] = [:]
         var deviceColumn: [Int32?] = []
@@ -87,7 +110,7 @@ struct CentralWriter {
             PostgresParameter.text(PostgresArray.literal(devices.map { $0[field] }))
         }
         return [
-            .text(ReadingRecord.unit), text(\.syncIdentifier), binary(\.syncVersion), binary(\.systolic), binary(\.diastolic),
+            .text(ReadingRecord.unit), identifiers, binary(\.syncVersion), binary(\.systolic), binary(\.diastolic),
             binary(\.meanArterialPressure), binary(\.pulseRate), binary(\.time), text(\.deviceTime),
             binary { $0.userID.map(Int16.init) }, text(\.person), binary { $0.status.map(Int32.init) },
             .binary(PostgresArray.binary(deviceColumn)),

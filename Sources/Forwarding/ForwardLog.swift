@@ -1,11 +1,11 @@
 import Foundation
 
 /// cuff-forward's log: one line per event on stderr, with the sd-daemon(3) priority prefix (`<3>` error,
-/// `<4>` warning, `<6>` info) that journald reads from a service's stderr (systemd.exec(5), `SyslogLevelPrefix=`).
+/// `<4>` warning, `<5>` notice, `<6>` info) that journald reads from a service's stderr (systemd.exec(5), `SyslogLevelPrefix=`).
 /// A failing server is logged when the state changes, not at every attempt: ``state(_:)``.
 public final class ForwardLog: @unchecked Sendable {
     public enum Priority: Int, Sendable {
-        case error = 3, warning = 4, info = 6
+        case error = 3, warning = 4, notice = 5, info = 6
     }
 
     private let lock = NSLock()

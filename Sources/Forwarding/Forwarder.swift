@@ -90,15 +90,18 @@ public final class Forwarder: @unchecked Sendable {
             if let connected = try await sink.ready() { log.state(sink.name, "up", .info, "connected to \(connected)") }
             let next = page.more ? Task { [feed, after = page.anchor] in try await feed.page(after: after) } : nil
             defer { next?.cancel() }
-            if !page.isEmpty { try await sink.deliver(page) }
+            let othersReadings = page.isEmpty ? 0 : try await sink.deliver(page)
             if page.anchor != anchor {
                 try anchorFile.write(page.anchor)
                 anchor = page.anchor
-                report?.acknowledged(anchor: anchor, last: page.readings.last)
+                report?.acknowledged(anchor: anchor, last: page.readings.last, othersReadings: othersReadings)
             }
             if !page.isEmpty {
                 pages += 1
                 log.log(.info, "forwarded \(page.readings.count) readings and \(page.deleted.count) deletions to \(sink.name); anchor \(anchor)")
+                if othersReadings > 0 {
+                    log.log(.notice, "\(othersReadings) of them another gateway had forwarded first (a cuff read by both); \(sink.name) keeps that gateway's")
+                }
             }
             guard let next else { return pages }
             page = try await next.value

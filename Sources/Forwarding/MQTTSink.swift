@@ -60,12 +60,14 @@ final class MQTTSink: Sink {
         return connected
     }
 
-    func deliver(_ page: ChangePage) async throws {
+    /// Every gateway publishes under topics of its own: no reading is ever another's.
+    func deliver(_ page: ChangePage) async throws -> Int {
         guard connection != nil else { throw SinkUnreachable(underlying: MQTTError.lost("not connected")) }
         let plan = MQTTPagePlan(page, users: users, remembered: remembered, topics: topics)
         try await publish(plan.messages)
         try published.write(plan.users)
         users = plan.users
+        return 0
     }
 
     /// A new session, its will `offline` on the availability topic, subscribed to Home Assistant's status.

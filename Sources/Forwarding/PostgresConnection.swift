@@ -52,6 +52,23 @@ final class PostgresConnection {
     /// and returns its rows as text.
     @discardableResult
     func execute(_ sql: String, parameters: [PostgresParameter]) throws(PostgresError) -> [[String?]] {
+        try run(sql, parameters) { result in
+            (0..<PQntuples(result)).map { row in
+                (0..<PQnfields(result)).map { column in
+                    PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
+                }
+            }
+        }
+    }
+
+    /// Runs one INSERT, UPDATE or DELETE as ``execute(_:parameters:)`` does, and returns how many rows it inserted,
+    /// updated or deleted (`PQcmdTuples`, §34.3.3) — for an upsert, the rows its conflict clause did not skip.
+    func executeCountingRows(_ sql: String, parameters: [PostgresParameter]) throws(PostgresError) -> Int {
+        try run(sql, parameters) { result in Int(String(cString: PQcmdTuples(result))) ?? 0 }
+    }
+
+    /// Runs `sql` and hands its successful result to `read` before the result is freed.
+    private func run<T>(_ sql: String, _ parameters: [PostgresParameter], _ read: (OpaquePointer?) -> T) throws(PostgresError) -> T {
         let values: [UnsafeMutablePointer<CChar>?] = parameters.map { parameter in
             switch parameter {
             case .text(let text): return text.map { strdup($0) } ?? nil
@@ -75,14 +92,8 @@ final class PostgresConnection {
         }
         defer { PQclear(result) }
         switch PQresultStatus(result) {
-        case PGRES_COMMAND_OK:
-            return []
-        case PGRES_TUPLES_OK:
-            return (0..<PQntuples(result)).map { row in
-                (0..<PQnfields(result)).map { column in
-                    PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
-                }
-            }
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
+            return read(result)
         default:
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
             let message = Self.message(result.map { PQresultErrorMessage($0) } ?? PQerrorMessage(connection))

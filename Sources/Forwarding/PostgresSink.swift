@@ -28,10 +28,10 @@ final class PostgresSink: Sink, @unchecked Sendable {
         }
     }
 
-    func deliver(_ page: ChangePage) async throws {
+    func deliver(_ page: ChangePage) async throws -> Int {
         try await onQueue { [self] in
             let database = try connected()
-            try unlessUnreachable { try writer.apply(page, to: database) }
+            return try unlessUnreachable { try writer.apply(page, to: database) }
         }
     }
 

@@ -11,8 +11,10 @@ protocol Sink: AnyObject {
     /// Makes the sink ready to deliver: connects unless connected — returning what to log, such as
     /// `PostgreSQL (TLS)`, when it did — and catches up with what the far side asked for meanwhile.
     func ready() async throws -> String?
-    /// Hands `page` over, and returns only once the far side has acknowledged all of it: the anchor moves after.
-    func deliver(_ page: ChangePage) async throws
+    /// Hands `page` over, and returns only once the far side has acknowledged all of it: the anchor moves after. Returns
+    /// how many of the page's readings the far side already held from another gateway and kept as that one sent them
+    /// (docs/forwarding.md, "A cuff on two gateways").
+    func deliver(_ page: ChangePage) async throws -> Int
 }
 
 /// The far side cannot be reached, refused the login, or went away mid-page: the sink has dropped its connection,

@@ -31,9 +31,11 @@ final class StatusReport {
         if changed || error != nil { write() }
     }
 
-    /// PostgreSQL acknowledged everything up to `anchor`; `last` is the page's last reading, if it had one.
-    func acknowledged(anchor: UInt64, last: ReadingRecord?) {
+    /// PostgreSQL acknowledged everything up to `anchor`; `last` is the page's last reading, if it had one, and
+    /// `othersReadings` how many of the page's readings another gateway had forwarded first.
+    func acknowledged(anchor: UInt64, last: ReadingRecord?, othersReadings: Int) {
         status.anchor = anchor
+        if othersReadings > 0 { status.othersReadings = (status.othersReadings ?? 0) + othersReadings }
         if let last {
             status.lastSyncIdentifier = last.syncIdentifier
             status.lastMeasuredAt = last.time

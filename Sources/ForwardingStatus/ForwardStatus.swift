@@ -23,6 +23,9 @@ public struct ForwardStatus: Codable, Sendable, Equatable {
     public var lastSyncIdentifier: String?
     public var lastMeasuredAt: Double?
     public var lastAcknowledgedAt: Double?
+    /// Readings another gateway had forwarded first, which the server kept as that one sent them, since cuff-forward
+    /// started (docs/forwarding.md, "A cuff on two gateways").
+    public var othersReadings: Int?
     /// The last failure, in words, and when.
     public var lastError: String?
     public var lastErrorAt: Double?

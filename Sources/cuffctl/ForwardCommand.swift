@@ -46,7 +46,7 @@ struct ForwardStatusCommand: AsyncParsableCommand {
             ("gateway", .string(status.gateway)), ("state", .string(status.state.rawValue)), ("since", number(status.since)),
             ("anchor", .integer(status.anchor)), ("lagReadings", .integer(pending)), ("lagSeconds", number(lagSeconds)),
             ("lastSyncIdentifier", status.lastSyncIdentifier.map(JSONValue.string) ?? .null), ("lastMeasuredAt", number(status.lastMeasuredAt)),
-            ("lastAcknowledgedAt", number(status.lastAcknowledgedAt)), ("lastError", status.lastError.map(JSONValue.string) ?? .null),
+            ("lastAcknowledgedAt", number(status.lastAcknowledgedAt)), ("othersReadings", .integer(status.othersReadings ?? 0)), ("lastError", status.lastError.map(JSONValue.string) ?? .null),
             ("lastErrorAt", number(status.lastErrorAt)),
         ])
     }
@@ -61,6 +61,9 @@ struct ForwardStatusCommand: AsyncParsableCommand {
             lines.append("last acknowledged reading: \(identifier), measured \(time(measured)), acknowledged \(time(acknowledged))")
         } else {
             lines.append("last acknowledged reading: none since cuff-forward started")
+        }
+        if let others = status.othersReadings {
+            lines.append("already central from another gateway: \(others) readings (a cuff read by both; the server keeps the first gateway's)")
         }
         if let error = status.lastError, let at = status.lastErrorAt { lines.append("last error: \(error) — \(time(at))") }
         return lines.joined(separator: "\n")

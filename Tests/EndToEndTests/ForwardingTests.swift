@@ -240,6 +240,43 @@ struct ForwardingTests {
         }
     }
 
+    @Test("A cuff read by two gateways: the second finds its readings central already — one deleted there, one it revised — keeps them as the first sent them, counts them, and forwards its own")
+    func cuffOnTwoGateways() async throws {
+        try await withTeardown { teardown in
+            // The first gateway forwards six readings of a cuff, then deletes the oldest: a tombstone, which an upsert
+            // of its revision would bring back.
+            let first = try await Self.migratedAndGranted(teardown, backlog: 6)
+            try first.startForwarder()
+            try await first.waitUntilCentralMatchesGateway()
+            #expect(try await first.stack.stopDaemon() == 0)
+            let tombstone = try Self.deleteOneReading(store: first.stack.storePath)
+            try await first.stack.startDaemon()
+            try await first.waitUntilCentralMatchesGateway()
+            let firstRows = "SELECT sync_identifier, sync_version, gateway, systolic, deleted_at, received_at FROM readings WHERE gateway = 'ward3' ORDER BY 1"
+            let before = try await first.query(firstRows)
+            let tombstoned = "SELECT deleted_at IS NOT NULL FROM readings WHERE sync_identifier = '\(tombstone)'"
+            #expect(try await first.query(tombstoned) == ["t"] && before.count == 6)
+
+            // The cuff moved to a second gateway: the same six readings, one of them then revised there, beside five of
+            // another cuff of its own.
+            let second = try await ForwardingStack.make(scenario: "stored-records.json", joining: first, role: "gateway2", gatewayName: "ward4")
+            try makeStore(second.stack.storePath, count: 6)
+            try makeStore(second.stack.storePath, count: 5, device: syntheticCuff(1))
+            _ = try HealthStore.open(path: second.stack.storePath).saveBloodPressure(syntheticReading(1, revision: 1), as: .daemon())
+            try await Self.started(second, backlog: 0)
+            let shared = Set((0..<6).map { syntheticReading($0).syncIdentifier })
+
+            try second.startForwarder()
+            try await second.waitUntilCentralMatchesGateway(except: shared)
+            #expect(try await second.centralReadings().count == 5)
+            #expect(try await first.query(firstRows) == before, "the first gateway's rows changed")
+            try await offCooperativePool { try second.stack.wait(for: "6 of them another gateway had forwarded first", in: "forward.log") }
+            let status = try await second.forwardStatus()
+            #expect(status["othersReadings"] as? Int == 6 && status["state"] as? String == "forwarding" && status["lastError"] is NSNull, "\(status)")
+            #expect(second.forwarder?.isRunning == true)
+        }
+    }
+
     @Test(
         "Both sinks: the MQTT broker down holds back nothing of PostgreSQL's; back, it catches up to the same anchor, its own",
         .enabled(if: MosquittoBroker.available, "needs Debian's mosquitto and mosquitto-clients (scripts/install-deps)"))
