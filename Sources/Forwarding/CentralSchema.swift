@@ -50,6 +50,10 @@ enum CentralSchema {
             USING (gateway IN (SELECT name FROM gateways WHERE role = current_user))
             WITH CHECK (gateway IN (SELECT name FROM gateways WHERE role = current_user));
         """,
+        // The cuff's Firmware Revision String (0x2A26), which cuffd's feed carries beside the other device fields.
+        """
+        ALTER TABLE readings ADD COLUMN device_firmware text;
+        """,
     ]
 
     /// `hashtext('cuff-forward schema')` would do as well; a fixed number is easier to find in `pg_locks`.

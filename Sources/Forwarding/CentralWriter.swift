@@ -24,21 +24,21 @@ struct CentralWriter {
     static let upsert = """
         INSERT INTO readings AS r (sync_identifier, sync_version, gateway, systolic, diastolic, mean_arterial_pressure,
             pulse_rate, unit, measured_at, device_time, user_id, person, status, device_address, device_name,
-            device_manufacturer, device_model, device_serial)
+            device_manufacturer, device_model, device_serial, device_firmware)
         SELECT page.id, page.version, $1, page.systolic, page.diastolic, page.mean, page.pulse, $2, to_timestamp(page.time),
-            page.device_time, page.user_id, page.person, page.status, d.address, d.name, d.manufacturer, d.model, d.serial
+            page.device_time, page.user_id, page.person, page.status, d.address, d.name, d.manufacturer, d.model, d.serial, d.firmware
         FROM unnest($3::text[], $4::bigint[], $5::float8[], $6::float8[], $7::float8[], $8::float8[], $9::float8[],
             $10::text[], $11::smallint[], $12::text[], $13::integer[], $14::integer[])
             AS page (id, version, systolic, diastolic, mean, pulse, time, device_time, user_id, person, status, device)
-        JOIN unnest($15::text[], $16::text[], $17::text[], $18::text[], $19::text[]) WITH ORDINALITY
-            AS d (address, name, manufacturer, model, serial, n) ON d.n = page.device
+        JOIN unnest($15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[]) WITH ORDINALITY
+            AS d (address, name, manufacturer, model, serial, firmware, n) ON d.n = page.device
         ON CONFLICT (sync_identifier) DO UPDATE SET sync_version = excluded.sync_version, gateway = excluded.gateway,
             systolic = excluded.systolic, diastolic = excluded.diastolic, mean_arterial_pressure = excluded.mean_arterial_pressure,
             pulse_rate = excluded.pulse_rate, unit = excluded.unit, measured_at = excluded.measured_at,
             device_time = excluded.device_time, user_id = excluded.user_id, person = excluded.person, status = excluded.status,
             device_address = excluded.device_address, device_name = excluded.device_name,
             device_manufacturer = excluded.device_manufacturer, device_model = excluded.device_model,
-            device_serial = excluded.device_serial, deleted_at = NULL, received_at = now()
+            device_serial = excluded.device_serial, device_firmware = excluded.device_firmware, deleted_at = NULL, received_at = now()
         WHERE r.gateway = excluded.gateway
             AND (excluded.sync_version > r.sync_version OR (r.deleted_at IS NOT NULL AND excluded.sync_version >= r.sync_version))
         """
@@ -106,7 +106,7 @@ struct CentralWriter {
         func binary<Number: PostgresBinaryNumber>(_ column: (ReadingRecord) -> Number?) -> PostgresParameter {
             .binary(PostgresArray.binary(readings.map(column)))
         }
-        let deviceFields = ["address", "name", "manufacturer", "model", "serial"].map { field in
+        let deviceFields = ReadingRecord.deviceFields.map { field in
             PostgresParameter.text(PostgresArray.literal(devices.map { $0[field] }))
         }
         return [

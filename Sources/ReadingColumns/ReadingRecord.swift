@@ -11,7 +11,7 @@ public struct ReadingRecord: Sendable, Hashable {
     public var time: Double
     /// The cuff's own clock, `YYYY-MM-DDTHH:MM:SS` without a zone; nil when it sent none or an unknown one.
     public var deviceTime: String?
-    /// `address`, `name`, `manufacturer`, `model`, `serial`, `firmware`, each when known.
+    /// `address`, `name`, `manufacturer`, `model`, `serial`, `firmware`, each when known (``deviceFields``).
     public var device: [String: String]
     public var userID: UInt8?
     /// The person the configuration maps the cuff's User ID to.
@@ -23,6 +23,10 @@ public struct ReadingRecord: Sendable, Hashable {
     public var syncVersion: Int64
     /// The reading's place for paging (docs/dbus-api.md, "Paging"), opaque.
     public var cursor: String
+
+    /// The keys a reading's `device` may hold, in the order outputs list them: the Bluetooth address, the advertised
+    /// name, and the Device Information strings (docs/dbus-api.md, "Readings").
+    public static let deviceFields = ["address", "name", "manufacturer", "model", "serial", "firmware"]
 
     /// The unit of every pressure above.
     public static let unit = "mmHg"

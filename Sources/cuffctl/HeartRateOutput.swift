@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import ReadingColumns
 
 /// A heart-rate sample as cuffd sends it (`HeartRates`, docs/dbus-api.md), printed for people or as JSON.
 struct HeartRateOutput {
@@ -34,7 +35,7 @@ struct HeartRateOutput {
             ("sensorContact", .string(contact)),
             ("energyExpended", energyExpended.map { .integer($0) } ?? .null),
             ("rrIntervals", .array(rrIntervals.map { .integer($0) })),
-            ("device", .object(["address", "name", "manufacturer", "model", "serial"].map { ($0, sample.device[$0].map(JSONValue.string) ?? .null) })),
+            ("device", .object(ReadingRecord.deviceFields.map { ($0, sample.device[$0].map(JSONValue.string) ?? .null) })),
             ("person", sample.string("person").map(JSONValue.string) ?? .null),
             ("syncIdentifier", sample.string("syncIdentifier").map(JSONValue.string) ?? .null),
         ])

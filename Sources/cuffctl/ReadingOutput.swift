@@ -84,7 +84,7 @@ struct ReadingOutput {
             ("unit", text(string("unit"))),
             ("time", text(time.map { $0.formatted(Date.ISO8601FormatStyle(timeZone: .current)) })),
             ("deviceTime", text(string("deviceTime"))),
-            ("device", .object(["address", "name", "manufacturer", "model", "serial"].map { ($0, text(device[$0])) })),
+            ("device", .object(ReadingRecord.deviceFields.map { ($0, text(device[$0])) })),
             ("userID", userID.map { .integer($0) } ?? .null), ("person", text(string("person"))),
             ("status", status.map { .integer($0) } ?? .null), ("syncIdentifier", text(string("syncIdentifier"))),
         ])

@@ -133,12 +133,12 @@ final class ForwardingStack: @unchecked Sendable {
     }
 
     /// The central rows of this gateway that are not deleted, as `syncIdentifier|systolic|diastolic|pulse|mean|user|
-    /// status|address`, sorted as Swift sorts (the server's collation may differ).
+    /// status|address|firmware`, sorted as Swift sorts (the server's collation may differ).
     func centralReadings() async throws -> [String] {
         try await query(
             "SELECT sync_identifier || '|' || systolic || '|' || diastolic || '|' || coalesce(pulse_rate::text, '-') || '|' || "
                 + "coalesce(mean_arterial_pressure::text, '-') || '|' || coalesce(user_id::text, '-') || '|' || "
-                + "coalesce(status::text, '-') || '|' || coalesce(device_address, '-') FROM readings "
+                + "coalesce(status::text, '-') || '|' || coalesce(device_address, '-') || '|' || coalesce(device_firmware, '-') FROM readings "
                 + "WHERE deleted_at IS NULL AND gateway = '\(gatewayName)'").sorted()
     }
 
@@ -146,9 +146,10 @@ final class ForwardingStack: @unchecked Sendable {
     func gatewayReadings() async throws -> [String] {
         try await stack.readings().map { reading in
             func number(_ key: String) -> String { (reading[key] as? Double).map { $0 == $0.rounded() ? String(Int($0)) : String($0) } ?? "-" }
-            let address = (reading["device"] as? [String: Any])?["address"] as? String ?? "-"
+            let device = reading["device"] as? [String: Any]
+            func text(_ key: String) -> String { device?[key] as? String ?? "-" }
             return "\(reading["syncIdentifier"] as? String ?? "?")|\(number("systolic"))|\(number("diastolic"))|\(number("pulseRate"))|"
-                + "\(number("meanArterialPressure"))|\(number("userID"))|\(number("status"))|\(address)"
+                + "\(number("meanArterialPressure"))|\(number("userID"))|\(number("status"))|\(text("address"))|\(text("firmware"))"
         }.sorted()
     }
 

@@ -22,6 +22,7 @@ struct ForwardingTests {
             try forwarding.startForwarder()
             try await forwarding.waitUntilCentralMatchesGateway()
             #expect(try await forwarding.centralReadings().count == 3)
+            #expect(try await forwarding.query("SELECT DISTINCT device_firmware FROM readings") == ["1.4.2"])
 
             // The moment between the server's COMMIT and the anchor's rename: a FIFO where the anchor's temporary file
             // goes holds cuff-forward in open(2) once it has committed, and there it is killed.
