@@ -22,7 +22,8 @@ public final class MosquittoBroker: @unchecked Sendable {
 
     public static var available: Bool { ExternalCommand.exists("mosquitto") && ExternalCommand.exists("mosquitto_sub") }
 
-    public init(password: String? = nil, tls: Bool = false, requireCertificate: Bool = false) throws {
+    /// With `acl`, the text of an ACL file (mosquitto.conf(5), `acl_file`) the broker enforces; ``setACL(_:)`` changes it.
+    public init(password: String? = nil, tls: Bool = false, requireCertificate: Bool = false, acl: String? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("cuff-forward-mqtt-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         port = try freeLoopbackPort()
@@ -51,6 +52,10 @@ public final class MosquittoBroker: @unchecked Sendable {
         } else {
             configuration += "\nallow_anonymous true\n"
         }
+        if let acl {
+            try acl.write(to: aclFile, atomically: false, encoding: .utf8)
+            configuration += "acl_file \(aclFile.path)\n"
+        }
         try configuration.write(to: directory.appendingPathComponent("mosquitto.conf"), atomically: false, encoding: .utf8)
         try start()
     }
@@ -75,6 +80,14 @@ public final class MosquittoBroker: @unchecked Sendable {
         guard let child = lock.withLock({ process.take() }) else { return }
         child.terminate()
         _ = child.waitForExit()
+    }
+
+    private var aclFile: URL { directory.appendingPathComponent("acl") }
+
+    /// Replaces the ACL file and has the running broker reload it (SIGHUP, mosquitto(8) "Signals").
+    public func setACL(_ acl: String) throws {
+        try acl.write(to: aclFile, atomically: false, encoding: .utf8)
+        lock.withLock { process }.map { _ = kill($0.pid, SIGHUP) }
     }
 
     /// SIGSTOP / SIGCONT: a broker that holds its connections and answers nothing.

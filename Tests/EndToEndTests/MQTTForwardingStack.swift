@@ -35,9 +35,12 @@ final class MQTTForwardingStack: @unchecked Sendable {
     static let binary = Stack.binaries.appendingPathComponent("cuff-forward").path
 
     /// With `requireCertificate` (and `tls`), the broker requires a client certificate, and cuff-forward presents one.
-    static func make(scenario: String, password: String? = nil, tls: Bool = false, requireCertificate: Bool = false) async throws -> MQTTForwardingStack {
+    /// With `acl`, the broker enforces that ACL file's text.
+    static func make(
+        scenario: String, password: String? = nil, tls: Bool = false, requireCertificate: Bool = false, acl: String? = nil
+    ) async throws -> MQTTForwardingStack {
         let stack = try await Stack.make(scenario: scenario)
-        let broker = try await offCooperativePool { try MosquittoBroker(password: password, tls: tls, requireCertificate: requireCertificate) }
+        let broker = try await offCooperativePool { try MosquittoBroker(password: password, tls: tls, requireCertificate: requireCertificate, acl: acl) }
         let forwarding = MQTTForwardingStack(stack: stack, broker: broker)
         try FileManager.default.createDirectory(at: forwarding.directory.appendingPathComponent("state"), withIntermediateDirectories: false)
         try forwarding.writeConfiguration(

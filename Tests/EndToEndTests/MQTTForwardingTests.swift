@@ -10,8 +10,11 @@ struct MQTTForwardingTests {
     static let cuff = "E8:2A:44:10:3C:5D"
 
     /// The broker, cuffd with cuff-sim, the subscriber; cuffd started and the cuff paired, so its records are stored.
-    static func paired(_ teardown: Teardown, password: String? = nil, tls: Bool = false, requireCertificate: Bool = false) async throws -> MQTTForwardingStack {
-        let forwarding = try await MQTTForwardingStack.make(scenario: "stored-records.json", password: password, tls: tls, requireCertificate: requireCertificate)
+    static func paired(
+        _ teardown: Teardown, password: String? = nil, tls: Bool = false, requireCertificate: Bool = false, acl: String? = nil
+    ) async throws -> MQTTForwardingStack {
+        let forwarding = try await MQTTForwardingStack.make(
+            scenario: "stored-records.json", password: password, tls: tls, requireCertificate: requireCertificate, acl: acl)
         teardown.add { forwarding.broker.remove() }
         try await forwarding.stack.startDaemon()
         #expect(try await forwarding.stack.cuffctl(["pair", Self.cuff]).status == 0)
@@ -162,6 +165,28 @@ struct MQTTForwardingTests {
             #expect((status?["lastError"] as? String)?.contains("refused") == true, "\(status ?? [:])")
 
             try "right-secret\n".write(toFile: forwarding.passwordPath, atomically: false, encoding: .utf8)
+            try await forwarding.waitForEveryReading(within: .seconds(40))
+        }
+    }
+
+    @Test("Messages the broker's ACL refuses: the refusal in the log once and in the status file, the anchor unmoved, retried with backoff; the ACL mended and reloaded, every reading arrives")
+    func refusedByACL() async throws {
+        try await withTeardown { teardown in
+            let user = "user \(MosquittoBroker.user)\n"
+            let forwarding = try await Self.paired(teardown, password: "acl-secret", acl: user + "topic read #\n")
+            try forwarding.startForwarder()
+            try await offCooperativePool { try forwarding.stack.wait(for: "the broker refused a message", in: "forward.log") }
+            try await Task.sleep(for: .seconds(3))
+            let log = forwarding.stack.text("forward.log")
+            #expect(log.contains("Not authorized"), "\(log)")
+            #expect(log.components(separatedBy: "the broker refused a message").count == 2, "logged once: \(log)")
+            #expect(!FileManager.default.fileExists(atPath: forwarding.anchorPath), "the anchor moved past refused messages")
+            let status = try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: forwarding.directory.appendingPathComponent("state/mqtt/status.json").path))) as? [String: Any]
+            #expect(status?["state"] as? String == "waiting for the MQTT broker", "\(status ?? [:])")
+            #expect((status?["lastError"] as? String)?.contains("Not authorized") == true, "\(status ?? [:])")
+
+            try await offCooperativePool { try forwarding.broker.setACL(user + "topic readwrite #\n") }
             try await forwarding.waitForEveryReading(within: .seconds(40))
         }
     }
