@@ -139,6 +139,26 @@ struct OmronGatewayTests {
         }
     }
 
+    @Test("A cuff of Omron's 0xFE4A service: pair is refused before any bond, naming the model and what cuffd lacks")
+    func modernServiceIsRefused() async throws {
+        try await withTeardown { teardown in
+            let harness = try await GatewayHarness(scenarioFile: "omron-fe4a.json")
+            teardown.add { await harness.stop() }
+            let address = BluetoothAddress("28:FF:B2:10:71:42")!
+            do {
+                _ = try await harness.gateway.pair(address, passkey: nil, timeout: .seconds(5))
+                Issue.record("pairing succeeded")
+            } catch GatewayError.unreadableCuff(address, let why) {
+                #expect(why.hasPrefix("HEM-7142T2 (HEM-7142T2) offers Omron's newer service 0xFE4A, which cuffd does not speak yet"))
+                #expect(why.contains("its 0x11/0x91 token unlock (docs/omron.md §7)"))
+            } catch {
+                Issue.record("\(error)")
+            }
+            #expect(harness.log.count("paired") == 0 && harness.log.count("pairing") == 0)
+            #expect(await harness.gateway.status(address) == nil)
+        }
+    }
+
     @Test("A block that keeps arriving broken: three tries, then the download ends and nothing of it is stored")
     func brokenBlocksEndTheDownload() async throws {
         try await withTeardown { teardown in
