@@ -5,8 +5,8 @@ extension CuffSpec {
     /// Checks that values decode as their characteristics, times do not go back, and each field has the
     /// service it needs; throws with the JSON path of the first field that breaks a rule.
     func validate(path: String) throws(ScenarioError) {
-        guard services.contains(.bloodPressure) || services.contains(.heartRate) || vendor == .omron else {
-            throw ScenarioError(path: path + ".services", message: "a cuff needs 1810 or 180D, or the Omron service (\"vendor\": \"omron\")")
+        guard services.contains(.bloodPressure) || services.contains(.heartRate) || vendor == .omron || vendor == .omronModern else {
+            throw ScenarioError(path: path + ".services", message: "a cuff needs 1810 or 180D, or an Omron service (\"vendor\": \"omron\" or \"omronModern\")")
         }
         guard (vendor == .omron) == (omron != nil) else {
             throw ScenarioError(path: path + (omron == nil ? ".vendor" : ".omron"), message: "\"vendor\": \"omron\" and an \"omron\" object go together")
@@ -28,7 +28,7 @@ extension CuffSpec {
 
     /// The services the cuff advertises (Device1 `UUIDs`): its SIG services, and Omron's when it speaks it.
     var advertisedUUIDs: [String] {
-        services.map(\.uuid) + (vendor == .omron ? [OmronService.uuid] : [])
+        services.map(\.uuid) + (vendor == .omron ? [OmronService.uuid] : vendor == .omronModern ? [OmronModernService.uuid] : [])
     }
 
     /// `hex` decoded as `type`, or the decoder's reason at `path`.

@@ -39,6 +39,9 @@ extension OmronSpec {
             guard (25 ... 280).contains(record.systolic) else {
                 throw ScenarioError(path: path + ".systolic", message: "must be 25 to 280 mmHg (stored as systolic − 25 in a byte)")
             }
+            guard record.position <= 3 else {
+                throw ScenarioError(path: path + ".position", message: "must be 0 to 3 (two bits, docs/omron.md §5)")
+            }
             guard years.contains(record.time.year) else {
                 throw ScenarioError(path: path + ".time", message: "the year must be \(years.lowerBound) to \(years.upperBound)")
             }

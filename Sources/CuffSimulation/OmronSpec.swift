@@ -62,7 +62,7 @@ public enum OmronSlotSpec: Decodable, Sendable, Equatable {
     case raw(HexValue)
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case systolic, diastolic, pulse, time, irregularHeartbeat, bodyMovement, cuffTooLoose, hex
+        case systolic, diastolic, pulse, time, irregularHeartbeat, bodyMovement, cuffTooLoose, lowBattery, position, hex
     }
 
     public init(from decoder: any Decoder) throws {
@@ -90,7 +90,9 @@ public enum OmronSlotSpec: Decodable, Sendable, Equatable {
             pulse: try value(.pulse, UInt8.self), time: time,
             irregularHeartbeat: try container.decodeIfPresent(Bool.self, forKey: .irregularHeartbeat) ?? false,
             bodyMovement: try container.decodeIfPresent(Bool.self, forKey: .bodyMovement) ?? false,
-            cuffTooLoose: try container.decodeIfPresent(Bool.self, forKey: .cuffTooLoose) ?? false))
+            cuffTooLoose: try container.decodeIfPresent(Bool.self, forKey: .cuffTooLoose) ?? false,
+            lowBattery: try container.decodeIfPresent(Bool.self, forKey: .lowBattery) ?? false,
+            position: try container.decodeInteger(UInt8.self, forKey: .position) ?? 0))
     }
 
     /// The slot's bytes in `layout`.

@@ -51,6 +51,7 @@ extension CuffGateway {
             _ = try await exchange(.end, id, inbox)
             emit(.recordsDownloaded(address, count: tally.records))
             if let skipped = tally.skippedDescription { emit(.problem(address, skipped)) }
+            reportBattery(tally, address)
         } catch {
             // Asked now, not before the awaits: the pairing may have ended meanwhile.
             if broker.isPairing(address), !unlocked { state.cuffs[address]?.omronRefusal = "\(error)" }
@@ -73,23 +74,39 @@ extension CuffGateway {
             let data = try await exchange(.read(address, count: UInt8((end - start) * size)), id, inbox).data
             for offset in 0 ..< end - start {
                 let bytes = Array(data[offset * size ..< (offset + 1) * size])
-                await handOver(bytes, user: user, layout: model.layout, id.address, &tally)
+                await handOver(bytes, user: user, model: model, id.address, &tally)
             }
             start = end
         }
     }
 
-    private func handOver(_ bytes: [UInt8], user: Int, layout: OmronRecordLayout, _ address: BluetoothAddress, _ tally: inout OmronTally) async {
+    private func handOver(_ bytes: [UInt8], user: Int, model: OmronModel, _ address: BluetoothAddress, _ tally: inout OmronTally) async {
         guard let session = state.cuffs[address]?.session else { return }
         do {
-            let record = try OmronRecord(decoding: bytes, layout: layout)
+            let record = try OmronRecord(decoding: bytes, model: model)
             tally.records += 1
+            if tally.newest.map({ Self.order(record.time) >= Self.order($0.time) }) ?? true { tally.newest = record }
             await publish(address, await session.handle(.omronRecord(user: UInt8(user + 1), record, slot: bytes, receivedAt: now())))
         } catch .erasedSlot {
             tally.erased += 1
         } catch {
             tally.impossible.append("\(Hex.bytes(bytes, separator: "")) (\(error))")
         }
+    }
+
+    /// Says once, when it turns on, that the newest record downloaded asks for new batteries (hass-omron's
+    /// "Battery" sensor reads the newest record's bit the same way, `parser.py`); a later download whose newest
+    /// record has the bit clear turns it off again, silently.
+    private func reportBattery(_ tally: OmronTally, _ address: BluetoothAddress) {
+        guard let newest = tally.newest, let wasLow = state.cuffs[address]?.omronBatteryLow else { return }
+        state.cuffs[address]?.omronBatteryLow = newest.lowBattery
+        guard newest.lowBattery, !wasLow else { return }
+        emit(.problem(address, "the cuff's batteries are low: its record of \(newest.time.isoString ?? "an unknown time") says they should be replaced"))
+    }
+
+    /// A wall-clock time's fields in the order they sort.
+    private static func order(_ time: DateTime) -> (UInt16, UInt8, UInt8, UInt8, UInt8, UInt8) {
+        (time.year, time.month, time.day, time.hours, time.minutes, time.seconds)
     }
 
     /// Sends `request` in pieces on the transmit channels and waits for its answer, at most
@@ -134,6 +151,8 @@ extension CuffGateway {
 /// What one Omron download found: records handed to the session, and slots skipped.
 struct OmronTally {
     var records = 0
+    /// The record with the latest time stamp.
+    var newest: OmronRecord?
     var erased = 0
     /// Each impossible record's bytes and reason.
     var impossible: [String] = []

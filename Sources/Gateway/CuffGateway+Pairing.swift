@@ -40,6 +40,11 @@ extension CuffGateway {
         // A device cuffd did not collect from before is adopted for this pairing only: if it fails, nothing of
         // it stays (the link, the adoption, a bond bluetoothd made before setting it trusted).
         let adoptedForPairing = !collectedBefore && !device.paired && !configuration.knownCuffs.contains(address)
+        if device.uuids.contains(OmronModernService.uuid), !device.uuids.contains(OmronService.uuid) {
+            // Refused before any bond (docs/omron.md §7); what the pairing's discovery adopted goes again.
+            if adoptedForPairing { try? await forget(address) }
+            throw .unreadableCuff(address, OmronModernService.refusal(name: device.name ?? address.description))
+        }
         await consider(device)
         await bluez.setAgentCapability(.keyboardDisplay)
         do {

@@ -40,8 +40,8 @@ public enum MeasurementInterpretation: Hashable, Sendable {
     }
 
     /// Interprets a record from an Omron cuff's memory (docs/omron.md §6): whole mmHg and beats per minute, no
-    /// mean arterial pressure, the Omron user number as User ID, irregular heartbeat, body movement and cuff fit
-    /// as the status bits of 0x2A35, and the cuff's wall-clock time unless the clock had restarted at 2000.
+    /// mean arterial pressure, the Omron user number as User ID, irregular heartbeat, body movement, cuff fit
+    /// and a wrist cuff's position as the status bits of 0x2A35, and the cuff's wall-clock time unless the clock had restarted at 2000.
     public init(
         _ record: OmronRecord, user: UInt8, slot: [UInt8], device: DeviceIdentity, users: UserDirectory, receivedAt: Date,
         clockOffset: Duration?
@@ -51,7 +51,8 @@ public enum MeasurementInterpretation: Hashable, Sendable {
             Fields(unit: .millimetresOfMercury, systolic: whole(record.systolic), diastolic: whole(record.diastolic), meanArterialPressure: MedFloat16(.nan),
                    pulseRate: whole(record.pulse), userID: user,
                    status: BloodPressureMeasurementStatus(
-                       bodyMovement: record.bodyMovement, cuffTooLoose: record.cuffTooLoose, irregularPulse: record.irregularHeartbeat),
+                       bodyMovement: record.bodyMovement, cuffTooLoose: record.cuffTooLoose, irregularPulse: record.irregularHeartbeat,
+                       improperPosition: record.improperPosition),
                    deviceTime: record.isTimeKnown ? record.time : nil),
             payload: slot, device: device, users: users, receivedAt: receivedAt, clockOffset: clockOffset, sequenceNumber: nil)
     }

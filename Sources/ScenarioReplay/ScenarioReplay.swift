@@ -84,11 +84,11 @@ private struct CuffReplay {
                 sequenceNumber: record.sequence, .enhancedBloodPressureMeasurement, record.value.bytes, receivedAt: now()))
             lastRecord = record.sequence
         }
-        if let layout = cuff.omron?.model.layout {
+        if let model = cuff.omron?.model {
             for (user, slots) in omronUnread.enumerated() {
                 for slot in slots {
-                    let bytes = slot.bytes(layout)
-                    guard let record = try? OmronRecord(decoding: bytes, layout: layout) else { continue }
+                    let bytes = slot.bytes(model.layout)
+                    guard let record = try? OmronRecord(decoding: bytes, model: model) else { continue }
                     events += await session.handle(.omronRecord(user: UInt8(user + 1), record, slot: bytes, receivedAt: now()))
                 }
             }

@@ -42,6 +42,17 @@ struct FailureTests {
         #expect(stack.text("cuff-sim.log").contains("removed by RemoveDevice; bond forgotten"))
     }
 
+    @Test("An Omron cuff of the 0xFE4A service: pair exits 69 naming the model and what cuffd lacks, and bonds nothing")
+    func omronModernServiceRefused() async throws {
+        let stack = try await Stack.make(scenario: "omron-fe4a.json")
+        try await stack.startDaemon()
+        let refused = try await stack.cuffctl(["pair", "28:FF:B2:10:71:42", "--timeout", "10"])
+        #expect(refused.status == 69, "\(refused.error)")
+        #expect(refused.error.contains("HEM-7142T2 (HEM-7142T2) offers Omron's newer service 0xFE4A, which cuffd does not speak yet"), "\(refused.error)")
+        #expect(refused.error.contains("token unlock"), "\(refused.error)")
+        #expect(!stack.text("cuff-sim.log").contains("paired"))
+    }
+
     @Test("A bad configuration file: exit 78 and the line that is wrong")
     func badConfiguration() async throws {
         let stack = try await Stack.make(scenario: "passkey.json", configuration: "[Clock]\nSync=maybe\n")

@@ -23,6 +23,44 @@ struct OmronRecordTests {
         #expect(seventh.time == DateTime(year: 2026, month: 5, day: 19, hours: 19, minutes: 48, seconds: 22) && !seventh.cuffTooLoose)
     }
 
+    @Test func theHEM7320TsLayoutIsTheByteAlignedOneIn14Bytes() throws {
+        // hass-omron `device_catalog.py` gives the HEM-7320T `parse_classic_vital_14`, the parser of the HEM-7142T2's
+        // real records (`tests/test_record_parsers.py`), which reads them as they are, 14 bytes.
+        let model = try #require(OmronModel.named("BLESmart HEM-7320T-Z"))
+        #expect(model.layout == .littleEndian14 && model.layout.size == 14)
+        let record = try OmronRecord(decoding: bytes("6558541a331ade1800004c00ba00"), model: model)
+        #expect(record.systolic == 126 && record.diastolic == 88 && record.pulse == 84)
+        #expect(record.time == DateTime(year: 2026, month: 6, day: 17, hours: 19, minutes: 35, seconds: 30))
+        #expect(!record.cuffTooLoose && !record.lowBattery && record.position == 0 && !record.improperPosition)
+        #expect(record.encoded(model.layout).prefix(8) == bytes("6558541a331ade18")[...])
+    }
+
+    @Test func batteryAndPositionBitsOfBothLayouts() throws {
+        // hass-omron `record_parsers.py`: bit 13 battery, bits 14–15 position of the word at bytes 6–7; bits 50 and
+        // 48–49 of the packed layout. Set on the real records (clear there), every other field kept.
+        var aligned = bytes("6457431a7316161c000046001900")
+        aligned[7] |= 0x20 | 0x80
+        let worn = try OmronRecord(decoding: aligned, layout: .littleEndian14)
+        #expect(worn.lowBattery && worn.position == 2 && !worn.cuffTooLoose)
+        #expect(worn.time == DateTime(year: 2026, month: 5, day: 19, hours: 19, minutes: 48, seconds: 22))
+        var packed = bytes("5b781a4819d71b42000014006996")
+        packed[6] |= 0x20 | 0x40
+        let low = try OmronRecord(decoding: packed, layout: OmronModel.named("HEM-7600T")!.layout)
+        #expect(low.lowBattery && low.position == 1 && !low.cuffTooLoose && low.time.minutes == 45 && low.time.seconds == 2)
+        #expect(low.encoded(OmronModel.named("HEM-7600T")!.layout).prefix(8) == packed.prefix(8))
+    }
+
+    @Test func positionBitsAreAnImproperPositionOnWristModelsOnly() throws {
+        // hass-omron `README.md`: "Improper Position … (wrist models)"; its Type column names HEM-6161T and
+        // HEM-6232T wrist cuffs. Elsewhere the bits may count a TruRead series (`omron_driver.py`).
+        let record = OmronRecord(systolic: 120, diastolic: 80, pulse: 60, time: DateTime(year: 2025, month: 3, day: 4, hours: 5, minutes: 6, seconds: 7), position: 3)
+        for model in OmronModel.table {
+            let decoded = try OmronRecord(decoding: record.encoded(model.layout), model: model)
+            #expect(decoded.position == 3 && decoded.improperPosition == model.isWrist, "\(model.name)")
+        }
+        #expect(OmronModel.table.filter(\.isWrist).map(\.name) == ["HEM-6232T", "HEM-6161T"])
+    }
+
     @Test func theCuffFitBitClearIsACuffTooLoose() throws {
         // docs/omron.md §5: the same real records with their cuff-fit bit cleared, every other bit kept.
         var aligned = bytes("6558541a331ade1800004c00ba00") + [0, 0]
@@ -50,7 +88,7 @@ struct OmronRecordTests {
     func everyLayoutRoundTripsItsFlagsAndFields(_ model: OmronModel) throws {
         let record = OmronRecord(
             systolic: 132, diastolic: 84, pulse: 71, time: DateTime(year: 2024, month: 12, day: 31, hours: 23, minutes: 59, seconds: 58),
-            irregularHeartbeat: true, bodyMovement: false)
+            irregularHeartbeat: true, bodyMovement: false, lowBattery: true, position: 2)
         let bytes = record.encoded(model.layout)
         #expect(bytes.count == model.layout.size)
         #expect(try OmronRecord(decoding: bytes, layout: model.layout) == record)
@@ -58,6 +96,8 @@ struct OmronRecordTests {
         moved.irregularHeartbeat = false
         moved.bodyMovement = true
         moved.cuffTooLoose = true
+        moved.lowBattery = false
+        moved.position = 1
         #expect(try OmronRecord(decoding: moved.encoded(model.layout), layout: model.layout) == moved)
     }
 
@@ -97,7 +137,9 @@ struct OmronRecordTests {
         #expect(OmronModel.named("hem-7361t")?.users == 2)
         #expect(Self.hem7155.slotsPerUser == 60)
         #expect(OmronModel.named("BLESmart_00000116") == nil)
-        #expect(OmronModel.table.count == 8)
+        #expect(OmronModel.table.count == 12)
+        // hass-omron `device_catalog.py` lists HEM-7343T among HEM-7342T's equivalent models: the same memory.
+        #expect(OmronModel.named("HEM-7343T")?.userStartAddresses == OmronModel.named("HEM-7342T")?.userStartAddresses)
         #expect(Self.hem7322.address(user: 1, slot: 2) == 0x0824 + 28)
     }
 
@@ -110,6 +152,12 @@ struct OmronRecordTests {
         #expect(little.encoded(model: Self.hem7155) == [0x05, 0x00, 0x3B, 0x00, 0x02, 0x00, 0x00, 0x80])
         #expect(throws: OmronError.truncated(required: 8, actual: 4)) { try OmronCounters(decoding: [0, 0, 0, 0], model: Self.hem7322) }
         #expect(OmronCounters.resetUnread(model: Self.hem7322) == (offset: 4, bytes: [0x80, 0x00, 0x80, 0x00]) )
+        // The HEM-7320T keeps little-endian records but big-endian counters (hass-omron `index_pointer_layout`
+        // "endianness": "big"; slot_index_bias −1: the newest record is the slot before the cursor, as omblepy reads).
+        let hem7320 = try #require(OmronModel.named("HEM-7320T"))
+        #expect(try OmronCounters(decoding: [0x00, 0x3B, 0x80, 0x00, 0x00, 0x03, 0x80, 0x00], model: hem7320) == OmronCounters(nextSlots: [59, 0], unread: [3, 0]))
+        #expect(OmronCounters.resetUnread(model: hem7320).bytes == [0x80, 0x00, 0x80, 0x00])
+        #expect(OmronModel.table.filter { !$0.hasCounters }.map(\.name) == ["HEM-7530T", "HEM-6161T"])
     }
 
     @Test func unreadSlotsWrapAroundTheRingOldestFirst() {

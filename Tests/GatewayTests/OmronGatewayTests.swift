@@ -56,6 +56,27 @@ struct OmronGatewayTests {
         }
     }
 
+    @Test("HEM-7320T: little-endian records, big-endian counters, a linear clock; a low battery said once, an upper-arm cuff's position bits not")
+    func hem7320t() async throws {
+        try await GatewayHarness.afterExpectedReadings("omron-hem7320t.json") { harness in
+            let address = BluetoothAddress("28:FF:B2:10:73:20")!
+            // The model came from the Model Number String (HEM-7320T-Z); the ring of user 1 wrapped from slot 58 to 1.
+            let readings = await harness.store.readings
+            #expect(readings.count == 5 && readings.allSatisfy { $0.status?.improperPosition == false })
+            // Both users' unread words were written back as "none unread", big-endian (0x8000 reads as 0).
+            #expect(await harness.emulator.omronCounters(of: address) == OmronCounters(nextSlots: [2, 2], unread: [0, 0]))
+            let synchronized = try await harness.events.next { if case .clockSynchronized(address, _, _) = $0 { true } else { false } }
+            guard case let .clockSynchronized(_, offset, written) = synchronized else { return }
+            #expect(written && offset > .seconds(3 * 365 * 86_400))
+            #expect(await harness.emulator.omronClock(of: address)?.year == DateTime(Date(), in: LocalTimeZone()).year)
+            let battery = try await harness.events.next { event in
+                if case .problem(address, let text) = event { text.contains("batteries") } else { false }
+            }
+            guard case .problem(_, let text) = battery else { return }
+            #expect(text == "the cuff's batteries are low: its record of 2026-09-04T21:15:00 says they should be replaced")
+        }
+    }
+
     static let wrapped = BluetoothAddress("28:FF:B2:10:91:6E")!
 
     /// omron-wrapped.json with `edits` (text → replacement): pairing its cuff (with `passkey`) must fail; `body` gets
@@ -112,9 +133,29 @@ struct OmronGatewayTests {
     func unknownModel() async throws {
         let edits = ["\"name\": \"HEM-7155T\"": "\"name\": \"BLESmart_00001234\"", "\"model\": \"HEM-7155T\", \"serial\"": "\"model\": \"HEM-9999T\", \"serial\""]
         try await Self.pairingError(edits) { harness, error in
-            #expect("\(error)".contains("BLESmart_00001234 offers Omron's service, but cuffd knows its memory only for HEM-7150T, HEM-7155T"))
+            #expect("\(error)".contains("BLESmart_00001234 offers Omron's service, but cuffd knows its memory only for HEM-7150T, HEM-7151T, HEM-7155T"))
             #expect(await harness.gateway.status(Self.wrapped) == nil)
             #expect(harness.log.count("Omron unlock written") == 0)
+        }
+    }
+
+    @Test("A cuff of Omron's 0xFE4A service: pair is refused before any bond, naming the model and what cuffd lacks")
+    func modernServiceIsRefused() async throws {
+        try await withTeardown { teardown in
+            let harness = try await GatewayHarness(scenarioFile: "omron-fe4a.json")
+            teardown.add { await harness.stop() }
+            let address = BluetoothAddress("28:FF:B2:10:71:42")!
+            do {
+                _ = try await harness.gateway.pair(address, passkey: nil, timeout: .seconds(5))
+                Issue.record("pairing succeeded")
+            } catch GatewayError.unreadableCuff(address, let why) {
+                #expect(why.hasPrefix("HEM-7142T2 (HEM-7142T2) offers Omron's newer service 0xFE4A, which cuffd does not speak yet"))
+                #expect(why.contains("its 0x11/0x91 token unlock (docs/omron.md §7)"))
+            } catch {
+                Issue.record("\(error)")
+            }
+            #expect(harness.log.count("paired") == 0 && harness.log.count("pairing") == 0)
+            #expect(await harness.gateway.status(address) == nil)
         }
     }
 

@@ -33,6 +33,11 @@ extension BluezEmulator {
         await send(index, .omronUnlock, answer, kind: "notified")
     }
 
+    /// An emulated Omron cuff's counters (docs/omron.md §4), for tests; nil for another cuff.
+    public func omronCounters(of address: BluetoothAddress) -> OmronCounters? {
+        cuffs.first { $0.spec.address == address }?.omron?.counters
+    }
+
     /// What an emulated Omron cuff's clock block shows (docs/omron.md §4a), for tests; nil without one.
     public func omronClock(of address: BluetoothAddress) -> DateTime? {
         cuffs.first { $0.spec.address == address }?.omron?.clock

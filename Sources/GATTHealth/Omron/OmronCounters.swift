@@ -10,6 +10,12 @@ public struct OmronCounters: Hashable, Sendable {
     /// The word written into each unread field once the records are read (omblepy `resetUnreadRecordsCounter`).
     public static let noneUnread: UInt16 = 0x8000
 
+    /// The byte order of a model's counter words: the record layout's on omblepy's models, big-endian on the
+    /// HEM-7320T, whose records are little-endian (hass-omron `device_catalog.py`, `index_pointer_layout`).
+    public enum ByteOrder: Hashable, Sendable {
+        case littleEndian, bigEndian
+    }
+
     public init(nextSlots: [Int], unread: [Int]) {
         self.nextSlots = nextSlots
         self.unread = unread
@@ -18,7 +24,7 @@ public struct OmronCounters: Hashable, Sendable {
     /// Decodes the counter block of `model` (at least ``OmronModel/counterBlockSize`` bytes).
     public init(decoding bytes: [UInt8], model: OmronModel) throws(OmronError) {
         guard bytes.count >= model.counterBlockSize else { throw .truncated(required: model.counterBlockSize, actual: bytes.count) }
-        let low = model.layout.isLittleEndian ? 0 : 1
+        let low = model.counters == .bigEndian ? 1 : 0
         nextSlots = (0 ..< model.users).map { Int(bytes[2 * $0 + low]) }
         unread = (0 ..< model.users).map { Int(bytes[4 + 2 * $0 + low]) }
     }
@@ -26,7 +32,7 @@ public struct OmronCounters: Hashable, Sendable {
     /// The counter block as the cuff holds it (for the emulated cuff): unused users' words are `0x8000`.
     public func encoded(model: OmronModel) -> [UInt8] {
         func word(_ value: UInt16) -> [UInt8] {
-            model.layout.isLittleEndian ? [UInt8(value & 0xFF), UInt8(value >> 8)] : [UInt8(value >> 8), UInt8(value & 0xFF)]
+            model.counters == .bigEndian ? [UInt8(value >> 8), UInt8(value & 0xFF)] : [UInt8(value & 0xFF), UInt8(value >> 8)]
         }
         let slots = (0 ..< 2).map { $0 < nextSlots.count ? UInt16(nextSlots[$0]) : Self.noneUnread }
         let counts = (0 ..< 2).map { $0 < unread.count && unread[$0] > 0 ? UInt16(unread[$0]) : Self.noneUnread }
@@ -35,7 +41,7 @@ public struct OmronCounters: Hashable, Sendable {
 
     /// The unread words set to "none unread", at their offset in the counter block (4), for the write-back.
     public static func resetUnread(model: OmronModel) -> (offset: UInt16, bytes: [UInt8]) {
-        let word: [UInt8] = model.layout.isLittleEndian ? [0x00, 0x80] : [0x80, 0x00]
+        let word: [UInt8] = model.counters == .bigEndian ? [0x80, 0x00] : [0x00, 0x80]
         return (4, Array([[UInt8]](repeating: word, count: 2).joined()))
     }
 

@@ -12,12 +12,19 @@ public struct OmronModel: Hashable, Sendable {
     /// Where the settings (counters first) are read, and where changes to them are written.
     public let settingsReadAddress: UInt16
     public let settingsWriteAddress: UInt16
-    /// Whether the per-user "next slot / unread" counters are known (docs/omron.md §4).
-    public let hasCounters: Bool
-    /// Where the clock sits, on the models whose clock omblepy's contributors have set (docs/omron.md §4a).
+    /// The per-user "next slot / unread" counters and their words' byte order (docs/omron.md §4), or nil
+    /// where no source knows them.
+    public let counters: OmronCounters.ByteOrder?
+    /// Where the clock sits, on the models whose clock a source's contributors have set (docs/omron.md §4a).
     public var clock: OmronClock? = nil
+    /// A wrist cuff (hass-omron `README.md`, "Type"): its position bits say whether the wrist was at heart
+    /// level (docs/omron.md §5).
+    public var isWrist = false
 
     public var users: Int { userStartAddresses.count }
+
+    /// Whether the per-user counters are known (docs/omron.md §4).
+    public var hasCounters: Bool { counters != nil }
 
     /// The counter block: next slot then unread count per user, 16 bits each (docs/omron.md §4).
     public var counterBlockSize: Int { 8 }
@@ -25,21 +32,31 @@ public struct OmronModel: Hashable, Sendable {
     /// Every model cuffd knows, in the order of docs/omron.md §4.
     public static let table: [OmronModel] = [
         OmronModel(name: "HEM-7150T", layout: .littleEndian16, userStartAddresses: [0x0098], slotsPerUser: 60, blockSize: 0x10,
-                   settingsReadAddress: 0x0010, settingsWriteAddress: 0x0054, hasCounters: true),
+                   settingsReadAddress: 0x0010, settingsWriteAddress: 0x0054, counters: .littleEndian),
+        OmronModel(name: "HEM-7151T", layout: .littleEndian16, userStartAddresses: [0x0098], slotsPerUser: 80, blockSize: 0x10,
+                   settingsReadAddress: 0x0010, settingsWriteAddress: 0x0054, counters: .littleEndian, clock: .offset8),
         OmronModel(name: "HEM-7155T", layout: .littleEndian16, userStartAddresses: [0x0098, 0x0458], slotsPerUser: 60, blockSize: 0x10,
-                   settingsReadAddress: 0x0010, settingsWriteAddress: 0x0054, hasCounters: true, clock: .offset8),
+                   settingsReadAddress: 0x0010, settingsWriteAddress: 0x0054, counters: .littleEndian, clock: .offset8),
         OmronModel(name: "HEM-7342T", layout: .littleEndian16, userStartAddresses: [0x0098, 0x06D8], slotsPerUser: 100, blockSize: 0x10,
-                   settingsReadAddress: 0x0010, settingsWriteAddress: 0x0054, hasCounters: true),
+                   settingsReadAddress: 0x0010, settingsWriteAddress: 0x0054, counters: .littleEndian),
+        OmronModel(name: "HEM-7343T", layout: .littleEndian16, userStartAddresses: [0x0098, 0x06D8], slotsPerUser: 100, blockSize: 0x10,
+                   settingsReadAddress: 0x0010, settingsWriteAddress: 0x0054, counters: .littleEndian, clock: .offset8),
         OmronModel(name: "HEM-7361T", layout: .littleEndian16, userStartAddresses: [0x0098, 0x06D8], slotsPerUser: 100, blockSize: 0x10,
-                   settingsReadAddress: 0x0010, settingsWriteAddress: 0x0054, hasCounters: true, clock: .offset8),
+                   settingsReadAddress: 0x0010, settingsWriteAddress: 0x0054, counters: .littleEndian, clock: .offset8),
+        OmronModel(name: "HEM-7320T", layout: .littleEndian14, userStartAddresses: [0x02AC, 0x05F4], slotsPerUser: 60, blockSize: 0x2C,
+                   settingsReadAddress: 0x0260, settingsWriteAddress: 0x0286, counters: .bigEndian, clock: .linear10),
         OmronModel(name: "HEM-7322T", layout: .bigEndianPacked14(yearBits: 8, irregularHeartbeatFirst: false), userStartAddresses: [0x02AC, 0x0824],
-                   slotsPerUser: 100, blockSize: 0x38, settingsReadAddress: 0x0260, settingsWriteAddress: 0x0286, hasCounters: true, clock: .mixed),
+                   slotsPerUser: 100, blockSize: 0x38, settingsReadAddress: 0x0260, settingsWriteAddress: 0x0286, counters: .bigEndian, clock: .mixed),
         OmronModel(name: "HEM-7600T", layout: .bigEndianPacked14(yearBits: 8, irregularHeartbeatFirst: false), userStartAddresses: [0x02AC],
-                   slotsPerUser: 100, blockSize: 0x38, settingsReadAddress: 0x0260, settingsWriteAddress: 0x0286, hasCounters: true, clock: .mixed),
+                   slotsPerUser: 100, blockSize: 0x38, settingsReadAddress: 0x0260, settingsWriteAddress: 0x0286, counters: .bigEndian, clock: .mixed),
         OmronModel(name: "HEM-6232T", layout: .bigEndianPacked14(yearBits: 6, irregularHeartbeatFirst: true), userStartAddresses: [0x02E8, 0x0860],
-                   slotsPerUser: 100, blockSize: 0x38, settingsReadAddress: 0x0260, settingsWriteAddress: 0x02A4, hasCounters: true),
+                   slotsPerUser: 100, blockSize: 0x38, settingsReadAddress: 0x0260, settingsWriteAddress: 0x02A4, counters: .bigEndian,
+                   clock: .classicOffset8, isWrist: true),
         OmronModel(name: "HEM-7530T", layout: .bigEndianPacked14(yearBits: 6, irregularHeartbeatFirst: false), userStartAddresses: [0x02E8],
-                   slotsPerUser: 90, blockSize: 0x10, settingsReadAddress: 0x0260, settingsWriteAddress: 0x02A4, hasCounters: false),
+                   slotsPerUser: 90, blockSize: 0x10, settingsReadAddress: 0x0260, settingsWriteAddress: 0x02A4, counters: nil, clock: .classicOffset8),
+        OmronModel(name: "HEM-6161T", layout: .bigEndianPacked14(yearBits: 8, irregularHeartbeatFirst: false), userStartAddresses: [0x02E8],
+                   slotsPerUser: 30, blockSize: 0x10, settingsReadAddress: 0x0260, settingsWriteAddress: 0x02A4, counters: nil,
+                   clock: .classicOffset8, isWrist: true),
     ]
 
     /// The model whose code `text` (an advertised name or Model Number String) contains, ignoring case.

@@ -11,10 +11,19 @@ public struct OmronRecord: Hashable, Sendable {
     /// The cuff was not wrapped well: its cuff-fit bit is clear (docs/omron.md §5; hass-omron reads the bit
     /// set as a good fit, and real records show it set).
     public var cuffTooLoose: Bool
+    /// The cuff's batteries should be replaced: its battery bit is set (hass-omron `parser.py` reads it so,
+    /// its `README.md`: "On when the device's batteries should be replaced"; docs/omron.md §5).
+    public var lowBattery: Bool
+    /// The two position bits as read, 0–3 (docs/omron.md §5): on the wrist models hass-omron's `parser.py`
+    /// reads any value but 0 as "improper position"; elsewhere their meaning is not settled
+    /// (``OmronModel/positionIsHeartLevel``).
+    public var position: UInt8
+    /// The wrist was not at heart level: a wrist model's position bits are not 0 (``init(decoding:model:)``).
+    public var improperPosition = false
 
     public init(
         systolic: UInt16, diastolic: UInt8, pulse: UInt8, time: DateTime, irregularHeartbeat: Bool = false, bodyMovement: Bool = false,
-        cuffTooLoose: Bool = false
+        cuffTooLoose: Bool = false, lowBattery: Bool = false, position: UInt8 = 0
     ) {
         self.systolic = systolic
         self.diastolic = diastolic
@@ -23,6 +32,8 @@ public struct OmronRecord: Hashable, Sendable {
         self.irregularHeartbeat = irregularHeartbeat
         self.bodyMovement = bodyMovement
         self.cuffTooLoose = cuffTooLoose
+        self.lowBattery = lowBattery
+        self.position = position
     }
 
     /// The year an Omron clock restarts at after a battery change (hass-omron `README.md`): a record in it
@@ -40,6 +51,14 @@ public struct OmronRecord: Hashable, Sendable {
         guard slot.contains(where: { $0 != 0xFF }) else { throw .erasedSlot }
         self = layout.decode(slot)
         guard time.isRealCalendarTime else { throw .impossibleDate(time) }
+    }
+
+    /// Decodes one slot of `model`, reading its position bits as the heart-level check on wrist models only
+    /// (docs/omron.md §5: hass-omron's `parser.py` flags any value but 0 as "improper position", its `README.md`
+    /// says "wrist models", and its `omron_driver.py` reads the same bits as a TruRead series' 1–3 on others).
+    public init(decoding bytes: [UInt8], model: OmronModel) throws(OmronError) {
+        try self.init(decoding: bytes, layout: model.layout)
+        improperPosition = model.isWrist && position != 0
     }
 
     /// The slot bytes of `layout` holding this record; bytes no field covers are 0.
