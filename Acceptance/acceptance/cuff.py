@@ -59,6 +59,9 @@ def advertising_data(cuff: Cuff) -> bytes:
     carry the rest; cuffd then finds the model in the Model Number String (docs/omron.md §6)."""
     flags = bytes([2, 0x01, 0x06])
     name = cuff.name.encode()
+    if cuff.vendor == 'omronModern':
+        return (flags + bytes([3, 0x03]) + bytes.fromhex(omron.MODERN_SERVICE)[::-1]
+                + bytes([len(name) + 1, 0x09]) + name)
     if cuff.vendor == 'omron':
         short = name[:31 - len(flags) - 18 - 2]
         return (flags + bytes([17, 0x07]) + bytes.fromhex(omron.SERVICE.replace('-', ''))[::-1]
@@ -81,7 +84,7 @@ class EmulatedCuff:
         self.vendor_control = VendorControl(
             spec.address, lambda: self._play(spec.on_start, 'on-start'),
             lambda value: self.send(qardio_arm.UUID, value, indicate=False, kind='phase'))
-        self.omron = OmronMemory(spec.address, spec.omron) if spec.vendor == 'omron' else None
+        self.omron = OmronMemory(spec.address, spec.omron) if spec.omron else None
         self.layout = GattLayout(spec, self.device.gatt_server, self)
         self.device.add_services(self.layout.services)
         self.connection = None
@@ -189,7 +192,7 @@ class EmulatedCuff:
             self.timeline_task = asyncio.ensure_future(self._play(self.spec.timeline, 'timeline'))
 
     async def _send_pieces(self, pieces: list[bytes]):
-        """An Omron answer: piece k on receive channel k, in order (docs/omron.md §3)."""
+        """An Omron answer: piece k on receive channel k, in order (docs/omron.md §3); one piece on 0xFE4A."""
         for channel, piece in enumerate(pieces):
             await self.send(omron.RECEIVE[channel], piece, indicate=False, kind='omron')
 

@@ -19,7 +19,7 @@ DEVICE_INFORMATION = (('2A29', 'manufacturer'), ('2A24', 'model'), ('2A25', 'ser
 
 # The services whose characteristics a cuff that pairs protects (cuff-sim's `GattLayout.protectedServices`):
 # measurements, records, control points and the clock; Device Information and Battery stay open.
-PROTECTED = {'1810', '180D', '1805', omron.SERVICE}
+PROTECTED = {'1810', '180D', '1805', omron.SERVICE, omron.MODERN_SERVICE}
 
 
 class Behaviour(Protocol):
@@ -61,12 +61,15 @@ class GattLayout:
         if cuff.vendor == 'omron':
             self.service = omron.SERVICE
             self.services.append(Service(omron.SERVICE, self._omron()))
+        if cuff.vendor == 'omronModern':
+            self.service = omron.MODERN_SERVICE
+            self.services.append(Service(omron.MODERN_SERVICE, self._omron_modern()))
 
     def characteristic(self, uuid: str) -> Characteristic | None:
         return self.by_uuid.get(uuid)
 
     def _make(self, uuid: str, properties, value: bytes | CharacteristicValue = b'') -> Characteristic:
-        permissions = Characteristic.READABLE | (Characteristic.WRITEABLE if properties & P.WRITE else 0)
+        permissions = Characteristic.READABLE | (Characteristic.WRITEABLE if properties & (P.WRITE | P.WRITE_WITHOUT_RESPONSE) else 0)
         if self.service in PROTECTED:
             permissions |= self.security
         characteristic = Characteristic(uuid, properties, permissions, value)
@@ -99,6 +102,14 @@ class GattLayout:
         return ([self._make(uuid, P.WRITE, channel(index)) for index, uuid in enumerate(omron.TRANSMIT)]
                 + [self._make(uuid, P.NOTIFY) for uuid in omron.RECEIVE]
                 + [self._make(omron.UNLOCK, P.WRITE | P.NOTIFY, CharacteristicValue(write=self.behaviour.write_omron_unlock))])
+
+    def _omron_modern(self):
+        """Omron's 0xFE4A service (docs/omron.md §1): one transmit channel (Write Command), one receive channel,
+        the unlock characteristic (either kind of write)."""
+        channel = CharacteristicValue(write=lambda connection, value: self.behaviour.write_omron_channel(connection, 0, value))
+        return [self._make(omron.TRANSMIT[0], P.WRITE_WITHOUT_RESPONSE, channel), self._make(omron.RECEIVE[0], P.NOTIFY),
+                self._make(omron.UNLOCK, P.WRITE | P.WRITE_WITHOUT_RESPONSE | P.NOTIFY,
+                           CharacteristicValue(write=self.behaviour.write_omron_unlock))]
 
     def _heart_rate(self, cuff: Cuff):
         return [self._make('2A37', P.NOTIFY), self._make('2A38', P.READ, bytes([WRIST])), self._make('2A39', P.WRITE)]

@@ -2,7 +2,9 @@
 it (`BluezEmulator+Omron.swift`, `OmronCuff.swift`, docs/cuff-sim.md "Omron"): the unlock characteristic's key
 programming (only in pairing mode) and unlock, then packets in 16-byte pieces on four transmit channels, answered
 in pieces on four receive channels from a memory laid out per model (§4): each user's ring of record slots (§5)
-and the counter block. The first end of transmission starts the cuff's timeline.
+and the counter block. A cuff of the 0xFE4A service (`vendor` `omronModern`) takes the token unlock instead (§2)
+and carries each packet whole on one channel each way (§3). The first end of transmission starts the cuff's
+timeline.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ TRANSMIT = ('DB5B55E0-AEE7-11E1-965E-0002A5D5C51B', 'E0B8A060-AEE7-11E1-92F4-000
 RECEIVE = ('49123040-AEE8-11E1-A74D-0002A5D5C51B', '4D0BF320-AEE8-11E1-A0D9-0002A5D5C51B',
            '5128CE60-AEE8-11E1-B84B-0002A5D5C51B', '560F1420-AEE8-11E1-8184-0002A5D5C51B')
 UNLOCK = 'B305B680-AEE7-11E1-A730-0002A5D5C51B'
+MODERN_SERVICE = 'FE4A'   # the 0xFE4A service: channel 0's transmit and receive UUIDs, the same unlock (§1)
 PIECE = 16
 START, START_ANSWER, READ, READ_ANSWER = 0x0000, 0x8000, 0x0100, 0x8100
 WRITE, WRITE_ANSWER, END, END_ANSWER = 0x01C0, 0x81C0, 0x0F00, 0x8F00
@@ -23,8 +26,9 @@ WRITE, WRITE_ANSWER, END, END_ANSWER = 0x01C0, 0x81C0, 0x0F00, 0x8F00
 
 @dataclass(frozen=True)
 class Model:
-    """docs/omron.md §4: layout `le16` or `be14` (with its year bits and whether the IHB bit comes first);
-    `clock` the clock block's layout (§4a), `offset8` or `mixed`, where it is known."""
+    """docs/omron.md §4: layout `le16`, `le14` or `be14` (with its year bits and whether the IHB bit comes first);
+    `clock` the clock block's layout (§4a), `offset8` or `mixed`, where it is known; `modern` for a model of the
+    0xFE4A service, `token` (the token unlock) or `none` (no unlock)."""
     layout: str
     users: tuple[int, ...]
     slots: int
@@ -33,6 +37,7 @@ class Model:
     year_bits: int = 8
     irregular_first: bool = False
     clock: str | None = None
+    modern: str | None = None
 
     @property
     def size(self) -> int:
@@ -48,6 +53,9 @@ MODELS = {
     'HEM-7600T': Model('be14', (0x02AC,), 100, 0x0260, 0x0286, clock='mixed'),
     'HEM-6232T': Model('be14', (0x02E8, 0x0860), 100, 0x0260, 0x02A4, year_bits=6, irregular_first=True),
     'HEM-7530T': Model('be14', (0x02E8,), 90, 0x0260, 0x02A4, year_bits=6),
+    'HEM-7142T2': Model('le14', (0x02E8,), 14, 0x0260, 0x02A4, clock='offset8', modern='token'),
+    'HEM-716BT2': Model('le14', (0x02E8,), 30, 0x0260, 0x02A4, clock='offset8', modern='token'),
+    'HEM-7146T2': Model('le14', (0x02E8,), 30, 0x0260, 0x02A4, clock='offset8', modern='none'),
 }
 
 
@@ -61,11 +69,11 @@ def encode_record(model: Model, record: dict) -> bytes:
     hour, minute, second = (int(x) for x in clock.split(':'))
     irregular, movement = bool(record.get('irregularHeartbeat')), bool(record.get('bodyMovement'))
     systolic = record['systolic'] - 25
-    if model.layout == 'le16':
+    if model.layout in ('le16', 'le14'):
         word = hour | day << 5 | month << 10 | irregular << 14 | movement << 15
         time = second | minute << 6
         return bytes([systolic, record['diastolic'], record['pulse'], (year - 2000) & 0x3F,
-                      word & 0xFF, word >> 8, time & 0xFF, time >> 8]) + bytes(8)
+                      word & 0xFF, word >> 8, time & 0xFF, time >> 8]) + bytes(model.size - 8)
     fields = [(record['diastolic'], 8), (systolic, 8), (0, 8 - model.year_bits), ((year - 2000), model.year_bits),
               (record['pulse'], 8), (irregular if model.irregular_first else movement, 1),
               (movement if model.irregular_first else irregular, 1), (month, 4), (day, 5), (hour, 5), (0, 4),
@@ -106,9 +114,11 @@ class OmronMemory:
         self.address = address
         self.model = MODELS[spec['model']]
         self.pairing_mode = spec.get('pairingMode', True)
+        self.refuses_token = spec.get('refusesToken', False)
         self.corrupt_reads = spec.get('corruptReads', 0)
         self.key: bytes | None = None
-        self.programming = self.unlocked = False
+        self.programming = False
+        self.unlocked = self.model.modern == 'none'   # §7: the bond alone opens its memory
         self.pieces: list[bytes | None] = [None] * 4
         self.transmissions = 0
         end = self.model.users[-1] + self.model.slots * self.model.size
@@ -128,7 +138,8 @@ class OmronMemory:
             self.memory[self.model.settings_read + offset:self.model.settings_read + offset + len(block)] = block
 
     def link_lost(self):
-        self.unlocked = self.programming = False
+        self.unlocked = self.model.modern == 'none'
+        self.programming = False
         self.pieces = [None] * 4
 
     def measure(self, user: int, record: dict):
@@ -145,6 +156,8 @@ class OmronMemory:
         """A write to the unlock characteristic; returns the notification that answers it (§2)."""
         # Imported here: the driver reads MODELS (scenario.py) with the guest's python3, which has no Bumble.
         from bumble.att import ATT_Error, ErrorCode
+        if self.model.modern:
+            return self._token_write(value)
         if len(value) != 17:
             raise ATT_Error(ErrorCode.INVALID_ATTRIBUTE_LENGTH)
         command, key = value[0], bytes(value[1:])
@@ -163,13 +176,30 @@ class OmronMemory:
         emit('omron-unlock', self.address, command=command, answer=answer.hex())
         return answer
 
+    def _token_write(self, value: bytes) -> bytes:
+        """§2, the 0xFE4A token unlock: `11`, 4 bytes, 15 × `00`, answered `91 00` and the 4 bytes (`91 01` when
+        the scenario refuses it)."""
+        from bumble.att import ATT_Error, ErrorCode
+        if self.model.modern != 'token':
+            raise ATT_Error(ErrorCode.WRITE_NOT_PERMITTED)
+        if len(value) != 20:
+            raise ATT_Error(ErrorCode.INVALID_ATTRIBUTE_LENGTH)
+        if value[0] != 0x11:
+            raise ATT_Error(ErrorCode.VALUE_NOT_ALLOWED)
+        self.unlocked = not self.refuses_token
+        answer = bytes([0x91, 0x00 if self.unlocked else 0x01]) + bytes(value[1:5])
+        emit('omron-unlock', self.address, command=0x11, answer=answer.hex())
+        return answer
+
     def channel_write(self, channel: int, piece: bytes) -> list[bytes] | None:
-        """A piece on transmit channel `channel`; once the packet is whole, the answer's pieces (or None)."""
+        """A piece on transmit channel `channel`; once the packet is whole, the answer's pieces (or None). On
+        the 0xFE4A service the piece is the whole packet, and so is the answer (§3)."""
+        size = 64 if self.model.modern else PIECE
         self.pieces[channel] = bytes(piece)
         first = self.pieces[0]
         if not first:
             return None
-        needed = (first[0] + PIECE - 1) // PIECE
+        needed = 1 if self.model.modern else (first[0] + PIECE - 1) // PIECE
         if any(self.pieces[i] is None for i in range(min(needed, 4))):
             return None
         whole = b''.join(self.pieces[i] for i in range(min(needed, 4)))[:first[0]]
@@ -181,7 +211,7 @@ class OmronMemory:
             emit('omron-packet-ignored', self.address, packet=whole.hex(), unlocked=self.unlocked)
             return None
         answer = self._answer(int.from_bytes(whole[1:3], 'big'), int.from_bytes(whole[3:5], 'big'), whole[5], whole[6:-2])
-        return None if answer is None else [answer[i:i + PIECE] for i in range(0, len(answer), PIECE)]
+        return None if answer is None else [answer[i:i + size] for i in range(0, len(answer), size)]
 
     def _answer(self, kind: int, address: int, count: int, data: bytes) -> bytes | None:
         emit('omron-packet', self.address, type=f'{kind:04x}', at=f'{address:04x}', count=count)
@@ -211,7 +241,7 @@ class OmronMemory:
         self.memory[start:start + len(value)] = value
 
     def _word(self, value: int) -> bytes:
-        return value.to_bytes(2, 'little' if self.model.layout == 'le16' else 'big')
+        return value.to_bytes(2, 'big' if self.model.layout == 'be14' else 'little')
 
     def _write_counters(self):
         """§4: per user the next slot at 2u, the unread count at 4 + 2u; 0x8000 for none (and unused users)."""
@@ -221,7 +251,7 @@ class OmronMemory:
         self.memory[start:start + 8] = b''.join(self._word(v) for v in slots + counts)
 
     def _read_counters(self):
-        low = 0 if self.model.layout == 'le16' else 1
+        low = 1 if self.model.layout == 'be14' else 0
         block = self.memory[self.model.settings_read:self.model.settings_read + 8]
         self.next_slots = [block[2 * u + low] for u in range(len(self.model.users))]
         self.unread = [block[4 + 2 * u + low] for u in range(len(self.model.users))]

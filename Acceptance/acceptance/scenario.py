@@ -65,9 +65,9 @@ class Cuff:
     records: tuple[Record, ...] | None = None      # None: no RACP (a BPS 1.0 cuff)
     record_segment_size: int | None = None
     clock: Clock | None = None                     # None: a writable clock at the machine's local time
-    vendor: str | None = None                      # qardioArm | omron
+    vendor: str | None = None                      # qardioArm | omron | omronModern
     on_start: tuple[Step, ...] = ()
-    omron: dict | None = None                      # with vendor omron: model, pairingMode, users, corruptReads (omron.py)
+    omron: dict | None = None                      # with vendor omron(Modern): model, pairingMode, users, corruptReads, refusesToken (omron.py)
 
     @property
     def clock_writable(self) -> bool:
@@ -192,14 +192,14 @@ def _clock(document: dict | None, path: str) -> Clock | None:
 
 def _vendor(document: dict, path: str) -> str | None:
     vendor = document.get('vendor')
-    if vendor not in (None, 'qardioArm', 'omron'):
-        raise ScenarioError(f'{path}.vendor', f'{vendor!r} is not qardioArm or omron')
+    if vendor not in (None, 'qardioArm', 'omron', 'omronModern'):
+        raise ScenarioError(f'{path}.vendor', f'{vendor!r} is not qardioArm, omron or omronModern')
     return vendor
 
 
 def _omron(document: dict, path: str) -> dict | None:
     """An Omron cuff's model and memory; the Swift side checks the rest of docs/cuff-sim.md's rules."""
-    if document.get('vendor') != 'omron':
+    if document.get('vendor') not in ('omron', 'omronModern'):
         return None
     spec = _field(document, 'omron', dict, path)
     from .omron import MODELS

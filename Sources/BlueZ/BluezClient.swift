@@ -195,8 +195,9 @@ public struct BluezClientConfiguration: Sendable {
     /// want it off.
     public var requestsDefaultAgent = true
     /// The services whose devices bluetoothd should connect to on its own when they advertise
-    /// (GattProfile1, docs/reference/BLUEZ-DBUS.md §4): Blood Pressure 0x1810 and Heart Rate 0x180D.
-    public var autoConnectUUIDs = ["00001810-0000-1000-8000-00805f9b34fb", "0000180d-0000-1000-8000-00805f9b34fb", OmronService.uuid]
+    /// (GattProfile1, docs/reference/BLUEZ-DBUS.md §4): Blood Pressure 0x1810, Heart Rate 0x180D and Omron's two services
+    /// (docs/omron.md §1).
+    public var autoConnectUUIDs = ["00001810-0000-1000-8000-00805f9b34fb", "0000180d-0000-1000-8000-00805f9b34fb"] + OmronStack.serviceUUIDs
     /// Where the agent and the application are exported on cuffd's connection.
     public var objectRoot: DBusObjectPath = "/org/cuffd/bluez"
 

@@ -8,8 +8,12 @@ extension CuffSpec {
         guard services.contains(.bloodPressure) || services.contains(.heartRate) || vendor == .omron || vendor == .omronModern else {
             throw ScenarioError(path: path + ".services", message: "a cuff needs 1810 or 180D, or an Omron service (\"vendor\": \"omron\" or \"omronModern\")")
         }
-        guard (vendor == .omron) == (omron != nil) else {
-            throw ScenarioError(path: path + (omron == nil ? ".vendor" : ".omron"), message: "\"vendor\": \"omron\" and an \"omron\" object go together")
+        guard (vendor == .omron || vendor == .omronModern) == (omron != nil) else {
+            throw ScenarioError(path: path + (omron == nil ? ".vendor" : ".omron"), message: "\"vendor\": \"omron\" or \"omronModern\" and an \"omron\" object go together")
+        }
+        if let omron, (vendor == .omronModern) != (omron.model.stack != .classic) {
+            let service = vendor == .omronModern ? "0xFE4A" : "ecbe3980"
+            throw ScenarioError(path: path + ".omron.model", message: "\(omron.model.name) does not speak Omron's service \(service) (docs/omron.md §4)")
         }
         try omron?.validate(path: path + ".omron")
         let feature = try decoded(BloodPressureFeature.self, self.feature, path: path + ".feature")
@@ -28,7 +32,7 @@ extension CuffSpec {
 
     /// The services the cuff advertises (Device1 `UUIDs`): its SIG services, and Omron's when it speaks it.
     var advertisedUUIDs: [String] {
-        services.map(\.uuid) + (vendor == .omron ? [OmronService.uuid] : vendor == .omronModern ? [OmronModernService.uuid] : [])
+        services.map(\.uuid) + (omron.map { [$0.model.stack.serviceUUID] } ?? [])
     }
 
     /// `hex` decoded as `type`, or the decoder's reason at `path`.
@@ -57,7 +61,7 @@ extension CuffSpec {
             }
             previous = step.after
             if case let .measure(user, slot) = step.action {
-                guard let omron else { throw ScenarioError(path: stepPath + ".measure", message: "needs \"vendor\": \"omron\"") }
+                guard let omron else { throw ScenarioError(path: stepPath + ".measure", message: "needs \"vendor\": \"omron\" or \"omronModern\"") }
                 guard (1 ... omron.model.users).contains(user) else {
                     throw ScenarioError(path: stepPath + ".user", message: "\(omron.model.name) has users 1 to \(omron.model.users)")
                 }

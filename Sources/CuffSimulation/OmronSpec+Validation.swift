@@ -6,6 +6,9 @@ extension OmronSpec {
         guard users.count <= model.users else {
             throw ScenarioError(path: path + ".users", message: "\(model.name) has \(model.users) user(s), not \(users.count)")
         }
+        guard !refusesToken || model.stack == .modern(tokenUnlock: true) else {
+            throw ScenarioError(path: path + ".refusesToken", message: "\(model.name) has no token unlock (docs/omron.md §2)")
+        }
         guard corruptReads >= 0 else { throw ScenarioError(path: path + ".corruptReads", message: "must be 0 or more") }
         guard clock == nil || model.clock != nil else {
             throw ScenarioError(path: path + ".clock", message: "the clock of \(model.name) is not known (docs/omron.md §4a)")

@@ -13,8 +13,11 @@ public struct OmronSpec: Decodable, Sendable, Equatable {
     public var corruptReads: Int
     /// What the clock block shows (docs/omron.md §4a), on models whose clock is known; nil: erased (all `FF`).
     public var clock: DateTime?
+    /// A 0xFE4A cuff with the token unlock answers the token `91 01` instead of `91 00` (docs/omron.md §2, an
+    /// assumption: no source shows a refusal). Default false.
+    public var refusesToken: Bool
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case model, pairingMode, users, corruptReads, clock }
+    enum CodingKeys: String, CodingKey, CaseIterable { case model, pairingMode, users, corruptReads, clock, refusesToken }
 
     public init(from decoder: any Decoder) throws {
         try decoder.refuseUnknownKeys(CodingKeys.self)
@@ -29,6 +32,7 @@ public struct OmronSpec: Decodable, Sendable, Equatable {
         pairingMode = try container.decodeIfPresent(Bool.self, forKey: .pairingMode) ?? true
         users = try container.decodeIfPresent([OmronUserSpec].self, forKey: .users) ?? []
         corruptReads = try container.decodeInteger(Int.self, forKey: .corruptReads) ?? 0
+        refusesToken = try container.decodeIfPresent(Bool.self, forKey: .refusesToken) ?? false
         if let text = try container.decodeIfPresent(String.self, forKey: .clock) {
             guard let time = ClockSpec.dateTime(text) else {
                 throw DecodingError.dataCorruptedError(forKey: .clock, in: container, debugDescription: "\"\(text)\" is not a calendar time like 2021-01-01T00:00:00")

@@ -5,7 +5,7 @@ public enum VendorProtocol: String, Decodable, Sendable, Equatable {
     /// Omron's own service with its pairing key and memory reads (docs/omron.md); the cuff's `omron` object
     /// says which model and what its memory holds.
     case omron
-    /// Omron's newer service 0xFE4A (docs/omron.md §7), advertised only: cuffd refuses to pair such a cuff, so
-    /// nothing behind it is played.
+    /// Omron's newer service 0xFE4A (docs/omron.md §1–§3): whole packets on one channel each way, a token unlock
+    /// on the models that need one; the cuff's `omron` object names a 0xFE4A model and its memory.
     case omronModern
 }

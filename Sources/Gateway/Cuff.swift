@@ -35,6 +35,9 @@ struct Cuff {
     /// download only while ``PairingBroker/isPairing(_:)``; read by `pair` once the link's provisioning ended,
     /// which then forgets the cuff, so it never outlives the pairing.
     var omronRefusal: String?
+    /// The Omron download of the pairing link unlocked the memory (docs/omron.md §6): only then is the pairing
+    /// complete. Set only while ``PairingBroker/isPairing(_:)``; `pair` clears it before it bonds.
+    var omronUnlocked = false
     /// The newest Omron record downloaded had its low-battery bit set (docs/omron.md §5). Set and cleared by the
     /// Omron download, which says so in the journal once, when it turns on.
     var omronBatteryLow = false

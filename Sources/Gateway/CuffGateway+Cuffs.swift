@@ -17,7 +17,7 @@ extension CuffGateway {
     func consider(_ device: Device) async {
         guard device.id.adapter == state.adapter?.address, state.cuffs[device.id.address] == nil, !state.forgetting.contains(device.id.address) else { return }
         let offersHealth = device.uuids.contains(HealthService.bloodPressure.uuid) || device.uuids.contains(HealthService.heartRate.uuid)
-            || device.uuids.contains(OmronService.uuid)
+            || OmronStack.isOffered(in: device.uuids)
         let wanted = (device.paired && offersHealth) || configuration.knownCuffs.contains(device.id.address) || broker.isPairing(device.id.address)
         guard wanted else { return }
         await adopt(device)
@@ -85,7 +85,7 @@ extension CuffGateway {
             emit(.packet(address, decoded, payload: bytes))
         }
         switch characteristic {
-        case .bloodPressureMeasurement? where cuff.device.uuids.contains(OmronService.uuid):
+        case .bloodPressureMeasurement? where OmronStack.isOffered(in: cuff.device.uuids):
             // One source per cuff (docs/omron.md §6): an Omron cuff's readings come from its memory, which holds
             // this one too; stored from both, it would be two readings (the bytes differ, so dedupe cannot join them).
             break

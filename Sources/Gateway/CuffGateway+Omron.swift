@@ -2,11 +2,11 @@ import BlueZ
 import FoundationEssentials
 import GATTHealth
 
-/// Record download from an Omron cuff through Omron's own service (docs/omron.md §6): on every connection,
-/// unlock, start, read the clock and the per-user counters, read each user's unread slots in blocks, decode
+/// Record download from an Omron cuff through Omron's own service, ecbe3980 or 0xFE4A (docs/omron.md §6): on every
+/// connection, unlock (with the pairing key, the token, or not at all, per model), start, read the clock and the per-user counters, read each user's unread slots in blocks, decode
 /// them into readings, mark them read, set the clock, end. Models without counters are read whole; the store's dedupe keeps each
-/// record once. While cuffd pairs the cuff, anything that keeps the new key from unlocking it — a model cuffd
-/// cannot read, a cuff not in pairing mode, a key refused or not answered — refuses the pairing in words
+/// record once. While cuffd pairs the cuff, anything that keeps it from unlocking the memory — a model cuffd
+/// cannot read, a cuff not in pairing mode, a key or token refused or not answered — refuses the pairing in words
 /// (``Cuff/omronRefusal``), and `pair` removes the bond.
 extension CuffGateway {
     /// How often a packet is sent before the download gives up (docs/omron.md §3).
@@ -16,28 +16,37 @@ extension CuffGateway {
         let address = id.address
         guard let cuff = state.cuffs[address] else { return }
         let inbox = cuff.omronInbox
-        // The services resolve one by one (docs/reference/BLUEZ-DBUS.md §6): Omron's may come after the health ones.
-        for _ in 0 ..< 20 where await bluez.characteristic(OmronService.unlock, of: id) == nil {
-            guard (try? await Task.sleep(for: .milliseconds(100))) != nil else { return }
-        }
-        for _ in 0 ..< 50 where !(await bluez.isNotifying(id)) {
-            guard (try? await Task.sleep(for: .milliseconds(100))) != nil else { return }
-        }
-        guard !Task.isCancelled else { return }
         var unlocked = false
         do {
             let name = [cuff.device.name, state.records[address]?.identity?.model].compactMap { $0 }
-            guard let model = name.lazy.compactMap(OmronModel.named).first else {
-                throw OmronDownloadError.unknownModel(cuff.device.name ?? address.description)
+            // The services resolved on this link count too: a cuff may advertise only 0x1810 (hass-omron `devices.py`
+            // `is_advertisement_compatible`).
+            let services = cuff.device.uuids + (await bluez.device(id)?.uuids ?? [])
+            guard let model = name.lazy.compactMap({ OmronModel.named($0, offering: services) }).first else {
+                throw OmronDownloadError.unknownModel(cuff.device.name ?? address.description, services: services)
             }
-            if broker.isPairing(address) { try await programOmronKey(id, inbox) }
-            try await unlockOmron(id, inbox)
+            await inbox.use(model.stack)
+            // The services resolve one by one (docs/reference/BLUEZ-DBUS.md §6): Omron's may come after the health ones.
+            for _ in 0 ..< 20 where await bluez.characteristic(model.stack.receiveChannels[0], of: id) == nil {
+                guard (try? await Task.sleep(for: .milliseconds(100))) != nil else { return }
+            }
+            for _ in 0 ..< 50 where !(await bluez.isNotifying(id)) {
+                guard (try? await Task.sleep(for: .milliseconds(100))) != nil else { return }
+            }
+            guard !Task.isCancelled else { return }
+            if broker.isPairing(address), model.stack == .classic { try await programOmronKey(id, inbox) }
+            if model.stack.needsUnlock {
+                try await unlockOmron(model.stack, id, inbox)
+                unlocked = true
+            }
+            _ = try await exchange(.start, model.stack, id, inbox)
+            // On a cuff without unlock (docs/omron.md §7), the first answer is what shows the bond serves.
             unlocked = true
-            _ = try await exchange(.start, id, inbox)
+            if broker.isPairing(address) { state.cuffs[address]?.omronUnlocked = true }
             let clockBlock = try await readOmronClock(model, id, inbox)
             var tally = OmronTally()
             let counters = model.hasCounters
-                ? try OmronCounters(decoding: try await exchange(.read(model.settingsReadAddress, count: UInt8(model.counterBlockSize)), id, inbox).data, model: model)
+                ? try OmronCounters(decoding: try await exchange(.read(model.settingsReadAddress, count: UInt8(model.counterBlockSize)), model.stack, id, inbox).data, model: model)
                 : nil
             for user in 0 ..< model.users {
                 let slots = counters?.unreadSlots(user: user, slotsPerUser: model.slotsPerUser) ?? Array(0 ..< model.slotsPerUser)
@@ -45,10 +54,10 @@ extension CuffGateway {
             }
             if let counters, counters.unread.contains(where: { $0 > 0 }) {
                 let reset = OmronCounters.resetUnread(model: model)
-                _ = try await exchange(.write(model.settingsWriteAddress + reset.offset, reset.bytes), id, inbox)
+                _ = try await exchange(.write(model.settingsWriteAddress + reset.offset, reset.bytes), model.stack, id, inbox)
             }
             if let clockBlock { try await writeOmronClock(model, block: clockBlock, id, inbox) }
-            _ = try await exchange(.end, id, inbox)
+            _ = try await exchange(.end, model.stack, id, inbox)
             emit(.recordsDownloaded(address, count: tally.records))
             if let skipped = tally.skippedDescription { emit(.problem(address, skipped)) }
             reportBattery(tally, address)
@@ -71,7 +80,7 @@ extension CuffGateway {
             var end = start + 1
             while end < slots.count, end - start < perRead, slots[end] == slots[end - 1] + 1 { end += 1 }
             let address = model.address(user: user, slot: slots[start])
-            let data = try await exchange(.read(address, count: UInt8((end - start) * size)), id, inbox).data
+            let data = try await exchange(.read(address, count: UInt8((end - start) * size)), model.stack, id, inbox).data
             for offset in 0 ..< end - start {
                 let bytes = Array(data[offset * size ..< (offset + 1) * size])
                 await handOver(bytes, user: user, model: model, id.address, &tally)
@@ -109,15 +118,17 @@ extension CuffGateway {
         (time.year, time.month, time.day, time.hours, time.minutes, time.seconds)
     }
 
-    /// Sends `request` in pieces on the transmit channels and waits for its answer, at most
+    /// Sends `request` in pieces on `stack`'s transmit channels and waits for its answer, at most
     /// ``omronAttempts`` times: no answer, a bad check byte or an answer to something else each cost a try.
-    func exchange(_ request: OmronPacket, _ id: DeviceID, _ inbox: OmronInbox) async throws(OmronDownloadError) -> OmronPacket {
+    /// On the 0xFE4A service the one piece goes as a Write Command, as hass-omron writes it (`omron_driver.py`
+    /// `_write_command_and_wait_reply`, `response=False`; docs/omron.md §3).
+    func exchange(_ request: OmronPacket, _ stack: OmronStack, _ id: DeviceID, _ inbox: OmronInbox) async throws(OmronDownloadError) -> OmronPacket {
         var last = "no answer"
         for _ in 0 ..< Self.omronAttempts {
             await inbox.clear()
-            for (channel, piece) in request.pieces().enumerated() {
+            for (channel, piece) in request.pieces(stack).enumerated() {
                 do {
-                    try await bluez.writeValue(piece, to: OmronService.transmitChannels[channel], of: id)
+                    try await bluez.writeValue(piece, to: stack.transmitChannels[channel], of: id, type: stack == .classic ? .request : .command)
                 } catch {
                     throw .bluez(error)
                 }

@@ -8,7 +8,7 @@ extension CuffGateway {
     /// Reads the model's clock block and gives the session the offset it shows; returns the block.
     func readOmronClock(_ model: OmronModel, _ id: DeviceID, _ inbox: OmronInbox) async throws(OmronDownloadError) -> [UInt8]? {
         guard let clock = model.clock else { return nil }
-        let block = try await exchange(.read(model.settingsReadAddress + clock.offset, count: UInt8(clock.size)), id, inbox).data
+        let block = try await exchange(.read(model.settingsReadAddress + clock.offset, count: UInt8(clock.size)), model.stack, id, inbox).data
         if let shown = clock.time(in: block), let offset = ClockOffset.measure(CurrentTime(dateTime: shown, adjustReason: []), at: now()) {
             await state.cuffs[id.address]?.session.setClockOffset(offset)
             state.cuffs[id.address]?.clockOffset = offset
@@ -26,7 +26,7 @@ extension CuffGateway {
         }
         let moment = now()
         let local = ClockOffset.currentTime(at: moment, in: configuration.timeZone).dateTime
-        _ = try await exchange(.write(model.settingsWriteAddress + clock.offset, clock.setting(local, in: block)), id, inbox)
+        _ = try await exchange(.write(model.settingsWriteAddress + clock.offset, clock.setting(local, in: block)), model.stack, id, inbox)
         let synchronized = ClockOffset.measure(CurrentTime(dateTime: local, adjustReason: []), at: moment)
         await state.cuffs[id.address]?.session.setClockOffset(synchronized)
         state.cuffs[id.address]?.clockOffset = synchronized

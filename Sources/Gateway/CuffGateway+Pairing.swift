@@ -40,12 +40,9 @@ extension CuffGateway {
         // A device cuffd did not collect from before is adopted for this pairing only: if it fails, nothing of
         // it stays (the link, the adoption, a bond bluetoothd made before setting it trusted).
         let adoptedForPairing = !collectedBefore && !device.paired && !configuration.knownCuffs.contains(address)
-        if device.uuids.contains(OmronModernService.uuid), !device.uuids.contains(OmronService.uuid) {
-            // Refused before any bond (docs/omron.md §7); what the pairing's discovery adopted goes again.
-            if adoptedForPairing { try? await forget(address) }
-            throw .unreadableCuff(address, OmronModernService.refusal(name: device.name ?? address.description))
-        }
         await consider(device)
+        state.cuffs[address]?.omronRefusal = nil
+        state.cuffs[address]?.omronUnlocked = false
         await bluez.setAgentCapability(.keyboardDisplay)
         do {
             try await bluez.pair(id, timeout: timeout)
@@ -72,13 +69,15 @@ extension CuffGateway {
     }
 
     /// Why pairing an Omron cuff is not complete once its first link's provisioning ended: the download said
-    /// why (``Cuff/omronRefusal``), or the link went before cuffd's key was programmed. Nil for a cuff that
-    /// took the key, and for every other cuff.
+    /// why (``Cuff/omronRefusal``), or the link went before the memory was unlocked (docs/omron.md §6). Nil for
+    /// a cuff whose memory cuffd unlocked, and for every other cuff.
     private func omronPairingRefusal(_ address: BluetoothAddress) -> String? {
-        guard let cuff = state.cuffs[address], cuff.device.uuids.contains(OmronService.uuid) else { return nil }
+        guard let cuff = state.cuffs[address], OmronStack.isOffered(in: cuff.device.uuids) else { return nil }
         if let refusal = cuff.omronRefusal { return refusal }
-        guard state.records[address]?.omronKey == nil else { return nil }
-        return "the link to the cuff ended before cuffd could program its pairing key; hold its Bluetooth button until \"P\" blinks, then pair again"
+        guard !cuff.omronUnlocked else { return nil }
+        let step = state.records[address]?.omronKey == nil && cuff.device.uuids.contains(OmronService.uuid)
+            ? "program its pairing key" : "unlock its memory"
+        return "the link to the cuff ended before cuffd could \(step); hold its Bluetooth button until \"P\" blinks, then pair again"
     }
 
     /// The passkey a person read off the cuff, for the pairing waiting on it.
@@ -131,5 +130,5 @@ extension CuffGateway {
         return adapter
     }
 
-    static let cuffFilter = DiscoveryFilter(uuids: [HealthService.bloodPressure.uuid, HealthService.heartRate.uuid, OmronService.uuid])
+    static let cuffFilter = DiscoveryFilter(uuids: [HealthService.bloodPressure.uuid, HealthService.heartRate.uuid] + OmronStack.serviceUUIDs)
 }

@@ -34,7 +34,7 @@ extension CuffGateway {
            characteristics.contains(where: { $0.uuid == HealthCharacteristic.bloodPressureRecord.uuid }) {
             await downloadRecords(id)
         }
-        if cuff.device.uuids.contains(OmronService.uuid) || characteristics.contains(where: { $0.uuid == OmronService.unlock }) {
+        if OmronStack.isOffered(in: cuff.device.uuids) || characteristics.contains(where: { $0.uuid == OmronService.receiveChannels[0] }) {
             await downloadOmron(id)
         }
         if let status = await status(address) { emit(.cuffChanged(status)) }
@@ -43,7 +43,7 @@ extension CuffGateway {
     /// After `ServicesResolved`, 0x2A35 or 0x2A37 must be in the mirror; they may still be on their way
     /// (bluez/bluez #1489: ServicesResolved before the objects after an abort), so wait a moment for them.
     private func servicesPresent(_ id: DeviceID) async -> Bool {
-        let required: Set<String> = [HealthCharacteristic.bloodPressureMeasurement.uuid, HealthCharacteristic.heartRateMeasurement.uuid, OmronService.unlock]
+        let required: Set<String> = [HealthCharacteristic.bloodPressureMeasurement.uuid, HealthCharacteristic.heartRateMeasurement.uuid, OmronService.receiveChannels[0]]
         for _ in 0..<20 {
             if await bluez.characteristics(of: id).contains(where: { required.contains($0.uuid) }) { return true }
             guard (try? await Task.sleep(for: .milliseconds(100))) != nil else { return false }

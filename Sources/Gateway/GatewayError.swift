@@ -16,10 +16,8 @@ public enum GatewayError: Error, Sendable, CustomStringConvertible {
     case bluez(BluezError)
     /// The device has no such feature (e.g. a Heart Rate Control Point).
     case unsupported(BluetoothAddress, String)
-    /// cuffd cannot read the cuff at all (an Omron cuff of the 0xFE4A service, docs/omron.md §7): refused before
-    /// any bond was made.
-    case unreadableCuff(BluetoothAddress, String)
-    /// The cuff refused what pairing needs beyond the bond (an Omron cuff not in pairing mode); the bond was removed.
+    /// The cuff refused what pairing needs beyond the bond (an Omron cuff not in pairing mode, a token not echoed,
+    /// a model cuffd cannot read); the bond was removed.
     case refused(BluetoothAddress, String)
 
     public var description: String {
@@ -31,7 +29,7 @@ public enum GatewayError: Error, Sendable, CustomStringConvertible {
         case .busy(let what): "\(what) is already under way"
         case .bluez(let error): "bluetoothd: \(error)"
         case let .unsupported(address, what): "\(address) has no \(what)"
-        case let .refused(address, why), let .unreadableCuff(address, why): "\(address) was not paired: \(why)"
+        case let .refused(address, why): "\(address) was not paired: \(why)"
         }
     }
 }

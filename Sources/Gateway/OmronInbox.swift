@@ -14,6 +14,11 @@ actor OmronInbox {
     private var nextWaiter = 0
     private var assembler = OmronPacketAssembler()
 
+    /// Joins pieces as `stack`'s receive channels carry them (docs/omron.md §3), from now on.
+    func use(_ stack: OmronStack) {
+        assembler = OmronPacketAssembler(stack)
+    }
+
     /// A notification of the unlock characteristic.
     func unlockAnswer(_ bytes: [UInt8]) {
         deliver(.unlock(bytes))

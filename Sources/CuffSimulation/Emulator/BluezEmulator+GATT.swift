@@ -31,8 +31,16 @@ extension BluezEmulator {
         let (index, characteristic) = try cuffIndex(attribute: path)
         let label = "\(name(index)) \(characteristic.id.label)"
         guard try WriteProcedure(options: options, flags: characteristic.flags) == .request else {
-            // None of the emulated characteristics takes Write Commands; the cuff drops them unanswered.
-            log("\(label) Write Command ignored: \(Hex.bytes(value))")
+            // Only Omron's 0xFE4A channels take Write Commands; a refusal has no answer to go in.
+            guard characteristic.flags.contains("write-without-response"), (try? await requireEncryption(index, for: characteristic)) != nil else {
+                log("\(label) Write Command ignored: \(Hex.bytes(value))")
+                return
+            }
+            do throws(ATTError) {
+                try await writeVendor(index, characteristic.id, value)
+            } catch {
+                log("\(label) Write Command of \(Hex.bytes(value)) dropped: ATT error 0x\(Hex.bytes([error.rawValue]))")
+            }
             return
         }
         guard characteristic.isWritable else { throw ATTError.writeNotPermitted.dbusError }
@@ -42,8 +50,7 @@ extension BluezEmulator {
             case .assigned(.currentTime): try setClock(index, value)
             case .assigned(.recordAccessControlPoint): try requestRecordAccess(index, value)
             case .qardioArmControl: try await commandQardioArm(index, value)
-            case .omronUnlock: try await writeOmronUnlock(index, value)
-            case .omronTransmit(let channel): try await writeOmronChannel(index, channel: channel, value)
+            case .omronUnlock, .omronTransmit: try await writeVendor(index, characteristic.id, value)
             case .assigned(.heartRateControlPoint):
                 // Only 0x01 is defined; anything else is ATT error 0x80 (docs/reference/GATT-HEALTH.md §9).
                 guard value.count == 1, HeartRateControlPoint(rawValue: value[0]).isSupported else { throw ATTError.controlPointValueNotSupported }
@@ -55,6 +62,15 @@ extension BluezEmulator {
         } catch {
             log("\(label) write of \(Hex.bytes(value)) refused: ATT error 0x\(Hex.bytes([error.rawValue]))")
             throw error.dbusError
+        }
+    }
+
+    /// A write to an Omron characteristic, as a Write Request or (0xFE4A) a Write Command.
+    private func writeVendor(_ index: Int, _ id: CharacteristicID, _ value: [UInt8]) async throws(ATTError) {
+        switch id {
+        case .omronUnlock: try await writeOmronUnlock(index, value)
+        case .omronTransmit(let channel): try await writeOmronChannel(index, channel: channel, value)
+        default: throw .writeNotPermitted
         }
     }
 

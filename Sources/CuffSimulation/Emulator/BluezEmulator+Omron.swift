@@ -1,13 +1,14 @@
 import BlueZ
 import GATTHealth
 
-/// An Omron cuff's own protocol (docs/omron.md): the unlock characteristic's key programming and unlock
-/// (§2), and packets on the transmit channels answered on the receive channels (§3) from the cuff's memory
-/// (§4). What the sources leave open is an assumption of docs/omron.md: the refusals `82 01`, `80 01` and
-/// `81 01`, and silence towards packets that arrive broken or before the unlock.
+/// An Omron cuff's own protocol (docs/omron.md): the unlock characteristic's key programming and unlock, or
+/// the 0xFE4A service's token unlock (§2), and packets on the transmit channels answered on the receive channels
+/// (§3) from the cuff's memory (§4). What the sources leave open is an assumption of docs/omron.md: the refusals
+/// `82 01`, `80 01`, `81 01` and `91 01`, and silence towards packets that arrive broken or before the unlock.
 extension BluezEmulator {
     func writeOmronUnlock(_ index: Int, _ value: [UInt8]) async throws(ATTError) {
         guard var omron = cuffs[index].omron else { throw .writeNotPermitted }
+        guard omron.model.stack == .classic else { return try await writeOmronToken(index, value) }
         guard value.count == 1 + OmronUnlock.keyLength else { throw .invalidAttributeValueLength }
         let key = Array(value.dropFirst())
         let answer: [UInt8]
@@ -33,6 +34,19 @@ extension BluezEmulator {
         await send(index, .omronUnlock, answer, kind: "notified")
     }
 
+    /// The 0xFE4A token unlock (docs/omron.md §2; hass-omron `omron_driver.py` `_token_unlock`): `11`, 4 bytes,
+    /// 15 × `00`, answered `91 00` and the same 4 bytes; `91 01` and the bytes when the scenario refuses it.
+    private func writeOmronToken(_ index: Int, _ value: [UInt8]) async throws(ATTError) {
+        guard var omron = cuffs[index].omron, omron.model.stack.needsUnlock else { throw .writeNotPermitted }
+        guard value.count == OmronUnlock.tokenUnlock([0, 0, 0, 0]).count else { throw .invalidAttributeValueLength }
+        guard value[0] == 0x11 else { throw .valueNotAllowed }
+        let token = Array(value[1 ... OmronUnlock.tokenLength])
+        omron.unlocked = !omron.spec.refusesToken
+        cuffs[index].omron = omron
+        log("\(name(index)) Omron token unlock written: \(Hex.bytes(token))")
+        await send(index, .omronUnlock, [0x91, omron.unlocked ? 0x00 : 0x01] + token, kind: "notified")
+    }
+
     /// An emulated Omron cuff's counters (docs/omron.md §4), for tests; nil for another cuff.
     public func omronCounters(of address: BluetoothAddress) -> OmronCounters? {
         cuffs.first { $0.spec.address == address }?.omron?.counters
@@ -55,7 +69,7 @@ extension BluezEmulator {
             return
         }
         guard let answer = answer(index, to: packet) else { return }
-        for (channel, piece) in answer.enumerated() {
+        for (channel, piece) in answer.enumerated() where piece.count <= GattLayout.attPayload {
             await send(index, .omronReceive(channel), piece, kind: "notified")
         }
     }
@@ -72,7 +86,7 @@ extension BluezEmulator {
             reply = OmronPacket(type: OmronPacket.Kind.readAnswer, address: packet.address, data: omron.read(packet.address, count: Int(packet.count)))
             if omron.corruptReadsLeft > 0 {
                 omron.corruptReadsLeft -= 1
-                var bytes = reply.pieces()
+                var bytes = reply.pieces(omron.model.stack)
                 bytes[bytes.count - 1][bytes[bytes.count - 1].count - 1] ^= 0x5A
                 log("\(name(index)) Omron read of 0x\(Hex.digits(packet.address)) answered with a broken check byte")
                 return bytes
@@ -89,6 +103,6 @@ extension BluezEmulator {
             return nil
         }
         log("\(name(index)) Omron packet 0x\(Hex.digits(packet.type)) at 0x\(Hex.digits(packet.address)) answered")
-        return reply.pieces()
+        return reply.pieces(omron.model.stack)
     }
 }

@@ -56,7 +56,7 @@ struct GattLayout: Sendable {
         var declared = spec.services.sorted(by: { $0.rawValue < $1.rawValue }).map { service in
             (uuid: service.uuid, declarations: Self.declarations(of: service, spec: spec), protected: Self.protectedServices.contains(service))
         }
-        if spec.vendor == .omron { declared.append((OmronService.uuid, Self.omronDeclarations, true)) }
+        if let omron = spec.omron { declared.append((omron.model.stack.serviceUUID, Self.omronDeclarations(omron.model.stack), true)) }
         for (uuid, declarations, protected) in declared {
             if uuid == OmronService.uuid { handle = max(handle, Self.omronServiceHandle) }
             let servicePath = try! devicePath.appending(Self.element("service", handle))
@@ -102,16 +102,24 @@ struct GattLayout: Sendable {
 
     /// Every characteristic of the cuff, service by service.
     static func declarations(of spec: CuffSpec) -> [Declaration] {
-        spec.services.flatMap { declarations(of: $0, spec: spec) } + (spec.vendor == .omron ? omronDeclarations : [])
+        spec.services.flatMap { declarations(of: $0, spec: spec) } + (spec.omron.map { omronDeclarations($0.model.stack) } ?? [])
     }
 
-    /// Omron's service (docs/omron.md §1): four write channels, the unlock characteristic (write, notify),
-    /// four notify channels whose declarations sit at handles 0x360, 0x370, 0x380 and 0x390 as on real cuffs
-    /// (omblepy tells the channels apart by these handles). Protected like the health services when the cuff pairs.
-    static let omronDeclarations: [Declaration] =
-        (0 ..< 4).map { Declaration(id: .omronTransmit($0), flags: ["write"], value: []) }
-        + [Declaration(id: .omronUnlock, flags: ["write", "notify"], value: [])]
-        + (0 ..< 4).map { Declaration(id: .omronReceive($0), flags: ["notify"], value: [], handle: 0x0360 + 0x10 * UInt16($0)) }
+    /// Omron's service (docs/omron.md §1). Classic: four write channels, the unlock characteristic (write,
+    /// notify), four notify channels whose declarations sit at handles 0x360, 0x370, 0x380 and 0x390 as on real
+    /// cuffs (omblepy tells the channels apart by these handles). 0xFE4A: one transmit channel taking Write
+    /// Commands, the unlock characteristic taking both kinds of write (hass-omron `_token_unlock` tries a command,
+    /// then a request), one notify channel. Protected like the health services when the cuff pairs.
+    static func omronDeclarations(_ stack: OmronStack) -> [Declaration] {
+        guard stack == .classic else {
+            return [Declaration(id: .omronTransmit(0), flags: ["write-without-response"], value: []),
+                    Declaration(id: .omronUnlock, flags: ["write", "write-without-response", "notify"], value: []),
+                    Declaration(id: .omronReceive(0), flags: ["notify"], value: [])]
+        }
+        return (0 ..< 4).map { Declaration(id: .omronTransmit($0), flags: ["write"], value: []) }
+            + [Declaration(id: .omronUnlock, flags: ["write", "notify"], value: [])]
+            + (0 ..< 4).map { Declaration(id: .omronReceive($0), flags: ["notify"], value: [], handle: 0x0360 + 0x10 * UInt16($0)) }
+    }
 
     /// Where the Omron service starts: below its receive channels' fixed handles.
     static let omronServiceHandle: UInt16 = 0x0300

@@ -12,10 +12,10 @@ struct OmronCuff: Sendable {
     var pairingMode: Bool
     /// Between an accepted `02…` write and the key.
     var programming = false
-    /// This link gave the right key.
+    /// This link gave the right key or token; always, on a 0xFE4A model without unlock (docs/omron.md §7).
     var unlocked = false
     /// Pieces of the packet the host is writing on the transmit channels.
-    var incoming = OmronPacketAssembler()
+    var incoming: OmronPacketAssembler
     /// Read answers still to be sent with a broken check byte.
     var corruptReadsLeft: Int
     /// The first end of transmission starts the cuff's timeline.
@@ -25,6 +25,8 @@ struct OmronCuff: Sendable {
         self.spec = spec
         pairingMode = spec.pairingMode
         corruptReadsLeft = spec.corruptReads
+        incoming = OmronPacketAssembler(spec.model.stack)
+        unlocked = !spec.model.stack.needsUnlock
         let users = spec.model.userStartAddresses
         let end = Int(users.last!) + spec.model.slotsPerUser * spec.model.layout.size
         memory = [UInt8](repeating: 0xFF, count: max(end, Int(spec.model.settingsWriteAddress) + 0x40))
@@ -55,7 +57,7 @@ struct OmronCuff: Sendable {
 
     /// The link dropped: a new one must unlock again.
     mutating func linkLost() {
-        unlocked = false
+        unlocked = !model.stack.needsUnlock
         programming = false
         incoming.reset()
     }

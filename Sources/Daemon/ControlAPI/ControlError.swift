@@ -50,7 +50,7 @@ enum ControlError: Error, DBusErrorConvertible {
         case .busy: ControlError.failed(error.description)
         case .refused: ControlError.pairingRefused(error.description)
         case .bluez(let bluez): bluez
-        case .unsupported, .unreadableCuff: ControlError.notSupported(error.description)
+        case .unsupported: ControlError.notSupported(error.description)
         }
     }
 

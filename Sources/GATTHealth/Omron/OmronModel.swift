@@ -20,6 +20,8 @@ public struct OmronModel: Hashable, Sendable {
     /// A wrist cuff (hass-omron `README.md`, "Type"): its position bits say whether the wrist was at heart
     /// level (docs/omron.md §5).
     public var isWrist = false
+    /// The service the model speaks and how its memory is unlocked (docs/omron.md §1–§2).
+    public var stack: OmronStack = .classic
 
     public var users: Int { userStartAddresses.count }
 
@@ -57,12 +59,28 @@ public struct OmronModel: Hashable, Sendable {
         OmronModel(name: "HEM-6161T", layout: .bigEndianPacked14(yearBits: 8, irregularHeartbeatFirst: false), userStartAddresses: [0x02E8],
                    slotsPerUser: 30, blockSize: 0x10, settingsReadAddress: 0x0260, settingsWriteAddress: 0x02A4, counters: nil,
                    clock: .classicOffset8, isWrist: true),
+        // The 0xFE4A models of hass-omron's `device_catalog.py` (HEM-7146T2 is an `equivalent_model_ids` entry of
+        // its HEM-7146T): one user, no unread counter (`settings_unread_records_bytes` None), docs/omron.md §7.
+        OmronModel(name: "HEM-7142T2", layout: .littleEndian14, userStartAddresses: [0x02E8], slotsPerUser: 14, blockSize: 0x2C,
+                   settingsReadAddress: 0x0260, settingsWriteAddress: 0x02A4, counters: nil, clock: .offset8, stack: .modern(tokenUnlock: true)),
+        OmronModel(name: "HEM-716BT2", layout: .littleEndian14, userStartAddresses: [0x02E8], slotsPerUser: 30, blockSize: 0x2C,
+                   settingsReadAddress: 0x0260, settingsWriteAddress: 0x02A4, counters: nil, clock: .offset8, stack: .modern(tokenUnlock: true)),
+        OmronModel(name: "HEM-7146T2", layout: .littleEndian14, userStartAddresses: [0x02E8], slotsPerUser: 30, blockSize: 0x2C,
+                   settingsReadAddress: 0x0260, settingsWriteAddress: 0x02A4, counters: nil, clock: .offset8, stack: .modern(tokenUnlock: false)),
     ]
 
-    /// The model whose code `text` (an advertised name or Model Number String) contains, ignoring case.
-    public static func named(_ text: String) -> OmronModel? {
+    /// The model whose code `text` (an advertised name or Model Number String) contains, ignoring case; with
+    /// `uuids` (a device's services), only a model of a service among them: a model code names one firmware,
+    /// and a cuff of the same name on the other service has another memory (hass-omron `device_catalog.py`
+    /// lists HEM-7155T on both).
+    public static func named(_ text: String, offering uuids: [String]? = nil) -> OmronModel? {
         let upper = text.uppercased()
-        return table.first { upper.contains($0.name) }
+        return table.first { upper.contains($0.name) && (uuids?.contains($0.stack.serviceUUID) ?? true) }
+    }
+
+    /// The models of `stack`'s service, by name.
+    public static func names(speaking service: String) -> [String] {
+        table.filter { $0.stack.serviceUUID == service }.map(\.name)
     }
 
     /// The address of `slot` (0-based) of `user` (0-based).

@@ -26,7 +26,8 @@ public struct OmronPacket: Hashable, Sendable {
 
     /// Header (6) plus status and check byte (2).
     public static let overhead = 8
-    /// Four channels of 16 bytes.
+    /// Four channels of 16 bytes; on the 0xFE4A service the same bound (hass-omron's largest block, 0x2C, makes
+    /// packets of 52 bytes).
     public static let maximumLength = 64
 
     public init(type: UInt16, address: UInt16 = 0, count: UInt8? = nil, data: [UInt8] = [], status: UInt8 = 0) {
@@ -79,11 +80,12 @@ public struct OmronPacket: Hashable, Sendable {
         status = packet[length - 2]
     }
 
-    /// The packet in 16-byte pieces, piece *k* for channel *k*.
-    public func pieces() -> [[UInt8]] {
+    /// The packet in pieces for `stack`'s channels, piece *k* for channel *k*: 16 bytes each on the classic
+    /// service, one piece on 0xFE4A (docs/omron.md §3).
+    public func pieces(_ stack: OmronStack = .classic) -> [[UInt8]] {
         let bytes = encoded()
-        return stride(from: 0, to: bytes.count, by: OmronService.pieceSize).map {
-            Array(bytes[$0 ..< min($0 + OmronService.pieceSize, bytes.count)])
+        return stride(from: 0, to: bytes.count, by: stack.pieceSize).map {
+            Array(bytes[$0 ..< min($0 + stack.pieceSize, bytes.count)])
         }
     }
 

@@ -1,12 +1,16 @@
-/// Joins the 16-byte pieces a cuff notifies on its four receive channels into one packet (docs/omron.md §3;
-/// omblepy `omblepy.py` `_callbackForRxChannels`): once channel 0 has given the length, the packet is whole
-/// when every channel that length needs has delivered.
+/// Joins the pieces a cuff notifies on its receive channels into one packet (docs/omron.md §3; omblepy
+/// `omblepy.py` `_callbackForRxChannels`, hass-omron `omron_driver.py` `_on_notify_channel_data`): once channel 0
+/// has given the length, the packet is whole when every channel that length needs has delivered. On the 0xFE4A
+/// service there is one channel, whose piece is the whole packet.
 public struct OmronPacketAssembler: Sendable {
-    private var pieces: [[UInt8]?] = Array(repeating: nil, count: 4)
+    private var pieces: [[UInt8]?]
 
-    public init() {}
+    /// An assembler for `stack`'s receive channels (the emulated cuff: for its transmit channels, as many).
+    public init(_ stack: OmronStack = .classic) {
+        pieces = Array(repeating: nil, count: stack.receiveChannels.count)
+    }
 
-    /// Takes the piece of `channel` (0–3); returns the packet once whole (or its decoding error), nil while
+    /// Takes the piece of `channel`; returns the packet once whole (or its decoding error), nil while
     /// pieces are missing. A whole packet, good or bad, clears what was collected.
     public mutating func append(_ piece: [UInt8], channel: Int) -> Result<OmronPacket, OmronError>? {
         guard pieces.indices.contains(channel) else { return nil }
@@ -28,6 +32,6 @@ public struct OmronPacketAssembler: Sendable {
 
     /// Forgets pieces collected so far (a new request).
     public mutating func reset() {
-        pieces = Array(repeating: nil, count: 4)
+        pieces = Array(repeating: nil, count: pieces.count)
     }
 }
