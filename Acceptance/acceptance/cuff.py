@@ -86,7 +86,7 @@ class EmulatedCuff:
             lambda value: self.send(qardio_arm.UUID, value, indicate=False, kind='phase'))
         self.omron = OmronMemory(spec.address, spec.omron) if spec.omron else None
         self.layout = GattLayout(spec, self.device.gatt_server, self)
-        self.device.add_services(self.layout.services)
+        self.layout.add_to(self.device)
         self.connection = None
         self.subscribed: set[str] = set()
         self.leaving = False          # the cuff drops the link itself: stay quiet afterwards

@@ -46,6 +46,7 @@ def pressures(value: bytes) -> list[int]:
 
 class CuffctlClient:
     name = 'cuffctl'
+    readings: list[dict] = []     # what `cuffctl readings --json` listed last (the omblepy check compares them)
 
     def ready(self) -> bool:
         return subprocess.run(['systemctl', 'is-active', '--quiet', 'cuffd.service']).returncode == 0
@@ -70,7 +71,7 @@ class CuffctlClient:
         for cuff in scenario.cuffs:
             if cuff.address in starts:
                 self._check_start(cuff, *starts[cuff.address], outcome)
-        readings = self._check_store(scenario, outcome, deadline=began + scenario.length + 60)
+        readings = self.readings = self._check_store(scenario, outcome, deadline=began + scenario.length + 60)
         self._check_heart_rates(scenario, outcome, deadline=began + scenario.length + 60)
         self._check_journal(scenario, radio, began, outcome)
         self._check_failures(scenario, began, outcome)

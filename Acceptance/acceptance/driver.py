@@ -3,7 +3,7 @@
 For each scenario (ACCEPTANCE_SCENARIOS, paths) it resets the stack — cuffd and bluetoothd stopped,
 cuffd's store and BlueZ's bonds wiped — starts the scenario's radio, whose hci0 makes udev pull in
 bluetooth.target and with it bluetoothd and cuffd, lets the client (ACCEPTANCE_CLIENT: `cuffctl`, or
-`bring-up` before cuffd exists) run the scenario, stops the radio, and prints PASS or FAIL with
+`bring-up` before cuffd exists, or `omblepy` for scripts/omblepy-check) run the scenario, stops the radio, and prints PASS or FAIL with
 the checks and timings. Results go to results.json in the shared output folder.
 """
 from __future__ import annotations
@@ -27,10 +27,14 @@ class Radio:
     """The scenario's radio process (acceptance.radio) and its event log."""
 
     def __init__(self, scenario_path: str, name: str):
-        self.log_path = os.path.join(OUT, f'{name}.radio.jsonl')
+        self.scenario_path, self.name = scenario_path, name
+        self._start(f'{name}.radio.jsonl')
+
+    def _start(self, log_name: str):
+        self.log_path = os.path.join(OUT, log_name)
         self.log = open(self.log_path, 'w', encoding='utf-8')
         python = os.path.join(os.environ['ACCEPTANCE_VENV'], 'bin', 'python')
-        self.process = subprocess.Popen([python, '-m', 'acceptance.radio', scenario_path],
+        self.process = subprocess.Popen([python, '-m', 'acceptance.radio', self.scenario_path],
                                         stdout=self.log, stderr=subprocess.STDOUT)
 
     def events(self) -> list[dict]:
@@ -43,6 +47,14 @@ class Radio:
         except subprocess.TimeoutExpired:
             self.process.kill()
         self.log.close()
+
+    def restart(self, ready) -> bool:
+        """Fresh copies of the scenario's cuffs on a reset stack (no store, no bonds), logged to
+        NAME.restarted.radio.jsonl; True once bluetoothd and the client (`ready()`) are up again."""
+        self.stop()
+        reset()
+        self._start(f'{self.name}.restarted.radio.jsonl')
+        return wait_for(lambda: unit_active('bluetooth.service') and ready(), STACK_TIMEOUT)
 
 
 def systemctl(*arguments: str):
@@ -74,6 +86,9 @@ def make_client(kind: str):
     if kind == 'cuffctl':
         from .cuffctl_client import CuffctlClient
         return CuffctlClient()
+    if kind == 'omblepy':
+        from .omblepy_client import OmblepyClient
+        return OmblepyClient()
     import dbus
     import dbus.mainloop.glib
     from .bringup_client import BringUpClient

@@ -10,11 +10,16 @@ from bumble.gatt import (GATT_CLIENT_CHARACTERISTIC_CONFIGURATION_DESCRIPTOR, Ch
                          CharacteristicValue, Descriptor, Service)
 
 from . import omron, qardio_arm
+from .gatt_handles import add_at_handles
 from .scenario import Cuff
 
 P = Characteristic.Properties
 WRIST = 0x02           # Body Sensor Location 0x2A38 (Heart Rate Service 1.0 §3.2)
 DEVICE_INFORMATION = (('2A29', 'manufacturer'), ('2A24', 'model'), ('2A25', 'serial'), ('2A26', 'firmware'))
+# Omron's service where cuff-sim puts it (`GattLayout.omronServiceHandle`), below its receive channels, whose
+# declarations sit where real cuffs have them (docs/omron.md §1).
+OMRON_SERVICE_HANDLE = 0x0300
+OMRON_RECEIVE_HANDLES = (0x0360, 0x0370, 0x0380, 0x0390)
 
 
 # The services whose characteristics a cuff that pairs protects (cuff-sim's `GattLayout.protectedServices`):
@@ -58,12 +63,20 @@ class GattLayout:
         for uuid in sorted(cuff.services):
             self.service = uuid
             self.services.append(Service(uuid, builders[uuid](cuff)))
+        self.omron_service = None
         if cuff.vendor == 'omron':
             self.service = omron.SERVICE
-            self.services.append(Service(omron.SERVICE, self._omron()))
+            self.omron_service = Service(omron.SERVICE, self._omron())
         if cuff.vendor == 'omronModern':
             self.service = omron.MODERN_SERVICE
             self.services.append(Service(omron.MODERN_SERVICE, self._omron_modern()))
+
+    def add_to(self, device):
+        """The services into the device's GATT server; Omron's last, at its handles."""
+        device.add_services(self.services)
+        if self.omron_service:
+            add_at_handles(device.gatt_server, self.omron_service, OMRON_SERVICE_HANDLE,
+                           {self.by_uuid[uuid]: handle for uuid, handle in zip(omron.RECEIVE, OMRON_RECEIVE_HANDLES)})
 
     def characteristic(self, uuid: str) -> Characteristic | None:
         return self.by_uuid.get(uuid)
@@ -96,12 +109,13 @@ class GattLayout:
         return characteristics
 
     def _omron(self):
-        """Omron's service (docs/omron.md §1): transmit channels (write), receive channels (notify), unlock."""
+        """Omron's service (docs/omron.md §1): transmit channels (write), unlock (write, notify), receive channels
+        (notify), in cuff-sim's order."""
         def channel(index: int):
             return CharacteristicValue(write=lambda connection, value: self.behaviour.write_omron_channel(connection, index, value))
         return ([self._make(uuid, P.WRITE, channel(index)) for index, uuid in enumerate(omron.TRANSMIT)]
-                + [self._make(uuid, P.NOTIFY) for uuid in omron.RECEIVE]
-                + [self._make(omron.UNLOCK, P.WRITE | P.NOTIFY, CharacteristicValue(write=self.behaviour.write_omron_unlock))])
+                + [self._make(omron.UNLOCK, P.WRITE | P.NOTIFY, CharacteristicValue(write=self.behaviour.write_omron_unlock))]
+                + [self._make(uuid, P.NOTIFY) for uuid in omron.RECEIVE])
 
     def _omron_modern(self):
         """Omron's 0xFE4A service (docs/omron.md §1): one transmit channel (Write Command), one receive channel,

@@ -166,8 +166,8 @@ class OmronMemory:
             answer = bytes([0x82, 0x00 if self.pairing_mode else 0x01])
         elif command == 0x00:
             answer = bytes([0x80, 0x00 if self.programming else 0x01])
-            if self.programming:
-                self.key, self.programming, self.pairing_mode = key, False, False
+            if self.programming:      # the link that programmed the key may transmit at once (§2)
+                self.key, self.programming, self.pairing_mode, self.unlocked = key, False, False, True
         elif command == 0x01:
             self.unlocked = self.key == key
             answer = bytes([0x81, 0x00 if self.unlocked else 0x01])

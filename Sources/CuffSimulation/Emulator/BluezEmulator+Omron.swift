@@ -4,7 +4,8 @@ import GATTHealth
 /// An Omron cuff's own protocol (docs/omron.md): the unlock characteristic's key programming and unlock, or
 /// the 0xFE4A service's token unlock (§2), and packets on the transmit channels answered on the receive channels
 /// (§3) from the cuff's memory (§4). What the sources leave open is an assumption of docs/omron.md: the refusals
-/// `82 01`, `80 01`, `81 01` and `91 01`, and silence towards packets that arrive broken or before the unlock.
+/// `82 01`, `80 01`, `81 01` and `91 01`, and silence towards packets that arrive broken or before the unlock (or
+/// the key's programming).
 extension BluezEmulator {
     func writeOmronUnlock(_ index: Int, _ value: [UInt8]) async throws(ATTError) {
         guard var omron = cuffs[index].omron else { throw .writeNotPermitted }
@@ -19,9 +20,12 @@ extension BluezEmulator {
         case 0x00:
             answer = omron.programming ? [0x80, 0x00] : [0x80, 0x01]
             if omron.programming {
+                // The link that programmed the key may transmit at once (omblepy's -p starts and ends a
+                // transmission with no unlock; docs/omron.md §2).
                 omron.key = key
                 omron.programming = false
                 omron.pairingMode = false
+                omron.unlocked = true
             }
         case 0x01:
             omron.unlocked = omron.key == key
