@@ -1,5 +1,7 @@
 import DBus
-import Foundation
+import ForwardingStatus
+import FoundationEssentials
+import Glibc
 
 /// Forwards every reading of cuffd's store to one ``Sink``, at least once, each sink with an anchor of its own
 /// (docs/forwarding.md).
@@ -117,7 +119,7 @@ extension Forwarder {
         }
         if let settings = configuration.mqtt {
             // The MQTT sink's folder (mqtt/ beside the PostgreSQL anchor by default) is made on first start.
-            let folder = (settings.statePath as NSString).deletingLastPathComponent
+            let folder = parentFolder(of: settings.statePath)
             if mkdir(folder, 0o700) != 0, errno != EEXIST {
                 throw DurableFileError(path: folder, problem: "cannot be made: \(String(cString: strerror(errno)))")
             }
