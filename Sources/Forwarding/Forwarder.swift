@@ -54,8 +54,12 @@ public final class Forwarder: @unchecked Sendable {
     /// One turn of the loop: forward what there is and sleep, or wait out one failure.
     private func step() async throws {
         do {
-            // After a backlog of more than one page, the memory it freed is handed back before the loop sleeps.
-            if try await drain() > 1 { FreedMemory.release() }
+            // After a backlog of more than one page, what the sink grew for it and the memory it freed are handed back
+            // before the loop sleeps.
+            if try await drain() > 1 {
+                try await sink.backlogDelivered()
+                FreedMemory.release()
+            }
             backoff.reset()
             report?.set(.forwarding)
             await doorbell.wait()
@@ -110,8 +114,10 @@ public final class Forwarder: @unchecked Sendable {
 
 extension Forwarder {
     /// A forwarder for each sink forward.conf configures — PostgreSQL, MQTT, or both —, each with its own anchor and
-    /// status file, all reading the same change feed through `connection`.
+    /// status file, all reading the same change feed through `connection`. Sets glibc's allocator to give large blocks
+    /// back as soon as they are freed (``FreedMemory/returnLargeBlocksAtOnce()``).
     public static func all(_ configuration: ForwardConfiguration, connection: DBusConnection, log: ForwardLog) throws -> [Forwarder] {
+        FreedMemory.returnLargeBlocksAtOnce()
         var forwarders: [Forwarder] = []
         if let settings = configuration.postgreSQL {
             let sink = PostgresSink(settings: settings, gateway: configuration.gateway)

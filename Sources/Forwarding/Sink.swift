@@ -13,6 +13,14 @@ protocol Sink: AnyObject {
     func ready() async throws -> String?
     /// Hands `page` over, and returns only once the far side has acknowledged all of it: the anchor moves after.
     func deliver(_ page: ChangePage) async throws
+    /// A backlog of more than one page has been delivered, and the forwarder is about to sleep: the sink gives back
+    /// what it grew for the backlog, before the freed memory is handed to the system (``FreedMemory``).
+    func backlogDelivered() async throws
+}
+
+extension Sink {
+    /// Nothing to give back: libmosquitto keeps no buffer the size of a page.
+    func backlogDelivered() async throws {}
 }
 
 /// The far side cannot be reached, refused the login, or went away mid-page: the sink has dropped its connection,
