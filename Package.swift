@@ -153,7 +153,7 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-availability-checking"])],
             linkerSettings: smallResidentFootprint(order: "Sources/cuff-forward/cuff-forward.order", archives: ["libstdc++", "libdbus-1"])
         ),
-        .testTarget(name: "ForwardingTests", dependencies: ["DBus", "Forwarding", "INIConfiguration", "ReadingColumns"]),
+        .testTarget(name: "ForwardingTests", dependencies: ["DBus", "Forwarding", "ForwardingStatus", "INIConfiguration", "ReadingColumns"]),
         // The emulated bluetoothd behind `cuff-sim`: scenario files and the cuffs they script.
         .target(name: "CuffSimulation", dependencies: ["BlueZ", "DBus", "GATTHealth"]),
         // `cuff-sim --scenario FILE [--bus ADDRESS]`: owns org.bluez on a bus with scripted cuffs.
@@ -243,6 +243,14 @@ let package = Package(
             name: "forward-benchmark",
             dependencies: ["BenchmarkSupport", "DBusTestSupport"],
             path: "Benchmarks/forward-benchmark"
+        ),
+        // cuff-forward's PostgreSQL client library side by side: libpq through its wrapper and postgres-nio, each in
+        // Benchmarks/postgres-client-comparison (a package of its own), built clean, then idle on a TLS connection.
+        // Run (root): swift build -c release --product client-library-benchmark && .build/release/client-library-benchmark
+        .executableTarget(
+            name: "client-library-benchmark",
+            dependencies: ["BenchmarkSupport", "DBusTestSupport"],
+            path: "Benchmarks/client-library-benchmark"
         ),
         // Many gateways at once into one PostgreSQL: a backlog caught up by all, then commit → visible latency at 1 reading/s each.
         // Run (root): swift build -c release && .build/release/gateways-benchmark [GATEWAYS] [BACKLOG] [READINGS]

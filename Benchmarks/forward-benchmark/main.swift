@@ -2,35 +2,41 @@
 // anchor 0 into an empty central table, in readings per second — beside the limit measured in the same run, psql's
 // `\copy` of the same rows into the same table. Then cuff-forward's resident memory, caught up and idle.
 //
-// Run (root: PostgreSQL runs as nobody): swift build -c release && swift run -c release forward-benchmark [READINGS] [CUFF_FORWARD]
+// Run (root: PostgreSQL runs as nobody): swift build -c release && swift run -c release forward-benchmark [--tls] [READINGS] [CUFF_FORWARD]
 // CUFF_FORWARD is the binary measured, by default the one beside this program; `make`'s is .build/static/release/cuff-forward.
+// Without --tls, cuff-forward reaches the server on its Unix socket (SSLMode=disable); with it, as deployed: over TCP to
+// `localhost` with SSLMode=verify-full against the run's own CA (TLS's handshake and libpq's GSSAPI probe run then).
 import BenchmarkSupport
 import DBusTestSupport
 import Foundation
 
-let count = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 100_000 : 100_000
+let tls = CommandLine.arguments.contains("--tls")
+let arguments = CommandLine.arguments.filter { $0 != "--tls" }
+let count = arguments.count > 1 ? Int(arguments[1]) ?? 100_000 : 100_000
 
 let (directory, storePath) = try backlog("forward-benchmark", count: count)
 defer { try? FileManager.default.removeItem(at: directory) }
-let server = try PostgresServer()
+let server = try PostgresServer(tls: tls)
 defer { server.remove() }
 try server.psql("CREATE DATABASE health")
 let passwordFile = directory.appendingPathComponent("password").path
 try server.superuserPassword.write(toFile: passwordFile, atomically: false, encoding: .utf8)
 let configuration = try forwardConfiguration(in: directory, sink: """
     [PostgreSQL]
-    URL=postgresql://postgres@/health?host=\(server.socketDirectory)&port=\(server.port)
+    URL=\(server.certificates.map { "postgresql://postgres@localhost:\(server.port)/health?sslrootcert=\($0.authority)" }
+        ?? "postgresql://postgres@/health?host=\(server.socketDirectory)&port=\(server.port)")
     PasswordFile=\(passwordFile)
-    SSLMode=disable
+    SSLMode=\(tls ? "verify-full" : "disable")
     """)
-let forwardBinary = CommandLine.arguments.count > 2 ? CommandLine.arguments[2] : binaries.appendingPathComponent("cuff-forward").path
+let forwardBinary = arguments.count > 2 ? arguments[2] : binaries.appendingPathComponent("cuff-forward").path
 
 let (forwardSeconds, caughtUpKiB, idleKiB, peak) = try withCuffd(storePath: storePath) { bus, _ in
     let migrate = try ExternalCommand.run(forwardBinary, ["--config", configuration, "--migrate"])
     guard migrate.status == 0 else { fatalError("--migrate: \(migrate.standardError)") }
     evictFromPageCache(forwardBinary)
     let started = ContinuousClock.now
-    let forwarder = try ChildProcess(forwardBinary, ["--config", configuration, "--bus", bus.address], standardError: .discard)
+    let forwarder = try ChildProcess(
+        forwardBinary, ["--config", configuration, "--bus", bus.address], standardError: .discard, environment: try unitEnvironment("cuff-forward.service"))
     defer { forwarder.terminate() }
     // One session that looks every 10 ms for the backlog's last reading (a primary-key look-up): pages commit in
     // the store's order, so when it is there, all are — counted once below. Not a psql started each time, nor a

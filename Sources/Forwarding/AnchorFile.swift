@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import INIConfiguration
 
 /// The anchor of cuffd's change feed up to which a sink's far side has acknowledged everything (docs/forwarding.md,
 /// "The anchor rule"). Written only after the acknowledgement (PostgreSQL's COMMIT, MQTT's PUBACK), and atomically
@@ -14,7 +15,7 @@ public struct AnchorFile: Sendable {
     /// The stored anchor; 0 (the beginning of the store) when there is no file yet.
     public func read() throws(DurableFileError) -> UInt64 {
         guard let data = try file.read() else { return 0 }
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: data, as: UTF8.self).trimmingWhitespace()
         guard let anchor = UInt64(text) else { throw DurableFileError(path: path, problem: "does not hold an anchor (\"\(text.prefix(40))\")") }
         return anchor
     }

@@ -1,4 +1,3 @@
-import Foundation
 import INIConfiguration
 
 /// `[MQTT]`'s `CertificateFile=` and `KeyFile=` (docs/home-assistant.md, "Configuration"): the certificate cuff-forward
@@ -40,10 +39,10 @@ public struct ClientCertificate: Sendable, Equatable {
 
     /// The file's text, or the line's refusal naming why it cannot be read.
     private static func contents(_ path: String, of entry: INIDocument.Entry, _ reader: SectionReader) throws(ConfigurationError) -> String {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = access(path, R_OK) == 0 ? "it is not a readable file" : String(cString: strerror(errno))
-            throw reader.fail(entry.line, "\(entry.key)=\(path) cannot be read: \(reason)")
+        do {
+            return try TextFile.read(path)
+        } catch {
+            throw reader.fail(entry.line, "\(entry.key)=\(path) cannot be read: \(error.reason)")
         }
-        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -1,20 +1,23 @@
-import Foundation
+import Synchronization
 
 /// Where the forwarding loop sleeps between batches: rung by cuffd's signals, or by a timer while a retry is
 /// due. Without a ring and without a timer nothing wakes it — an idle forwarder polls nothing.
-final class Doorbell: @unchecked Sendable {
-    private let lock = NSLock()
-    private var rung = false
-    private var waiter: CheckedContinuation<Void, Never>?
+final class Doorbell: Sendable {
+    private struct State {
+        var rung = false
+        var waiter: CheckedContinuation<Void, Never>?
+    }
+
+    private let state = Mutex(State())
 
     /// Wakes the waiter, or the next one to wait.
     func ring() {
-        let waiting: CheckedContinuation<Void, Never>? = lock.withLock {
-            guard let waiting = waiter else {
-                rung = true
+        let waiting: CheckedContinuation<Void, Never>? = state.withLock { state in
+            guard let waiting = state.waiter else {
+                state.rung = true
                 return nil
             }
-            waiter = nil
+            state.waiter = nil
             return waiting
         }
         waiting?.resume()
@@ -30,12 +33,12 @@ final class Doorbell: @unchecked Sendable {
         }
         defer { timer?.cancel() }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let already = lock.withLock {
-                if rung {
-                    rung = false
+            let already = state.withLock { state in
+                if state.rung {
+                    state.rung = false
                     return true
                 }
-                waiter = continuation
+                state.waiter = continuation
                 return false
             }
             if already { continuation.resume() }

@@ -1,4 +1,6 @@
-import Foundation
+import ForwardingStatus
+import FoundationEssentials
+import Glibc
 
 /// A small file replaced whole and durably: the new bytes go to `PATH.tmp`, are flushed to the disk (fsync(2)), and
 /// replace the file by rename(2), whose effect POSIX makes atomic; the folder is flushed too, so that the rename
@@ -31,7 +33,7 @@ struct DurableFile: Sendable {
         }
         close(descriptor)
         guard rename(temporary, path) == 0 else { throw DurableFileError(path: path, problem: "cannot be replaced: \(Self.reason())") }
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = parentFolder(of: path)
         let directory = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard directory >= 0 else { throw DurableFileError(path: path, problem: "its folder cannot be opened: \(Self.reason())") }
         defer { close(directory) }

@@ -1,4 +1,3 @@
-import Foundation
 import INIConfiguration
 
 /// cuff-forward's settings, read from `/etc/cuffd/forward.conf` (docs/forwarding.md, "Configuration") with the
@@ -56,9 +55,9 @@ public struct ForwardConfiguration: Sendable, Equatable {
     public init(contentsOf path: String) throws(ConfigurationError) {
         let text: String
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            text = try TextFile.read(path)
         } catch {
-            throw ConfigurationError(file: path, line: 0, message: "cannot be read: \(error.localizedDescription)")
+            throw ConfigurationError(file: path, line: 0, message: "cannot be read: \(error.reason)")
         }
         try self.init(parsing: text, file: path)
     }

@@ -1,5 +1,7 @@
 import DBus
-import Foundation
+import ForwardingStatus
+import FoundationEssentials
+import Glibc
 
 /// Forwards every reading of cuffd's store to one ``Sink``, at least once, each sink with an anchor of its own
 /// (docs/forwarding.md).
@@ -52,8 +54,12 @@ public final class Forwarder: @unchecked Sendable {
     /// One turn of the loop: forward what there is and sleep, or wait out one failure.
     private func step() async throws {
         do {
-            // After a backlog of more than one page, the memory it freed is handed back before the loop sleeps.
-            if try await drain() > 1 { FreedMemory.release() }
+            // After a backlog of more than one page, what the sink grew for it and the memory it freed are handed back
+            // before the loop sleeps.
+            if try await drain() > 1 {
+                try await sink.backlogDelivered()
+                FreedMemory.release()
+            }
             backoff.reset()
             report?.set(.forwarding)
             await doorbell.wait()
@@ -111,8 +117,10 @@ public final class Forwarder: @unchecked Sendable {
 
 extension Forwarder {
     /// A forwarder for each sink forward.conf configures — PostgreSQL, MQTT, or both —, each with its own anchor and
-    /// status file, all reading the same change feed through `connection`.
+    /// status file, all reading the same change feed through `connection`. Sets glibc's allocator to give large blocks
+    /// back as soon as they are freed (``FreedMemory/returnLargeBlocksAtOnce()``).
     public static func all(_ configuration: ForwardConfiguration, connection: DBusConnection, log: ForwardLog) throws -> [Forwarder] {
+        FreedMemory.returnLargeBlocksAtOnce()
         var forwarders: [Forwarder] = []
         if let settings = configuration.postgreSQL {
             let sink = PostgresSink(settings: settings, gateway: configuration.gateway)
@@ -120,7 +128,7 @@ extension Forwarder {
         }
         if let settings = configuration.mqtt {
             // The MQTT sink's folder (mqtt/ beside the PostgreSQL anchor by default) is made on first start.
-            let folder = (settings.statePath as NSString).deletingLastPathComponent
+            let folder = parentFolder(of: settings.statePath)
             if mkdir(folder, 0o700) != 0, errno != EEXIST {
                 throw DurableFileError(path: folder, problem: "cannot be made: \(String(cString: strerror(errno)))")
             }

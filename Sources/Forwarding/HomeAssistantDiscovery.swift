@@ -1,5 +1,3 @@
-import Foundation
-
 /// The MQTT discovery configs that make a cuff user a device in Home Assistant, with a sensor per value
 /// (Home Assistant MQTT integration, "MQTT Discovery"; MQTT Sensor and MQTT Binary Sensor, "Configuration
 /// Variables"). Each config is retained on `<discovery_prefix>/<component>/<node_id>/<object_id>/config`, so that a
@@ -11,7 +9,7 @@ enum HomeAssistantDiscovery {
         let component: String
         let object: String
         let name: String
-        let keys: [String: Any]
+        let keys: [String: DiscoveryValue]
     }
 
     /// The blood pressures and the pulse are numeric sensors with `state_class: measurement`, so that Home Assistant
@@ -33,8 +31,8 @@ enum HomeAssistantDiscovery {
 
     private static func measurement(_ object: String, _ name: String, unit: String, icon: String) -> Entity {
         Entity(component: "sensor", object: object, name: name, keys: [
-            "value_template": "{{ value_json.\(object) }}", "unit_of_measurement": unit, "state_class": "measurement",
-            "force_update": true, "icon": icon,
+            "value_template": "{{ value_json.\(object) }}", "unit_of_measurement": .string(unit), "state_class": "measurement",
+            "force_update": true, "icon": .string(icon),
         ])
     }
 
@@ -51,26 +49,25 @@ enum HomeAssistantDiscovery {
     static func configs(_ user: PublishedUser, topics: MQTTTopics) -> [MQTTConnection.Message] {
         let key = user.key
         let model = user.device["model"].flatMap { $0.isEmpty ? nil : $0 } ?? user.device["name"] ?? "Blood pressure cuff"
-        var device: [String: Any] = ["identifiers": [key.node], "name": user.person ?? "\(model) \(key.user)", "model": model]
-        if let manufacturer = user.device["manufacturer"] { device["manufacturer"] = manufacturer }
-        if let serial = user.device["serial"] { device["serial_number"] = serial }
-        if let firmware = user.device["firmware"] { device["sw_version"] = firmware }
-        if let address = user.device["address"] { device["connections"] = [["bluetooth", address]] }
+        var device: [String: DiscoveryValue] = ["identifiers": [.string(key.node)], "name": .string(user.person ?? "\(model) \(key.user)"), "model": .string(model)]
+        if let manufacturer = user.device["manufacturer"] { device["manufacturer"] = .string(manufacturer) }
+        if let serial = user.device["serial"] { device["serial_number"] = .string(serial) }
+        if let firmware = user.device["firmware"] { device["sw_version"] = .string(firmware) }
+        if let address = user.device["address"] { device["connections"] = [["bluetooth", .string(address)]] }
         return entities.map { entity in
             var config = entity.keys
-            config["name"] = entity.name
+            config["name"] = .string(entity.name)
             config["unique_id"] = "\(key.node)_\(entity.object)"
-            config["state_topic"] = topics.state(key)
+            config["state_topic"] = .string(topics.state(key))
             // The status flags as the entity's attributes, from the same retained message as its state.
-            config["json_attributes_topic"] = topics.state(key)
+            config["json_attributes_topic"] = .string(topics.state(key))
             config["json_attributes_template"] = "{{ value_json.status | tojson }}"
-            config["availability_topic"] = topics.availability
+            config["availability_topic"] = .string(topics.availability)
             config["payload_available"] = "online"
             config["payload_not_available"] = "offline"
-            config["device"] = device
+            config["device"] = .object(device)
             config["origin"] = ["name": "cuff-forward"]
-            let payload = (try? JSONSerialization.data(withJSONObject: config, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-            return MQTTConnection.Message(topic: topics.config(entity.component, key, entity.object), payload: Array(payload), retain: true)
+            return MQTTConnection.Message(topic: topics.config(entity.component, key, entity.object), payload: DiscoveryValue.object(config).json, retain: true)
         }
     }
 }

@@ -1,5 +1,6 @@
 import CMosquitto
-import Foundation
+import Glibc
+import Synchronization
 
 /// One MQTT session with a broker through libmosquitto (mosquitto.h), publishing at QoS 1 and telling when the broker
 /// has acknowledged each message (PUBACK, MQTT 5 §4.3.2; MQTT 3.1.1 §4.3.2).
@@ -42,15 +43,19 @@ final class MQTTConnection: @unchecked Sendable {
     private let handle: OpaquePointer
     private let received: @Sendable (String, [UInt8]) -> Void
     private let ended: @Sendable () -> Void
-    private let lock = NSLock()
-    private var connack: Int32?
-    private var connackWaiter: CheckedContinuation<Int32, Never>?
-    /// Message identifiers sent and not yet acknowledged; acknowledgements that came before `publish` recorded theirs.
-    private var outstanding: Set<Int32> = []
-    private var early: Set<Int32> = []
-    private var publishWaiter: CheckedContinuation<Void, any Error>?
-    private var failure: MQTTError?
-    private var lastLoggedError: String?
+    /// What libmosquitto's thread and the forwarder's task share.
+    private struct State {
+        var connack: Int32?
+        var connackWaiter: CheckedContinuation<Int32, Never>?
+        /// Message identifiers sent and not yet acknowledged; acknowledgements that came before `publish` recorded theirs.
+        var outstanding: Set<Int32> = []
+        var early: Set<Int32> = []
+        var publishWaiter: CheckedContinuation<Void, any Error>?
+        var failure: MQTTError?
+        var lastLoggedError: String?
+    }
+
+    private let state = Mutex(State())
 
     private static let library: Void = { mosquitto_lib_init() }()
 
@@ -68,7 +73,7 @@ final class MQTTConnection: @unchecked Sendable {
     }
 
     /// Whether the session has ended: the broker went away, or refused a message.
-    var hasEnded: Bool { lock.withLock { failure != nil } }
+    var hasEnded: Bool { state.withLock { $0.failure != nil } }
 
     private init(
         _ options: Options, version: Int32, received: @escaping @Sendable (String, [UInt8]) -> Void, ended: @escaping @Sendable () -> Void
@@ -112,11 +117,11 @@ final class MQTTConnection: @unchecked Sendable {
         // the process's exit) the broker publishes the will instead. The thread may be in its reconnect wait, which
         // `mosquitto_loop_stop` does not always cut short, so it is stopped on a thread of its own.
         let handle = UncheckedHandle(pointer: handle)
-        Thread {
+        startDetachedThread {
             mosquitto_disconnect(handle.pointer)
             mosquitto_loop_stop(handle.pointer, false)
             mosquitto_destroy(handle.pointer)
-        }.start()
+        }
     }
 
     private static func of(_ context: UnsafeMutableRawPointer?) -> MQTTConnection {
@@ -140,14 +145,14 @@ final class MQTTConnection: @unchecked Sendable {
     private func connect(_ options: Options) async throws {
         // mosquitto_connect blocks until TCP and TLS are set up: on a thread of its own, not the forwarder's.
         let (code, error) = await withCheckedContinuation { (continuation: CheckedContinuation<(Int32, Int32), Never>) in
-            Thread { [self] in
+            startDetachedThread { [self] in
                 let code = mosquitto_connect(handle, options.host, options.port, options.keepAlive)
                 continuation.resume(returning: (code, errno))
-            }.start()
+            }
         }
         guard code == MOSQ_ERR_SUCCESS.rawValue else {
             let detail = code == MOSQ_ERR_ERRNO.rawValue ? String(cString: strerror(error)) : String(cString: mosquitto_strerror(code))
-            let logged = lock.withLock { lastLoggedError }
+            let logged = state.withLock { $0.lastLoggedError }
             // libmosquitto's TLS reads and writes say EPROTO for any OpenSSL failure.
             if logged == nil, usesTLS, code == MOSQ_ERR_ERRNO.rawValue, error == EPROTO { throw MQTTError.unreachable(Self.tlsEnded(detail)) }
             throw MQTTError.unreachable([detail, logged].compactMap { $0 }.joined(separator: ": "))
@@ -161,14 +166,14 @@ final class MQTTConnection: @unchecked Sendable {
         }
         defer { timeout.cancel() }
         let answer = await withCheckedContinuation { continuation in
-            let known: Int32? = lock.withLock {
-                if connack == nil { connackWaiter = continuation }
-                return connack
+            let known: Int32? = state.withLock { state in
+                if state.connack == nil { state.connackWaiter = continuation }
+                return state.connack
             }
             if let known { continuation.resume(returning: known) }
         }
         guard answer == 0 else {
-            if answer < 0 { throw lock.withLock { failure } ?? MQTTError.lost("before CONNACK") }
+            if answer < 0 { throw state.withLock { $0.failure } ?? MQTTError.lost("before CONNACK") }
             let reason = protocolName == "MQTT 5" && answer >= 0x80 ? mosquitto_reason_string(answer) : mosquitto_connack_string(answer)
             throw MQTTError.refused(code: answer, reason: reason.map { String(cString: $0) } ?? "code \(answer)")
         }
@@ -182,17 +187,17 @@ final class MQTTConnection: @unchecked Sendable {
                 mosquitto_publish(handle, &mid, message.topic, Int32(payload.count), payload.baseAddress, 1, message.retain)
             }
             if code != MOSQ_ERR_SUCCESS.rawValue {
-                throw lock.withLock { failure } ?? MQTTError.lost(String(cString: mosquitto_strerror(code)))
+                throw state.withLock { $0.failure } ?? MQTTError.lost(String(cString: mosquitto_strerror(code)))
             }
-            lock.withLock {
-                if early.remove(mid) == nil { outstanding.insert(mid) }
+            state.withLock { state in
+                if state.early.remove(mid) == nil { state.outstanding.insert(mid) }
             }
         }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let outcome: Result<Void, MQTTError>? = lock.withLock {
-                if let failure { return .failure(failure) }
-                if outstanding.isEmpty { return .success(()) }
-                publishWaiter = continuation
+            let outcome: Result<Void, MQTTError>? = state.withLock { state in
+                if let failure = state.failure { return .failure(failure) }
+                if state.outstanding.isEmpty { return .success(()) }
+                state.publishWaiter = continuation
                 return nil
             }
             if let outcome { continuation.resume(with: outcome) }
@@ -202,24 +207,25 @@ final class MQTTConnection: @unchecked Sendable {
     // MARK: libmosquitto's callbacks, on its thread
 
     private func connected(_ code: Int32) {
-        let waiter = lock.withLock {
-            connack = code
-            defer { connackWaiter = nil }
-            return connackWaiter
+        let waiter = state.withLock { state in
+            state.connack = code
+            defer { state.connackWaiter = nil }
+            return state.connackWaiter
         }
         waiter?.resume(returning: code)
     }
 
     /// The session ended; before CONNACK, a connection refused (``tlsEnded(_:)`` over TLS without OpenSSL's reason).
     private func disconnected(_ code: Int32) {
-        let (connectWaiter, publishWaiter, failure) = lock.withLock {
-            if self.failure == nil {
-                let reason = lastLoggedError ?? String(cString: mosquitto_strerror(code))
-                self.failure = connack != nil ? .lost(reason) : .unreachable(usesTLS && lastLoggedError == nil ? Self.tlsEnded(reason) : reason)
+        let usesTLS = usesTLS
+        let (connectWaiter, publishWaiter, failure) = state.withLock { state in
+            if state.failure == nil {
+                let reason = state.lastLoggedError ?? String(cString: mosquitto_strerror(code))
+                state.failure = state.connack != nil ? .lost(reason) : .unreachable(usesTLS && state.lastLoggedError == nil ? Self.tlsEnded(reason) : reason)
             }
-            if connack == nil { connack = -1 }
-            defer { (self.connackWaiter, self.publishWaiter) = (nil, nil) }
-            return (self.connackWaiter, self.publishWaiter, self.failure!)
+            if state.connack == nil { state.connack = -1 }
+            defer { (state.connackWaiter, state.publishWaiter) = (nil, nil) }
+            return (state.connackWaiter, state.publishWaiter, state.failure!)
         }
         connectWaiter?.resume(returning: -1)
         publishWaiter?.resume(throwing: failure)
@@ -227,35 +233,35 @@ final class MQTTConnection: @unchecked Sendable {
     }
 
     private func acknowledged(_ mid: Int32, reason: Int32) {
-        let waiter: CheckedContinuation<Void, any Error>? = lock.withLock {
-            if reason >= 0x80, failure == nil {
-                failure = .publishRefused(mosquitto_reason_string(reason).map { String(cString: $0) } ?? "reason \(reason)")
+        let waiter: CheckedContinuation<Void, any Error>? = state.withLock { state in
+            if reason >= 0x80, state.failure == nil {
+                state.failure = .publishRefused(mosquitto_reason_string(reason).map { String(cString: $0) } ?? "reason \(reason)")
             }
-            if outstanding.remove(mid) == nil { early.insert(mid) }
-            guard outstanding.isEmpty || failure != nil else { return nil }
-            defer { publishWaiter = nil }
-            return publishWaiter
+            if state.outstanding.remove(mid) == nil { state.early.insert(mid) }
+            guard state.outstanding.isEmpty || state.failure != nil else { return nil }
+            defer { state.publishWaiter = nil }
+            return state.publishWaiter
         }
         guard let waiter else { return }
-        if let failure = lock.withLock({ failure }) { waiter.resume(throwing: failure) } else { waiter.resume() }
+        if let failure = state.withLock({ $0.failure }) { waiter.resume(throwing: failure) } else { waiter.resume() }
     }
 
     private func logged(_ text: String) {
-        let connecting = lock.withLock {
-            lastLoggedError = text
-            return connack == nil
+        let connecting = state.withLock { state in
+            state.lastLoggedError = text
+            return state.connack == nil
         }
         if connecting { endConnecting(.unreachable(text)) }
     }
 
     /// Ends the wait for CONNACK with `failure`, unless the broker has answered.
     private func endConnecting(_ failure: MQTTError) {
-        let waiter: CheckedContinuation<Int32, Never>? = lock.withLock {
-            guard connack == nil else { return nil }
-            connack = -1
-            self.failure = failure
-            defer { connackWaiter = nil }
-            return connackWaiter
+        let waiter: CheckedContinuation<Int32, Never>? = state.withLock { state in
+            guard state.connack == nil else { return nil }
+            state.connack = -1
+            state.failure = failure
+            defer { state.connackWaiter = nil }
+            return state.connackWaiter
         }
         waiter?.resume(returning: -1)
     }

@@ -1,4 +1,5 @@
-import Foundation
+import ForwardingStatus
+import FoundationEssentials
 import INIConfiguration
 
 /// forward.conf's `[MQTT]` section (docs/home-assistant.md, "Configuration"): the broker Home Assistant listens to.
@@ -53,7 +54,7 @@ public struct MQTTSettings: Sendable, Equatable {
         caFile = try reader.path("CAFile")
         if caFile != nil, !usesTLS { throw reader.fail(reader.entry("CAFile")!.line, "CAFile= needs an mqtts:// URL (TLS)") }
         clientCertificate = try ClientCertificate.read(reader, usesTLS: usesTLS)
-        statePath = try reader.path("State") ?? ((forwardState as NSString).deletingLastPathComponent + "/mqtt/anchor")
+        statePath = try reader.path("State") ?? (parentFolder(of: forwardState) + "/mqtt/anchor")
     }
 
     /// Host, port and TLS of `mqtt://HOST[:PORT]` or `mqtts://HOST[:PORT]`; credentials in it are refused.
@@ -64,7 +65,8 @@ public struct MQTTSettings: Sendable, Equatable {
         guard parts.user == nil, parts.password == nil else {
             throw reader.fail(line, "URL must not hold a user or password; put them in User= and PasswordFile=")
         }
-        guard let host = parts.host.map({ $0.trimmingCharacters(in: CharacterSet(charactersIn: "[]")) }), !host.isEmpty else {
+        // An IPv6 literal's host comes with its brackets (`[::1]`); libmosquitto wants the address alone.
+        guard let host = parts.host.map({ String($0.drop { $0 == "[" }.reversed().drop { $0 == "]" }.reversed()) }), !host.isEmpty else {
             throw reader.fail(line, "URL names no broker host")
         }
         guard parts.path.isEmpty || parts.path == "/", parts.query == nil, parts.fragment == nil else {

@@ -1,5 +1,6 @@
-import Foundation
 import ForwardingStatus
+import FoundationEssentials
+import Synchronization
 
 /// An MQTT broker as a ``Sink``, for Home Assistant (docs/home-assistant.md): each page's messages published at QoS 1
 /// (``MQTTPagePlan``) and acknowledged when the broker has sent PUBACK for every one — at least once, a duplicate
@@ -27,7 +28,7 @@ final class MQTTSink: Sink {
     init(settings: MQTTSettings, feed: CuffdFeed, log: ForwardLog, doorbell: Doorbell) throws(DurableFileError) {
         self.settings = settings
         topics = MQTTTopics(prefix: settings.topicPrefix, discoveryPrefix: settings.discoveryPrefix)
-        published = PublishedUsers(path: (settings.statePath as NSString).deletingLastPathComponent + "/users.json")
+        published = PublishedUsers(path: parentFolder(of: settings.statePath) + "/users.json")
         users = try published.read()
         self.feed = feed
         self.log = log
@@ -112,12 +113,11 @@ final class MQTTSink: Sink {
 }
 
 /// A flag set on libmosquitto's thread and taken on the forwarder's.
-private final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
+private final class Flag: Sendable {
+    private let value = Atomic(false)
 
-    func set() { lock.withLock { value = true } }
+    func set() { value.store(true, ordering: .releasing) }
 
     /// Whether it was set, clearing it.
-    func take() -> Bool { lock.withLock { defer { value = false }; return value } }
+    func take() -> Bool { value.exchange(false, ordering: .acquiringAndReleasing) }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import INIConfiguration
 
 /// A secret kept in a file — forward.conf's `PasswordFile=`, or a systemd credential (`LoadCredential=`) —, never on
@@ -8,10 +7,9 @@ enum PasswordFile {
     /// The file's first line.
     static func read(_ path: String) throws(ConfigurationError) -> String {
         do {
-            let text = try String(contentsOfFile: path, encoding: .utf8)
-            return String(text.prefix { !$0.isNewline })
+            return String(try TextFile.read(path).prefix { !$0.isNewline })
         } catch {
-            throw ConfigurationError(file: path, line: 0, message: "the password cannot be read: \(error.localizedDescription)")
+            throw ConfigurationError(file: path, line: 0, message: "the password cannot be read: \(error.reason)")
         }
     }
 }

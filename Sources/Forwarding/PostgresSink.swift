@@ -35,6 +35,18 @@ final class PostgresSink: Sink, @unchecked Sendable {
         }
     }
 
+    /// A new session for the old one: libpq enlarges a session's output buffer to the largest message it has sent — a
+    /// page of 10 000 readings' parameters, 2 MiB — and keeps it until the session ends (it has no call to shrink it),
+    /// 1.3 MiB of it resident while cuff-forward then sleeps (Benchmarks/RESULTS.md, "cuff-forward's idle RSS").
+    /// Connected again at once, its schema and registration checked, so that an idle forwarder holds a session as
+    /// before; a failure is the next page's, retried with backoff.
+    func backlogDelivered() async throws {
+        try await onQueue { [self] in
+            database = nil
+            _ = try connected()
+        }
+    }
+
     /// `body` on the sink's queue, awaited.
     private func onQueue<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in

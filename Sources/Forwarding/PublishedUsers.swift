@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One cuff user the MQTT sink has published, as it last described them to Home Assistant.
 struct PublishedUser: Codable, Equatable, Sendable {

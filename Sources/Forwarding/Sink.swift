@@ -15,6 +15,14 @@ protocol Sink: AnyObject {
     /// how many of the page's readings the far side already held from another gateway and kept as that one sent them
     /// (docs/forwarding.md, "A cuff on two gateways").
     func deliver(_ page: ChangePage) async throws -> Int
+    /// A backlog of more than one page has been delivered, and the forwarder is about to sleep: the sink gives back
+    /// what it grew for the backlog, before the freed memory is handed to the system (``FreedMemory``).
+    func backlogDelivered() async throws
+}
+
+extension Sink {
+    /// Nothing to give back: libmosquitto keeps no buffer the size of a page.
+    func backlogDelivered() async throws {}
 }
 
 /// The far side cannot be reached, refused the login, or went away mid-page: the sink has dropped its connection,

@@ -1,5 +1,5 @@
 import ForwardingStatus
-import Foundation
+import FoundationEssentials
 import ReadingColumns
 
 /// Keeps the status file (``ForwardStatus``) up to date: at each change of state and after each acknowledged page.

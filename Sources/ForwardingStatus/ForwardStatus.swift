@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What cuff-forward is doing, for `cuffctl forward status` (docs/forwarding.md, "Status"): written by cuff-forward
 /// beside its anchor file at each change of state and after each page the server acknowledged, read by cuffctl.
@@ -39,7 +40,7 @@ public struct ForwardStatus: Codable, Sendable, Equatable {
 
     /// The status file beside an anchor file.
     public static func path(besideAnchor anchorPath: String) -> String {
-        (anchorPath as NSString).deletingLastPathComponent + "/status.json"
+        parentFolder(of: anchorPath) + "/status.json"
     }
 
     public static func read(from path: String) throws -> ForwardStatus {
@@ -53,6 +54,6 @@ public struct ForwardStatus: Codable, Sendable, Equatable {
         let temporary = path + ".tmp"
         guard FileManager.default.createFile(atPath: temporary, contents: try encoder.encode(self), attributes: [.posixPermissions: 0o644]),
               rename(temporary, path) == 0
-        else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+        else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     }
 }

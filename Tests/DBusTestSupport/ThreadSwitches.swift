@@ -2,12 +2,12 @@ import Foundation
 
 /// How often each thread of a process has been switched to (`/proc/PID/task/TID/status`, voluntary plus
 /// involuntary context switches): a thread that was woken in between has a larger count.
-struct ThreadSwitches {
-    let counts: [Int: Int]
+public struct ThreadSwitches {
+    public let counts: [Int: Int]
     /// Each thread's `Name:` line, to say which one ran.
-    let names: [Int: String]
+    public let names: [Int: String]
 
-    init(of pid: Int32) throws {
+    public init(of pid: Int32) throws {
         let tasks = "/proc/\(pid)/task"
         var counts: [Int: Int] = [:], names: [Int: String] = [:]
         for entry in try FileManager.default.contentsOfDirectory(atPath: tasks) {
@@ -25,7 +25,7 @@ struct ThreadSwitches {
 
     /// The threads of `pid` that ran during three seconds, after six to settle: libdispatch's idle worker threads
     /// (a D-Bus connection's queue) end after 5 s, which is not polling. Empty for a process that sleeps.
-    static func wokenWhileIdle(_ pid: Int32) async throws -> (woken: [Int: Int], names: [Int: String]) {
+    public static func wokenWhileIdle(_ pid: Int32) async throws -> (woken: [Int: Int], names: [Int: String]) {
         try await Task.sleep(for: .seconds(6))
         let before = try ThreadSwitches(of: pid)
         try await Task.sleep(for: .seconds(3))
@@ -34,7 +34,7 @@ struct ThreadSwitches {
     }
 
     /// The threads that ran since `earlier`, with how many times; a thread that appeared counts from zero.
-    func woken(since earlier: ThreadSwitches) -> [Int: Int] {
+    public func woken(since earlier: ThreadSwitches) -> [Int: Int] {
         counts.reduce(into: [:]) { woken, thread in
             let runs = thread.value - (earlier.counts[thread.key] ?? 0)
             if runs != 0 { woken[thread.key] = runs }

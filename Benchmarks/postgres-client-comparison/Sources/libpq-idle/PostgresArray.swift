@@ -1,0 +1,1 @@
+../../../../Sources/Forwarding/PostgresArray.swift

@@ -1,0 +1,1 @@
+../../../../Sources/Forwarding/PostgresParameter.swift
