@@ -1,10 +1,10 @@
 """An Omron cuff's own protocol (docs/omron.md, reverse-engineered from omblepy and hass-omron), as cuff-sim plays
 it (`BluezEmulator+Omron.swift`, `OmronCuff.swift`, docs/cuff-sim.md "Omron"): the unlock characteristic's key
 programming (only in pairing mode) and unlock, then packets in 16-byte pieces on four transmit channels, answered
-in pieces on four receive channels from a memory laid out per model (§4): each user's ring of record slots (§5)
-and the counter block. A cuff of the 0xFE4A service (`vendor` `omronModern`) takes the token unlock instead (§2)
-and carries each packet whole on one channel each way (§3). The first end of transmission starts the cuff's
-timeline.
+in pieces on four receive channels from a memory laid out per model (§4, every model of `OmronModel.table`):
+each user's ring of record slots (§5), the counter block and the clock block (§4a). A cuff of the 0xFE4A service
+(`vendor` `omronModern`) takes the token unlock instead (§2) and carries each packet whole on one channel each way
+(§3). The first end of transmission starts the cuff's timeline.
 """
 from __future__ import annotations
 
@@ -24,16 +24,52 @@ START, START_ANSWER, READ, READ_ANSWER = 0x0000, 0x8000, 0x0100, 0x8100
 WRITE, WRITE_ANSWER, END, END_ANSWER = 0x01C0, 0x81C0, 0x0F00, 0x8F00
 
 
+def _fields(time: str) -> tuple[int, ...]:
+    """A scenario time `YYYY-MM-DDTHH:MM:SS` as year, month, day, hour, minute, second."""
+    date, clock = time.split('T')
+    return tuple(int(x) for x in date.split('-') + clock.split(':'))
+
+
+@dataclass(frozen=True)
+class Clock:
+    """§4a: a block of `size` bytes at `offset` from the settings address, year − 2000, month, day, hour, minute,
+    second at `fields`, and at `check` the low 8 bits of the sum of the bytes before `summed`; other bytes 0."""
+    offset: int
+    size: int
+    fields: tuple[int, ...]
+    summed: int
+    check: int
+
+    def block(self, time: str) -> bytes:
+        year, month, day, hour, minute, second = _fields(time)
+        block = bytearray(self.size)
+        for position, value in zip(self.fields, (year - 2000, month, day, hour, minute, second)):
+            block[position] = value
+        block[self.check] = sum(block[:self.summed]) & 0xFF
+        return bytes(block)
+
+
+CLOCKS = {
+    'offset8': Clock(0x2C, 16, (8, 9, 10, 11, 12, 13), 14, 14),
+    'classicOffset8': Clock(0x2C, 16, (9, 8, 11, 10, 13, 12), 14, 14),
+    'mixed': Clock(0x14, 10, (3, 2, 5, 4, 7, 6), 8, 9),
+    'linear10': Clock(0x14, 10, (2, 3, 4, 5, 6, 7), 8, 9),
+}
+
+
 @dataclass(frozen=True)
 class Model:
     """docs/omron.md §4: layout `le16`, `le14` or `be14` (with its year bits and whether the IHB bit comes first);
-    `clock` the clock block's layout (§4a), `offset8` or `mixed`, where it is known; `modern` for a model of the
-    0xFE4A service, `token` (the token unlock) or `none` (no unlock)."""
+    `counters` the counter words' byte order, `little` or `big`, or None where none are known (the cuff keeps
+    them little-endian then, as cuff-sim does, and no host reads them); `clock` the clock block's layout (§4a,
+    a key of CLOCKS) where it is known; `modern` for a model of the 0xFE4A service, `token` (the token unlock)
+    or `none` (no unlock)."""
     layout: str
     users: tuple[int, ...]
     slots: int
     settings_read: int
     settings_write: int
+    counters: str | None
     year_bits: int = 8
     irregular_first: bool = False
     clock: str | None = None
@@ -45,56 +81,48 @@ class Model:
 
 
 MODELS = {
-    'HEM-7150T': Model('le16', (0x0098,), 60, 0x0010, 0x0054),
-    'HEM-7155T': Model('le16', (0x0098, 0x0458), 60, 0x0010, 0x0054, clock='offset8'),
-    'HEM-7342T': Model('le16', (0x0098, 0x06D8), 100, 0x0010, 0x0054),
-    'HEM-7361T': Model('le16', (0x0098, 0x06D8), 100, 0x0010, 0x0054, clock='offset8'),
-    'HEM-7322T': Model('be14', (0x02AC, 0x0824), 100, 0x0260, 0x0286, clock='mixed'),
-    'HEM-7600T': Model('be14', (0x02AC,), 100, 0x0260, 0x0286, clock='mixed'),
-    'HEM-6232T': Model('be14', (0x02E8, 0x0860), 100, 0x0260, 0x02A4, year_bits=6, irregular_first=True),
-    'HEM-7530T': Model('be14', (0x02E8,), 90, 0x0260, 0x02A4, year_bits=6),
-    'HEM-7142T2': Model('le14', (0x02E8,), 14, 0x0260, 0x02A4, clock='offset8', modern='token'),
-    'HEM-716BT2': Model('le14', (0x02E8,), 30, 0x0260, 0x02A4, clock='offset8', modern='token'),
-    'HEM-7146T2': Model('le14', (0x02E8,), 30, 0x0260, 0x02A4, clock='offset8', modern='none'),
+    'HEM-7150T': Model('le16', (0x0098,), 60, 0x0010, 0x0054, 'little'),
+    'HEM-7151T': Model('le16', (0x0098,), 80, 0x0010, 0x0054, 'little', clock='offset8'),
+    'HEM-7155T': Model('le16', (0x0098, 0x0458), 60, 0x0010, 0x0054, 'little', clock='offset8'),
+    'HEM-7342T': Model('le16', (0x0098, 0x06D8), 100, 0x0010, 0x0054, 'little'),
+    'HEM-7343T': Model('le16', (0x0098, 0x06D8), 100, 0x0010, 0x0054, 'little', clock='offset8'),
+    'HEM-7361T': Model('le16', (0x0098, 0x06D8), 100, 0x0010, 0x0054, 'little', clock='offset8'),
+    'HEM-7320T': Model('le14', (0x02AC, 0x05F4), 60, 0x0260, 0x0286, 'big', clock='linear10'),
+    'HEM-7322T': Model('be14', (0x02AC, 0x0824), 100, 0x0260, 0x0286, 'big', clock='mixed'),
+    'HEM-7600T': Model('be14', (0x02AC,), 100, 0x0260, 0x0286, 'big', clock='mixed'),
+    'HEM-6232T': Model('be14', (0x02E8, 0x0860), 100, 0x0260, 0x02A4, 'big', year_bits=6, irregular_first=True,
+                       clock='classicOffset8'),
+    'HEM-7530T': Model('be14', (0x02E8,), 90, 0x0260, 0x02A4, None, year_bits=6, clock='classicOffset8'),
+    'HEM-6161T': Model('be14', (0x02E8,), 30, 0x0260, 0x02A4, None, clock='classicOffset8'),
+    'HEM-7142T2': Model('le14', (0x02E8,), 14, 0x0260, 0x02A4, None, clock='offset8', modern='token'),
+    'HEM-716BT2': Model('le14', (0x02E8,), 30, 0x0260, 0x02A4, None, clock='offset8', modern='token'),
+    'HEM-7146T2': Model('le14', (0x02E8,), 30, 0x0260, 0x02A4, None, clock='offset8', modern='none'),
 }
 
 
 def encode_record(model: Model, record: dict) -> bytes:
-    """A scenario record (systolic, diastolic, pulse, time, irregularHeartbeat, bodyMovement) in the model's
-    slot layout (docs/omron.md §5); `hex` records are taken as they are."""
+    """A scenario record (systolic, diastolic, pulse, time, irregularHeartbeat, bodyMovement, cuffTooLoose,
+    lowBattery, position) in the model's slot layout (docs/omron.md §5): the cuff-fit bit set unless the cuff was
+    too loose; `hex` records are taken as they are."""
     if 'hex' in record:
         return bytes.fromhex(record['hex'].replace(' ', ''))
-    date, clock = record['time'].split('T')
-    year, month, day = (int(x) for x in date.split('-'))
-    hour, minute, second = (int(x) for x in clock.split(':'))
+    year, month, day, hour, minute, second = _fields(record['time'])
     irregular, movement = bool(record.get('irregularHeartbeat')), bool(record.get('bodyMovement'))
+    fit, battery, position = not record.get('cuffTooLoose'), bool(record.get('lowBattery')), record.get('position', 0)
     systolic = record['systolic'] - 25
     if model.layout in ('le16', 'le14'):
         word = hour | day << 5 | month << 10 | irregular << 14 | movement << 15
-        time = second | minute << 6
+        time = second | minute << 6 | fit << 12 | battery << 13 | position << 14
         return bytes([systolic, record['diastolic'], record['pulse'], (year - 2000) & 0x3F,
                       word & 0xFF, word >> 8, time & 0xFF, time >> 8]) + bytes(model.size - 8)
     fields = [(record['diastolic'], 8), (systolic, 8), (0, 8 - model.year_bits), ((year - 2000), model.year_bits),
               (record['pulse'], 8), (irregular if model.irregular_first else movement, 1),
-              (movement if model.irregular_first else irregular, 1), (month, 4), (day, 5), (hour, 5), (0, 4),
-              (minute, 6), (second, 6)]
+              (movement if model.irregular_first else irregular, 1), (month, 4), (day, 5), (hour, 5),
+              (position, 2), (battery, 1), (fit, 1), (minute, 6), (second, 6)]
     value = 0
     for field, width in fields:
         value = value << width | (field & ((1 << width) - 1))
     return value.to_bytes(8, 'big') + bytes(6)
-
-
-def clock_block(layout: str, time: str) -> bytes:
-    """§4a: `offset8` — 16 bytes, year − 2000, month, day, hour, minute, second at 8–13, the sum of bytes 0–13 at
-    14; `mixed` — 10 bytes, month, year − 2000, hour, day, second, minute at 2–7, the sum of bytes 0–7 at 9."""
-    date, clock = time.split('T')
-    year, month, day = (int(x) for x in date.split('-'))
-    hour, minute, second = (int(x) for x in clock.split(':'))
-    if layout == 'offset8':
-        block = bytearray(8) + bytes([year - 2000, month, day, hour, minute, second])
-        return bytes(block + bytes([sum(block) & 0xFF, 0]))
-    block = bytearray(2) + bytes([month, year - 2000, hour, day, second, minute])
-    return bytes(block + bytes([0, sum(block) & 0xFF]))
 
 
 def packet(kind: int, address: int = 0, data: bytes = b'', count: int | None = None) -> bytes:
@@ -133,9 +161,9 @@ class OmronMemory:
             self.unread[user] = len(records) - user_spec.get('read', 0)
         self._write_counters()
         if self.model.clock and 'clock' in spec:
-            offset = 0x2C if self.model.clock == 'offset8' else 0x14
-            block = clock_block(self.model.clock, spec['clock'])
-            self.memory[self.model.settings_read + offset:self.model.settings_read + offset + len(block)] = block
+            clock = CLOCKS[self.model.clock]
+            start = self.model.settings_read + clock.offset
+            self.memory[start:start + clock.size] = clock.block(spec['clock'])
 
     def link_lost(self):
         self.unlocked = self.model.modern == 'none'
@@ -241,7 +269,7 @@ class OmronMemory:
         self.memory[start:start + len(value)] = value
 
     def _word(self, value: int) -> bytes:
-        return value.to_bytes(2, 'big' if self.model.layout == 'be14' else 'little')
+        return value.to_bytes(2, self.model.counters or 'little')
 
     def _write_counters(self):
         """§4: per user the next slot at 2u, the unread count at 4 + 2u; 0x8000 for none (and unused users)."""
@@ -251,7 +279,7 @@ class OmronMemory:
         self.memory[start:start + 8] = b''.join(self._word(v) for v in slots + counts)
 
     def _read_counters(self):
-        low = 1 if self.model.layout == 'be14' else 0
+        low = 1 if self.model.counters == 'big' else 0
         block = self.memory[self.model.settings_read:self.model.settings_read + 8]
         self.next_slots = [block[2 * u + low] for u in range(len(self.model.users))]
         self.unread = [block[4 + 2 * u + low] for u in range(len(self.model.users))]

@@ -77,6 +77,20 @@ struct OmronGatewayTests {
         }
     }
 
+    @Test("HEM-6161T: a wrist cuff's position bits flag its readings; no counters, every slot read; the classic offset 8 clock")
+    func hem6161t() async throws {
+        try await GatewayHarness.afterExpectedReadings("omron-hem6161t.json") { harness in
+            let address = BluetoothAddress("28:FF:B2:10:61:61")!
+            // Positions 1 and 2: the wrist was not at heart level (docs/omron.md §5); the others are 0.
+            let readings = await harness.store.readings
+            #expect(readings.filter { $0.status?.improperPosition == true }.map(\.systolic.doubleValue).sorted() == [130, 137])
+            let synchronized = try await harness.events.next { if case .clockSynchronized(address, _, _) = $0 { true } else { false } }
+            guard case let .clockSynchronized(_, offset, written) = synchronized else { return }
+            #expect(written && offset > .seconds(2 * 365 * 86_400))
+            #expect(await harness.emulator.omronClock(of: address)?.year == DateTime(Date(), in: LocalTimeZone()).year)
+        }
+    }
+
     static let wrapped = BluetoothAddress("28:FF:B2:10:91:6E")!
 
     /// `file` with `edits` (text → replacement, each text present) over cuff-sim, stopped by `teardown`.
