@@ -80,6 +80,16 @@ final class GatewayHarness: Sendable {
         }
     }
 
+    /// Waits until `cuff` is in the registry: the Gateway remembers a cuff once it is identified, which a link lost
+    /// mid-way (on a loaded machine) defers to the next link, after `pair` has returned.
+    func waitUntilRemembered(_ cuff: BluetoothAddress, within timeout: Duration = .seconds(10)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while await registry.records()[cuff] == nil {
+            guard ContinuousClock.now < deadline else { throw TestFailure("\(cuff) not remembered within \(timeout)") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
     /// The store's readings in the form of a scenario's expectation, sorted.
     func storedReadings() async -> [String] {
         await store.readings.map(Self.describe).sorted()

@@ -198,10 +198,7 @@ struct GatewaySessionTests {
             teardown.add { await harness.stop() }
             let cuff = BluetoothAddress("D0:5F:B8:4A:21:07")!
             try await harness.pairAll()
-            // Remembered once the cuff is identified, which a link lost mid-way (a loaded machine) defers to the next.
-            let deadline = ContinuousClock.now + .seconds(10)
-            while await harness.registry.records()[cuff] == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
-            #expect(await harness.registry.records()[cuff] != nil)
+            try await harness.waitUntilRemembered(cuff)
             async let first = Self.outcome { try await harness.gateway.forget(cuff) }
             async let second = Self.outcome { try await harness.gateway.forget(cuff) }
             let outcomes = await [first, second]
@@ -237,6 +234,7 @@ struct GatewaySessionTests {
             teardown.add { await harness.stop() }
             let cuff = BluetoothAddress("D0:5F:B8:4A:21:07")!
             try await harness.pairAll()
+            try await harness.waitUntilRemembered(cuff)
             #expect(await harness.gateway.rememberedCuffs == [cuff])
             _ = try await harness.connection.call(
                 "org.bluez", "/org/bluez/hci0", "org.bluez.Adapter1", "RemoveDevice", [.objectPath("/org/bluez/hci0/dev_D0_5F_B8_4A_21_07")])
