@@ -16,7 +16,7 @@ import subprocess
 import time
 from collections import Counter
 
-from . import clock_check, journal
+from . import clock_check, journal, status_names
 from .outcome import Outcome
 from .scenario import Scenario
 
@@ -29,13 +29,31 @@ def cuffctl(*arguments: str, timeout: float = 90) -> subprocess.CompletedProcess
     return subprocess.run([CUFFCTL, *arguments], capture_output=True, text=True, timeout=timeout)
 
 
-def comparable(reading: dict) -> tuple:
-    """A stored reading (cuffctl readings --json) or an expected one, on the fields both have."""
+def comparable(reading: dict, with_status: bool = True) -> tuple:
+    """A stored reading (cuffctl readings --json) or an expected one, on the fields both have, and last the
+    names of its status bits (a stored one's from `status`, an expected one's as listed), sorted, when asked."""
     if 'device' in reading:
-        reading = {**reading, 'address': reading['device']['address']}
+        reading = {**reading, 'address': reading['device']['address'], 'status': status_names.names(reading.get('status'))}
     reading = {**reading, 'address': str(reading.get('address', '')).upper()}
-    return tuple(float(v) if isinstance(v, (int, float)) and k not in ('userID',) else v
-                 for k, v in ((k, reading.get(k)) for k in COMPARED))
+    fields = tuple(float(v) if isinstance(v, (int, float)) and k not in ('userID',) else v
+                   for k, v in ((k, reading.get(k)) for k in COMPARED))
+    return fields + (tuple(sorted(reading['status'])),) if with_status else fields
+
+
+def unmatched(expected: list[dict], stored: list[dict]) -> tuple[list[tuple], list[tuple]]:
+    """The expected readings the store lacks and the stored ones nothing expected, each matched once. An expected
+    reading without `status` is not checked for it; those with it are matched first, so that one without can
+    then take any stored reading of the same values and no pairing that exists is missed."""
+    left = [comparable(r) for r in stored]
+    missing = []
+    for reading in sorted(expected, key=lambda r: 'status' not in r):
+        key = comparable(reading, with_status='status' in reading)
+        match = next((i for i, have in enumerate(left) if have[:len(key)] == key), None)
+        if match is None:
+            missing.append(key)
+        else:
+            del left[match]
+    return missing, left
 
 
 def pressures(value: bytes) -> list[int]:
@@ -118,20 +136,19 @@ class CuffctlClient:
 
     def _check_store(self, scenario: Scenario, outcome: Outcome, deadline: float) -> list[dict]:
         """Waits for `cuffctl readings --json` to equal `expect`; returns what it listed last."""
-        expected = Counter(comparable(r) for r in scenario.expected_readings)
         readings: list[dict] = []
         while True:
             listed = cuffctl('readings', '--json')
             if listed.returncode == 0:
                 readings = json.loads(listed.stdout or '[]')
-                if Counter(comparable(r) for r in readings) == expected or time.monotonic() > deadline:
+                if unmatched(scenario.expected_readings, readings) == ([], []) or time.monotonic() > deadline:
                     break
             elif time.monotonic() > deadline:
                 break
             time.sleep(1)
-        stored = Counter(comparable(r) for r in readings)
-        outcome.check('cuffctl readings --json equals expect', stored == expected,
-                      f'missing {list((expected - stored).elements())}, unexpected {list((stored - expected).elements())}')
+        missing, unexpected = unmatched(scenario.expected_readings, readings)
+        outcome.check('cuffctl readings --json equals expect', not missing and not unexpected,
+                      f'missing {missing}, unexpected {unexpected}')
         return readings
 
     def _check_heart_rates(self, scenario: Scenario, outcome: Outcome, deadline: float):

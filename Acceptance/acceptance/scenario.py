@@ -10,6 +10,8 @@ import datetime
 import json
 from dataclasses import dataclass, field
 
+from . import status_names
+
 SERVICES = {'1810', '180D', '180A', '1805', '180F'}
 ACTIONS = ('notify', 'indicate', 'disconnect', 'advertise', 'restartBluez', 'measure')
 
@@ -128,9 +130,17 @@ def load(path: str) -> Scenario:
         adapter_address=_field(adapter, 'address', str, 'adapter').upper(),
         adapter_name=adapter.get('name', 'cuff-sim'),
         cuffs=cuffs,
-        expected_readings=tuple(expect.get('readings', [])),
+        expected_readings=tuple(_expected_reading(r, f'expect.readings[{i}]') for i, r in enumerate(expect.get('readings', []))),
         failed_measurements=int(expect.get('failedMeasurements', 0)),
         heart_rates=int(expect.get('heartRates', 0)))
+
+
+def _expected_reading(reading: dict, path: str) -> dict:
+    """An expected reading as written; its `status`, when there, must list names of status_names.TABLE."""
+    unknown = [n for n in reading.get('status', []) if n not in status_names.KNOWN]
+    if not isinstance(reading.get('status', []), list) or unknown:
+        raise ScenarioError(f'{path}.status', f'{unknown or reading["status"]!r} is not a list of status names')
+    return reading
 
 
 def _field(container: dict, key: str, kind: type, path: str):

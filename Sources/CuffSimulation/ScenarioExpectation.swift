@@ -1,4 +1,5 @@
 import BlueZ
+import GATTHealth
 
 /// What must be in cuffd's store after a scenario has run, whichever stack carried it (cuff-sim on a
 /// private bus, or the real bluetoothd with an emulated cuff in the VM acceptance suite): every reading
@@ -24,7 +25,8 @@ public struct ScenarioExpectation: Decodable, Sendable, Equatable {
 }
 
 /// One reading as `cuffctl readings --json` reports it: the cuff, the values in mmHg and beats/min, the
-/// cuff's User ID and its clock (`YYYY-MM-DDTHH:MM:SS`; nil when it sent none or an unknown one).
+/// cuff's User ID, its clock (`YYYY-MM-DDTHH:MM:SS`; nil when it sent none or an unknown one), and, when the
+/// scenario names it, its Measurement Status.
 public struct ExpectedReading: Decodable, Sendable, Hashable {
     public var address: BluetoothAddress
     public var systolic: Double
@@ -32,8 +34,11 @@ public struct ExpectedReading: Decodable, Sendable, Hashable {
     public var pulseRate: Double?
     public var userID: UInt8?
     public var deviceTime: String?
+    /// The Measurement Status bits set, from `status`'s names (`BloodPressureMeasurementStatus.nameTable`; `[]` for
+    /// none); nil when the scenario does not say, and then any status matches.
+    public var status: BloodPressureMeasurementStatus?
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case address, systolic, diastolic, pulseRate, userID, deviceTime }
+    enum CodingKeys: String, CodingKey, CaseIterable { case address, systolic, diastolic, pulseRate, userID, deviceTime, status }
 
     public init(from decoder: any Decoder) throws {
         try decoder.refuseUnknownKeys(CodingKeys.self)
@@ -44,5 +49,15 @@ public struct ExpectedReading: Decodable, Sendable, Hashable {
         pulseRate = try container.decodeIfPresent(Double.self, forKey: .pulseRate)
         userID = try container.decodeInteger(UInt8.self, forKey: .userID)
         deviceTime = try container.decodeIfPresent(String.self, forKey: .deviceTime)
+        status = try container.decodeIfPresent([String].self, forKey: .status).map { names in
+            if let status = BloodPressureMeasurementStatus(names: names) { return status }
+            let known = BloodPressureMeasurementStatus.nameTable.map(\.name)
+            let unknown = names.filter { !known.contains($0) }
+            throw DecodingError.dataCorruptedError(
+                forKey: .status, in: container,
+                debugDescription: unknown.isEmpty
+                    ? "\(names) cannot all be set at once (one Pulse Rate Range, each name once)"
+                    : "\(unknown.map { "\"\($0)\"" }.joined(separator: ", ")) is not a status name; expected \(known.joined(separator: ", "))")
+        }
     }
 }

@@ -1,8 +1,10 @@
+import BlueZ
 import CuffSimulation
 import DBus
 import Daemon
 import ScenarioReplay
 import Foundation
+import GATTHealth
 import Gateway
 import HealthStore
 import Logging
@@ -32,39 +34,18 @@ struct ShippedScenarioTests {
         let events = await ScenarioReplay(scenario: scenario).run(into: HealthStoreReadingStore(store: store), logger: Logger(label: "test"))
 
         let stored = try StoreReadingPages(store: store).readings(["after": DBusVariant(""), "limit": DBusVariant(UInt32(10_000))])
-        #expect(stored.map(ExpectedReading.Comparable.init).sorted() == expectation.readings.map(ExpectedReading.Comparable.init).sorted())
+        let (missing, unexpected) = expectation.unmatched(try stored.map(Self.observed))
+        #expect(missing.isEmpty && unexpected.isEmpty, "store lacks \(missing), holds unexpected \(unexpected)")
         let failed = events.filter { if case .measurementFailed = $0 { true } else { false } }.count
         #expect(failed == expectation.failedMeasurements)
         // BPS 1.1 records arrive as a RACP download brings them: each stored under its sequence number.
         let records = scenario.cuffs.reduce(0) { $0 + ($1.records?.count ?? 0) }
         #expect(stored.filter { $0.syncIdentifier.contains(":seq") }.count == records)
     }
-}
 
-extension ExpectedReading {
-    /// The fields a scenario's expectation names, in a sortable form, from either side.
-    struct Comparable: Swift.Comparable, CustomStringConvertible {
-        let address: String, systolic: Double, diastolic: Double, pulseRate: Double, userID: Int, deviceTime: String
-
-        init(_ expected: ExpectedReading) {
-            address = expected.address.description
-            systolic = expected.systolic
-            diastolic = expected.diastolic
-            pulseRate = expected.pulseRate ?? -1
-            userID = expected.userID.map(Int.init) ?? -1
-            deviceTime = expected.deviceTime ?? "unknown"
-        }
-
-        init(_ stored: ReadingRecord) {
-            address = stored.device["address"] ?? ""
-            systolic = stored.systolic
-            diastolic = stored.diastolic
-            pulseRate = stored.pulseRate ?? -1
-            userID = stored.userID.map(Int.init) ?? -1
-            deviceTime = stored.deviceTime ?? "unknown"
-        }
-
-        static func < (a: Self, b: Self) -> Bool { a.description < b.description }
-        var description: String { "\(address) \(systolic)/\(diastolic) p\(pulseRate) u\(userID) @\(deviceTime)" }
+    static func observed(_ stored: ReadingRecord) throws -> ExpectedReading {
+        ExpectedReading(
+            stored: try #require(stored.device["address"].flatMap(BluetoothAddress.init)), systolic: stored.systolic, diastolic: stored.diastolic, pulseRate: stored.pulseRate,
+            userID: stored.userID, deviceTime: stored.deviceTime, status: stored.status.map(BloodPressureMeasurementStatus.init(rawValue:)))
     }
 }

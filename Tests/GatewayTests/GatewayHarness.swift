@@ -90,23 +90,23 @@ final class GatewayHarness: Sendable {
         }
     }
 
-    /// The store's readings in the form of a scenario's expectation, sorted.
-    func storedReadings() async -> [String] {
-        await store.readings.map(Self.describe).sorted()
+    /// The store's readings on the fields a scenario's expectation names.
+    func storedReadings() async -> [ExpectedReading] {
+        await store.readings.map(Self.observed)
     }
 
     /// Waits until the store holds exactly the scenario's expected readings and number of heart-rate samples.
     func waitForExpectedReadings(within timeout: Duration = .seconds(30)) async throws {
-        let expected = (scenario.expect?.readings ?? []).map(Self.describe).sorted()
         let heartRates = scenario.expect?.heartRates ?? 0
         let deadline = ContinuousClock.now + timeout
         while true {
             let (readings, storedHeartRates) = (await storedReadings(), await store.heartRates.count)
-            if readings == expected && storedHeartRates == heartRates { return }
+            let (missing, unexpected) = scenario.expect?.unmatched(readings) ?? ([], readings)
+            if missing.isEmpty && unexpected.isEmpty && storedHeartRates == heartRates { return }
             guard ContinuousClock.now < deadline else {
                 let problems = events.all.compactMap { event -> String? in if case let .problem(address, text) = event { "\(address): \(text)" } else { nil } }
                 throw TestFailure("""
-                    store holds \(readings) and \(storedHeartRates) heart rates, expected \(expected) and \(heartRates)
+                    store lacks \(missing), holds unexpected \(unexpected); \(storedHeartRates) heart rates, expected \(heartRates)
                     Gateway problems:\n\(problems.joined(separator: "\n"))
                     cuff-sim:\n\(log.all.joined(separator: "\n"))
                     """)
@@ -115,13 +115,9 @@ final class GatewayHarness: Sendable {
         }
     }
 
-    static func describe(_ reading: Reading) -> String {
-        let pulse = reading.pulseRate.map { "\($0.doubleValue)" } ?? "-"
-        return "\(reading.device.address) \(reading.systolic.doubleValue)/\(reading.diastolic.doubleValue) p\(pulse) u\(reading.userID.map(String.init) ?? "-") @\(reading.deviceTime?.isoString ?? "unknown")"
-    }
-
-    static func describe(_ expected: ExpectedReading) -> String {
-        let pulse = expected.pulseRate.map { "\($0)" } ?? "-"
-        return "\(expected.address) \(expected.systolic)/\(expected.diastolic) p\(pulse) u\(expected.userID.map(String.init) ?? "-") @\(expected.deviceTime ?? "unknown")"
+    static func observed(_ reading: Reading) -> ExpectedReading {
+        ExpectedReading(
+            stored: reading.device.address, systolic: reading.systolic.doubleValue, diastolic: reading.diastolic.doubleValue,
+            pulseRate: reading.pulseRate?.doubleValue, userID: reading.userID, deviceTime: reading.deviceTime?.isoString, status: reading.status)
     }
 }
