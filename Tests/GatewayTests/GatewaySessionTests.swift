@@ -194,11 +194,7 @@ struct GatewaySessionTests {
     @Test("Two forgets of one cuff at once: one removes it, the other is told one is under way; nothing comes back")
     func concurrentForgets() async throws {
         try await withTeardown { teardown in
-            let harness = try await GatewayHarness(scenarioFile: "passkey.json")
-            teardown.add { await harness.stop() }
-            let cuff = BluetoothAddress("D0:5F:B8:4A:21:07")!
-            try await harness.pairAll()
-            try await harness.waitUntilRemembered(cuff)
+            let (harness, cuff) = try await Self.rememberedPasskeyCuff(teardown)
             async let first = Self.outcome { try await harness.gateway.forget(cuff) }
             async let second = Self.outcome { try await harness.gateway.forget(cuff) }
             let outcomes = await [first, second]
@@ -227,14 +223,20 @@ struct GatewaySessionTests {
         }
     }
 
+    /// passkey.json's cuff paired and remembered: what a forget starts from.
+    static func rememberedPasskeyCuff(_ teardown: Teardown) async throws -> (GatewayHarness, BluetoothAddress) {
+        let harness = try await GatewayHarness(scenarioFile: "passkey.json")
+        teardown.add { await harness.stop() }
+        let cuff = BluetoothAddress("D0:5F:B8:4A:21:07")!
+        try await harness.pairAll()
+        try await harness.waitUntilRemembered(cuff)
+        return (harness, cuff)
+    }
+
     @Test("A cuff whose device bluetoothd dropped (bluetoothctl remove) stays remembered until forget, which then takes it")
     func forgetAfterBluetoothdDroppedIt() async throws {
         try await withTeardown { teardown in
-            let harness = try await GatewayHarness(scenarioFile: "passkey.json")
-            teardown.add { await harness.stop() }
-            let cuff = BluetoothAddress("D0:5F:B8:4A:21:07")!
-            try await harness.pairAll()
-            try await harness.waitUntilRemembered(cuff)
+            let (harness, cuff) = try await Self.rememberedPasskeyCuff(teardown)
             #expect(await harness.gateway.rememberedCuffs == [cuff])
             _ = try await harness.connection.call(
                 "org.bluez", "/org/bluez/hci0", "org.bluez.Adapter1", "RemoveDevice", [.objectPath("/org/bluez/hci0/dev_D0_5F_B8_4A_21_07")])
