@@ -130,6 +130,9 @@ let package = Package(
         // from code neither has a caller of (server-side socket activation); they abort (sd_listen_fds.c says why that
         // is sound).
         .target(name: "CDBusStatic"),
+        // The LDAP and GSSAPI functions of libpq.a, for cuff-forward, which links libpq from its archive: LDAP look-ups
+        // of connection parameters and Kerberos are refused in words (ldap.c and gssapi.c say how).
+        .target(name: "CPostgreSQLStatic"),
         // libpq, PostgreSQL's C client library (docs/forwarding.md says why libpq and not postgres-nio).
         .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // libmosquitto, Eclipse Mosquitto's MQTT client library, for cuff-forward's MQTT sink (docs/home-assistant.md).
@@ -144,14 +147,14 @@ let package = Package(
         .target(name: "ForwardingStatus"),
         // `cuff-forward --config FILE [--bus ADDRESS] [--migrate]`: cuffd's readings into a central PostgreSQL, an MQTT
         // broker (Home Assistant), or both.
-        // On MainLoop like cuffd, and for the same reason: nothing wakes it idle; linked as cuffd is, for its footprint
-        // (libpq and libmosquitto stay shared objects: below).
+        // On MainLoop like cuffd, and for the same reason: nothing wakes it idle; linked as cuffd is, for its footprint,
+        // libpq too from its archive (docs/forwarding.md, "Why libpq"); libmosquitto stays a shared object.
         .executableTarget(
             name: "cuff-forward",
-            dependencies: ["Forwarding", "DBus", "MainLoop", "CDBusStatic", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["Forwarding", "DBus", "MainLoop", "CDBusStatic", "CPostgreSQLStatic", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             exclude: ["cuff-forward.order"],
             swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-availability-checking"])],
-            linkerSettings: smallResidentFootprint(order: "Sources/cuff-forward/cuff-forward.order", archives: ["libstdc++", "libdbus-1"])
+            linkerSettings: smallResidentFootprint(order: "Sources/cuff-forward/cuff-forward.order", archives: ["libstdc++", "libdbus-1", "libpq"])
         ),
         .testTarget(name: "ForwardingTests", dependencies: ["DBus", "Forwarding", "ForwardingStatus", "INIConfiguration", "ReadingColumns"]),
         // The emulated bluetoothd behind `cuff-sim`: scenario files and the cuffs they script.

@@ -3,28 +3,38 @@ import ReadingColumns
 /// Writes one page of the change feed into the central `readings` table, in one transaction, so that the
 /// page is in PostgreSQL whole or not at all (docs/forwarding.md, "The anchor rule").
 ///
-/// Re-sending is harmless: a reading is an upsert on its sync identifier (PostgreSQL 15 documentation,
-/// INSERT, "ON CONFLICT Clause") that changes the row only for a newer revision — or to bring back a row
-/// deleted at the same or an older revision —, and a deletion marks the row deleted only up to the revision
-/// it names, so that a revision sent beside its own old version's deletion stays.
+/// Re-sending is harmless: a sync identifier is inserted once (PostgreSQL 15 documentation, INSERT, "ON CONFLICT
+/// Clause"), its row changes only for a newer revision — or to bring back a row deleted at the same or an older
+/// revision —, and a deletion marks the row deleted only up to the revision it names, so that a revision sent beside
+/// its own old version's deletion stays.
 ///
 /// A row is another gateway's when that gateway forwarded the same reading first — the same sync identifier, from the
 /// same cuff's memory: a cuff that moved between gateways, or that two gateways both read. The reading is central
-/// already, so the upsert leaves that row as it is, and so does the deletion (row security hides it); the page
-/// counts such readings rather than fail (docs/forwarding.md, "A cuff on two gateways").
+/// already, so the page leaves that row as it is, and so does the deletion; the page counts such readings rather than
+/// fail (docs/forwarding.md, "A cuff on two gateways"). Hence no `ON CONFLICT … DO UPDATE`: PostgreSQL checks the
+/// row it meets against the UPDATE policy before the clause's own condition (CREATE POLICY, "Policies Applied by
+/// Command Type"; enforced in that order since late 2026's minor releases, 15.20 in Debian 12) and refuses the
+/// statement when the row is another gateway's. Readings are inserted with
+/// `ON CONFLICT DO NOTHING` instead, which checks no policy on the row it meets, and revisions are an UPDATE, which
+/// row security confines to the gateway's own rows.
 ///
-/// A page is two statements, not one per reading: each column travels as one array parameter
+/// A page is few statements, not one per reading: each column travels as one array parameter
 /// (``PostgresArray``; numbers in binary form) and `unnest` turns the arrays back into rows (§9.19, "Array Functions"), so a page of
-/// 10 000 readings costs two round trips to the server instead of 10 000. The page's few devices travel once, as
+/// 10 000 readings costs a few round trips to the server instead of 10 000. The page's few devices travel once, as
 /// arrays of their own that each reading points into (`WITH ORDINALITY`, §7.2.1.4), and the unit — the same for
 /// every reading cuffd sends — as one parameter: less for cuff-forward to write and for the server to parse.
 struct CentralWriter {
     let gateway: String
 
-    static let upsert = """
-        INSERT INTO readings AS r (sync_identifier, sync_version, gateway, systolic, diastolic, mean_arterial_pressure,
-            pulse_rate, unit, measured_at, device_time, user_id, person, status, device_address, device_name,
-            device_manufacturer, device_model, device_serial, device_firmware)
+    /// The central columns a reading fills, in the order of ``pageRows``.
+    static let columns = [
+        "sync_identifier", "sync_version", "gateway", "systolic", "diastolic", "mean_arterial_pressure", "pulse_rate", "unit",
+        "measured_at", "device_time", "user_id", "person", "status", "device_address", "device_name", "device_manufacturer",
+        "device_model", "device_serial", "device_firmware",
+    ]
+
+    /// The page's readings as rows of ``columns``, from the parameters ``columns(_:identifiers:)`` makes ($1 the gateway).
+    static let pageRows = """
         SELECT page.id, page.version, $1, page.systolic, page.diastolic, page.mean, page.pulse, $2, to_timestamp(page.time),
             page.device_time, page.user_id, page.person, page.status, d.address, d.name, d.manufacturer, d.model, d.serial, d.firmware
         FROM unnest($3::text[], $4::bigint[], $5::float8[], $6::float8[], $7::float8[], $8::float8[], $9::float8[],
@@ -32,19 +42,26 @@ struct CentralWriter {
             AS page (id, version, systolic, diastolic, mean, pulse, time, device_time, user_id, person, status, device)
         JOIN unnest($15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[]) WITH ORDINALITY
             AS d (address, name, manufacturer, model, serial, firmware, n) ON d.n = page.device
-        ON CONFLICT (sync_identifier) DO UPDATE SET sync_version = excluded.sync_version, gateway = excluded.gateway,
-            systolic = excluded.systolic, diastolic = excluded.diastolic, mean_arterial_pressure = excluded.mean_arterial_pressure,
-            pulse_rate = excluded.pulse_rate, unit = excluded.unit, measured_at = excluded.measured_at,
-            device_time = excluded.device_time, user_id = excluded.user_id, person = excluded.person, status = excluded.status,
-            device_address = excluded.device_address, device_name = excluded.device_name,
-            device_manufacturer = excluded.device_manufacturer, device_model = excluded.device_model,
-            device_serial = excluded.device_serial, device_firmware = excluded.device_firmware, deleted_at = NULL, received_at = now()
-        WHERE r.gateway = excluded.gateway
-            AND (excluded.sync_version > r.sync_version OR (r.deleted_at IS NOT NULL AND excluded.sync_version >= r.sync_version))
         """
 
-    /// Of the page's sync identifiers, how many this gateway cannot see once its upsert ran: each is a row of another
-    /// gateway's, since the upsert inserted every one that was not there.
+    /// The readings not central yet; one that is — the gateway's own, or another's — is left to ``revise``.
+    static let insert = """
+        INSERT INTO readings (\(columns.joined(separator: ", ")))
+        \(pageRows)
+        ON CONFLICT (sync_identifier) DO NOTHING
+        """
+
+    /// The gateway's own rows the page has a newer revision of, or brings back at their revision after a deletion.
+    static let revise = """
+        UPDATE readings AS r SET (\(columns.dropFirst().joined(separator: ", ")), deleted_at, received_at)
+            = (\(columns.dropFirst().map { "n." + $0 }.joined(separator: ", ")), NULL, now())
+        FROM (\(pageRows)) AS n (\(columns.joined(separator: ", ")))
+        WHERE r.sync_identifier = n.sync_identifier AND r.gateway = n.gateway
+            AND (n.sync_version > r.sync_version OR (r.deleted_at IS NOT NULL AND n.sync_version >= r.sync_version))
+        """
+
+    /// Of the page's sync identifiers, how many this gateway cannot see: each is a row of another gateway's, since
+    /// ``insert`` inserted every one that was not there.
     static let othersRows = """
         SELECT count(*) FROM unnest($1::text[]) AS page (id) WHERE NOT EXISTS (SELECT FROM readings WHERE sync_identifier = page.id)
         """
@@ -58,7 +75,7 @@ struct CentralWriter {
     /// Applies `page` and returns once the server has committed it: how many of its readings were another gateway's
     /// rows already, and left as they were.
     func apply(_ page: ChangePage, to database: PostgresConnection) throws(PostgresError) -> Int {
-        // One statement may not upsert a row twice (SQLSTATE 21000): of a reading revised twice, the newest.
+        // Of a reading revised twice within the page, the newest: UPDATE … FROM would apply either (UPDATE, "Notes").
         var newest: [String: ReadingRecord] = [:]
         for reading in page.readings where reading.syncVersion >= newest[reading.syncIdentifier]?.syncVersion ?? .min {
             newest[reading.syncIdentifier] = reading
@@ -68,9 +85,12 @@ struct CentralWriter {
             var othersReadings = 0
             if !readings.isEmpty {
                 let identifiers = PostgresParameter.text(PostgresArray.literal(readings.map(\.syncIdentifier)))
-                let written = try database.executeCountingRows(Self.upsert, parameters: [.text(gateway)] + columns(readings, identifiers: identifiers))
-                // Fewer rows written than sent: re-sent readings (after a crash) or another gateway's; only the latter are counted.
-                if written < readings.count {
+                let parameters = [.text(gateway)] + columns(readings, identifiers: identifiers)
+                let inserted = try database.executeCountingRows(Self.insert, parameters: parameters)
+                // Fewer rows inserted than sent (a backlog's pages never are): revisions, readings sent again after a
+                // crash, or another gateway's; only the last are counted.
+                if inserted < readings.count {
+                    try database.execute(Self.revise, parameters: parameters)
                     let count = try database.execute(Self.othersRows, parameters: [identifiers]).first?.first ?? nil
                     othersReadings = count.flatMap { Int($0) } ?? 0
                 }
@@ -85,7 +105,7 @@ struct CentralWriter {
     }
 
     /// The parameters after the gateway's: the unit, the sync identifiers (`identifiers`), the readings' other columns, each one array, in the order of
-    /// `upsert`'s first `unnest` — a reading's device as its number among the page's devices, from 1 —, then the
+    /// ``pageRows``' first `unnest` — a reading's device as its number among the page's devices, from 1 —, then the
     /// devices' columns, in the order of the second. Numbers go in binary form (``PostgresArray/binary(_:)``), so the
     /// server reads them without parsing text; text as array literals.
     private func columns(_ readings: [ReadingRecord], identifiers: PostgresParameter) -> [PostgresParameter] {

@@ -35,6 +35,8 @@ public struct PostgreSQLSettings: Sendable, Equatable {
     }
 
     /// Checks the URI as libpq will read it (`PQconninfoParse`, §34.1) and returns its `sslmode`, if it has one.
+    /// `gssencmode=require` is refused here: cuff-forward's libpq has no GSSAPI (Sources/CPostgreSQLStatic), and libpq's
+    /// own words for it at each connection would blame a missing credential cache.
     private static func sslMode(ofURL url: String, reader: SectionReader, line: Int) throws(ConfigurationError) -> SSLMode? {
         guard url.hasPrefix("postgresql://") || url.hasPrefix("postgres://") else {
             throw reader.fail(line, "URL must be a postgresql:// connection URI, not \"\(url.prefix(80))\"")
@@ -55,6 +57,9 @@ public struct PostgreSQLSettings: Sendable, Equatable {
                 let text = String(cString: value)
                 guard let known = SSLMode(rawValue: text) else { throw reader.fail(line, "URL: sslmode \"\(text)\" is not one libpq knows") }
                 mode = known
+            }
+            if String(cString: keyword) == "gssencmode", let value = option.pointee.val, String(cString: value) == "require" {
+                throw reader.fail(line, "URL asks for GSSAPI encryption (gssencmode=require), which cuff-forward is built without; TLS is SSLMode=")
             }
             option += 1
         }

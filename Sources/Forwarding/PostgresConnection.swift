@@ -62,7 +62,7 @@ final class PostgresConnection {
     }
 
     /// Runs one INSERT, UPDATE or DELETE as ``execute(_:parameters:)`` does, and returns how many rows it inserted,
-    /// updated or deleted (`PQcmdTuples`, §34.3.3) — for an upsert, the rows its conflict clause did not skip.
+    /// updated or deleted (`PQcmdTuples`, §34.3.3) — for an INSERT with a conflict clause, the rows it did not skip.
     func executeCountingRows(_ sql: String, parameters: [PostgresParameter]) throws(PostgresError) -> Int {
         try run(sql, parameters) { result in Int(String(cString: PQcmdTuples(result))) ?? 0 }
     }

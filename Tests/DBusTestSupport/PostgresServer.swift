@@ -61,6 +61,14 @@ public final class PostgresServer: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
+    /// Puts `line` first in pg_hba.conf (§21.1), so that it decides for the connections it matches, and reloads.
+    public func authenticateFirst(_ line: String) throws {
+        let path = data + "/pg_hba.conf"
+        let rules = try String(contentsOfFile: path, encoding: .utf8)
+        try (line + "\n" + rules).write(toFile: path, atomically: false, encoding: .utf8)
+        try psql("SELECT pg_reload_conf()")
+    }
+
     /// Runs SQL through psql, an independent client, as the superuser or `user`, and returns the rows, `|`-separated.
     @discardableResult
     public func psql(_ sql: String, database: String = "postgres", user: (name: String, password: String)? = nil) throws -> [String] {

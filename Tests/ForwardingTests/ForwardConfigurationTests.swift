@@ -37,6 +37,7 @@ struct ForwardConfigurationTests {
             ("[Forward]\nGateway=a\n[PostgreSQL]\nURL=http://db/health\n", 4, "postgresql:// connection URI"),
             ("[Forward]\nGateway=a\n[PostgreSQL]\nURL=postgresql://db/x?colour=red\n", 4, "URL: invalid URI query parameter"),
             ("[Forward]\nGateway=a\n[PostgreSQL]\nURL=postgresql://u:secret@db/x\n", 4, "must not hold the password"),
+            ("[Forward]\nGateway=a\n[PostgreSQL]\nURL=postgresql://db/x?gssencmode=require\n", 4, "GSSAPI encryption (gssencmode=require)"),
             ("[Forward]\nGateway=a\n[PostgreSQL]\nURL=postgresql://db/x\nSSLMode=maybe\n", 5, "SSLMode must be one of"),
             ("[Forward]\nGateway=a\n[PostgreSQL]\nURL=postgresql://db/x\nPasswordFile=pw\n", 5, "absolute path"),
             ("[Forward]\nGateway=a\n[Postgres]\n", 3, "unknown section [Postgres]"),
