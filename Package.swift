@@ -156,7 +156,7 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-availability-checking"])],
             linkerSettings: smallResidentFootprint(order: "Sources/cuff-forward/cuff-forward.order", archives: ["libstdc++", "libdbus-1", "libpq"])
         ),
-        .testTarget(name: "ForwardingTests", dependencies: ["DBus", "Forwarding", "ForwardingStatus", "INIConfiguration", "ReadingColumns"]),
+        .testTarget(name: "ForwardingTests", dependencies: ["DBus", "DBusTestSupport", "Forwarding", "ForwardingStatus", "INIConfiguration", "ReadingColumns"]),
         // The emulated bluetoothd behind `cuff-sim`: scenario files and the cuffs they script.
         .target(name: "CuffSimulation", dependencies: ["BlueZ", "DBus", "GATTHealth"]),
         // `cuff-sim --scenario FILE [--bus ADDRESS]`: owns org.bluez on a bus with scripted cuffs.

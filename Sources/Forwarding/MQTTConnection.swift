@@ -59,16 +59,20 @@ final class MQTTConnection: @unchecked Sendable {
 
     private static let library: Void = { mosquitto_lib_init() }()
 
-    /// Connects with MQTT 5, or with 3.1.1 when the broker does not speak 5 (MQTT 5 §3.2.2.2, reason 0x84;
-    /// a 3.1.1 broker answers return code 1, MQTT 3.1.1 §3.2.2.3), and subscribes. `received` gets the subscriptions'
-    /// messages and `ended` is called when the session ends, both on libmosquitto's thread.
+    /// Connects with MQTT 5, or with 3.1.1 when the broker does not speak 5 (``MQTTError/asksForMQTT311``), and
+    /// subscribes. `received` gets the subscriptions' messages and `ended` is called when the session ends, both on
+    /// libmosquitto's thread.
     static func open(
         _ options: Options, received: @escaping @Sendable (String, [UInt8]) -> Void, ended: @escaping @Sendable () -> Void
     ) async throws -> MQTTConnection {
         do {
             return try await MQTTConnection(options, version: MQTT_PROTOCOL_V5, received: received, ended: ended)
-        } catch MQTTError.refused(let code, _) where code == Int32(MQTT_RC_UNSUPPORTED_PROTOCOL_VERSION.rawValue) || code == 1 {
-            return try await MQTTConnection(options, version: MQTT_PROTOCOL_V311, received: received, ended: ended)
+        } catch let first as MQTTError where first.asksForMQTT311 {
+            do {
+                return try await MQTTConnection(options, version: MQTT_PROTOCOL_V311, received: received, ended: ended)
+            } catch let again as MQTTError {
+                throw first.followed(by: again)
+            }
         }
     }
 
@@ -215,13 +219,15 @@ final class MQTTConnection: @unchecked Sendable {
         waiter?.resume(returning: code)
     }
 
-    /// The session ended; before CONNACK, a connection refused (``tlsEnded(_:)`` over TLS without OpenSSL's reason).
+    /// The session ended; before CONNACK, a connection refused (``endedBeforeCONNACK(code:logged:usesTLS:protocolName:)``).
     private func disconnected(_ code: Int32) {
-        let usesTLS = usesTLS
+        let (usesTLS, protocolName) = (usesTLS, protocolName)
         let (connectWaiter, publishWaiter, failure) = state.withLock { state in
             if state.failure == nil {
-                let reason = state.lastLoggedError ?? String(cString: mosquitto_strerror(code))
-                state.failure = state.connack != nil ? .lost(reason) : .unreachable(usesTLS && state.lastLoggedError == nil ? Self.tlsEnded(reason) : reason)
+                state.failure =
+                    state.connack != nil
+                    ? .lost(state.lastLoggedError ?? String(cString: mosquitto_strerror(code)))
+                    : Self.endedBeforeCONNACK(code: code, logged: state.lastLoggedError, usesTLS: usesTLS, protocolName: protocolName)
             }
             if state.connack == nil { state.connack = -1 }
             defer { (state.connackWaiter, state.publishWaiter) = (nil, nil) }
@@ -264,6 +270,18 @@ final class MQTTConnection: @unchecked Sendable {
             return state.connackWaiter
         }
         waiter?.resume(returning: -1)
+    }
+
+    /// What a session that ended before CONNACK with libmosquitto's `code` ran into, `logged` the error libmosquitto
+    /// logged. `MOSQ_ERR_CONN_LOST` with nothing logged — the socket's end or reset, or TLS's close_notify — is the
+    /// broker closing the connection after CONNECT: TCP and name lookups fail in `mosquitto_connect`, and TLS's failures
+    /// are logged or `EPROTO`. That is ``MQTTError/closedBeforeCONNACK(protocols:)``, which has MQTT 5 offered again as
+    /// 3.1.1 (docs/reference/MQTT.md §2). Anything else over TLS without OpenSSL's reason is ``tlsEnded(_:)``.
+    static func endedBeforeCONNACK(code: Int32, logged: String?, usesTLS: Bool, protocolName: String) -> MQTTError {
+        if let logged { return .unreachable(logged) }
+        if code == MOSQ_ERR_CONN_LOST.rawValue { return .closedBeforeCONNACK(protocols: [protocolName]) }
+        let reason = String(cString: mosquitto_strerror(code))
+        return .unreachable(usesTLS ? tlsEnded(reason) : reason)
     }
 
     /// A TLS session the broker ended before CONNACK without OpenSSL's reason reaching libmosquitto's log. A broker that

@@ -7,7 +7,7 @@ import Foundation
 /// TLS only, with a certificate for `localhost` signed by a CA of the test's own (``TestCertificates``), and with
 /// `requireCertificate` too, requiring each client's certificate signed by that CA (`require_certificate true`).
 /// `remove()` must be called in the test's teardown; it stops the broker.
-public final class MosquittoBroker: @unchecked Sendable {
+public final class MosquittoBroker: MQTTTestBroker, @unchecked Sendable {
     public let directory: URL
     public let port: Int
     public static let user = "cuff-forward"
@@ -105,8 +105,6 @@ public final class MosquittoBroker: @unchecked Sendable {
     /// The host name to ask for: the certificate's with TLS.
     public var host: String { certificates == nil ? "127.0.0.1" : "localhost" }
 
-    /// The options the test's own mosquitto_sub and mosquitto_pub reach the broker and log in with (the password on
-    /// their command line: a test's throwaway one; cuff-forward reads its own from a file).
     public var clientOptions: [String] {
         ["-h", host, "-p", "\(port)"] + (certificates.map { ["--cafile", $0.authority] } ?? [])
             + (clientCertificate.map { ["--cert", $0.certificate, "--key", $0.key] } ?? []) + (password.map { ["-u", Self.user, "-P", $0] } ?? [])

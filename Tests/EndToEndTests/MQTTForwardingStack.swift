@@ -1,10 +1,11 @@
 import DBusTestSupport
 import Foundation
 
-/// cuff-sim and cuffd on a private bus (``Stack``), a Mosquitto of the test's own (``MosquittoBroker``), cuff-forward
-/// with only an `[MQTT]` sink, and an independent subscriber — Mosquitto's own `mosquitto_sub`, with a persistent
-/// session at QoS 1, so that it misses nothing across a broker restart — writing every message it sees to a file.
-final class MQTTForwardingStack: @unchecked Sendable {
+/// cuff-sim and cuffd on a private bus (``Stack``), an MQTT broker of the test's own (``MQTTTestBroker``: a
+/// ``MosquittoBroker``, or a ``RabbitMQBroker`` that speaks only MQTT 3.1.1), cuff-forward with only an `[MQTT]` sink,
+/// and an independent subscriber — Mosquitto's own `mosquitto_sub`, with a persistent session at QoS 1, so that it
+/// misses nothing across a broker restart — writing every message it sees to a file.
+final class MQTTForwardingStack<Broker: MQTTTestBroker>: @unchecked Sendable {
     /// One message the subscriber saw.
     struct Seen: Equatable {
         let retained: Bool
@@ -22,7 +23,7 @@ final class MQTTForwardingStack: @unchecked Sendable {
     }
 
     let stack: Stack
-    let broker: MosquittoBroker
+    let broker: Broker
     private(set) var forwarder: ChildProcess?
     private var subscriber: ChildProcess?
 
@@ -32,32 +33,31 @@ final class MQTTForwardingStack: @unchecked Sendable {
     var passwordPath: String { directory.appendingPathComponent("mqtt-password").path }
     private var messagesPath: String { directory.appendingPathComponent("messages.txt").path }
 
-    static let binary = Stack.binaries.appendingPathComponent("cuff-forward").path
+    static var binary: String { Stack.binaries.appendingPathComponent("cuff-forward").path }
 
-    /// With `requireCertificate` (and `tls`), the broker requires a client certificate, and cuff-forward presents one.
-    /// With `acl`, the broker enforces that ACL file's text.
-    static func make(
-        scenario: String, password: String? = nil, tls: Bool = false, requireCertificate: Bool = false, acl: String? = nil
-    ) async throws -> MQTTForwardingStack {
-        let stack = try await Stack.make(scenario: scenario)
-        let broker = try await offCooperativePool { try MosquittoBroker(password: password, tls: tls, requireCertificate: requireCertificate, acl: acl) }
-        let forwarding = MQTTForwardingStack(stack: stack, broker: broker)
+    /// cuffd over `scenario` on a private bus, forward.conf for `broker` at `mqtt://` (``writeConfiguration(password:url:caFile:clientCertificate:)``
+    /// can change it before cuff-forward starts), and the subscriber.
+    static func make(scenario: String, broker: Broker) async throws -> MQTTForwardingStack {
+        let forwarding = MQTTForwardingStack(stack: try await Stack.make(scenario: scenario), broker: broker)
         try FileManager.default.createDirectory(at: forwarding.directory.appendingPathComponent("state"), withIntermediateDirectories: false)
-        try forwarding.writeConfiguration(
-            password: password, url: "\(tls ? "mqtts" : "mqtt")://\(broker.host):\(broker.port)", caFile: broker.certificates?.authority,
-            clientCertificate: try await offCooperativePool { try broker.certificates.flatMap { requireCertificate ? try $0.client("cuff-forward") : nil } })
+        try forwarding.writeConfiguration(password: broker.password, url: "mqtt://\(broker.host):\(broker.port)", caFile: nil)
         try forwarding.startSubscriber()
         return forwarding
     }
 
-    private init(stack: Stack, broker: MosquittoBroker) {
+    private init(stack: Stack, broker: Broker) {
         self.stack = stack
         self.broker = broker
     }
 
     deinit {
         forwarder?.terminate()
-        subscriber?.terminate()
+        // SIGKILL: mosquitto_sub's SIGTERM handler calls mosquitto_disconnect, which takes a lock of libmosquitto's that
+        // the code it interrupted may hold (queueing a PUBACK), and then waits for good.
+        if let subscriber {
+            kill(subscriber.pid, SIGKILL)
+            subscriber.waitForExit()
+        }
     }
 
     /// forward.conf with an `[MQTT]` section for the broker at `url`; with `password`, the user and a password file;
@@ -76,7 +76,7 @@ final class MQTTForwardingStack: @unchecked Sendable {
         if let clientCertificate { text += "CertificateFile=\(clientCertificate.certificate)\nKeyFile=\(clientCertificate.key)\n" }
         if let password {
             try (password + "\n").write(toFile: passwordPath, atomically: false, encoding: .utf8)
-            text += "User=\(MosquittoBroker.user)\nPasswordFile=\(passwordPath)\n"
+            text += "User=\(Broker.user)\nPasswordFile=\(passwordPath)\n"
         }
         try text.write(toFile: configurationPath, atomically: false, encoding: .utf8)
     }
@@ -134,11 +134,12 @@ final class MQTTForwardingStack: @unchecked Sendable {
         }
     }
 
-    /// What a subscriber arriving now is handed as retained (`mosquitto_sub --retained-only`, which ends at the first
-    /// message that is not, or after 2 s).
-    func retained() throws -> [Seen] {
+    /// What a subscriber arriving now to `filters` is handed as retained (`mosquitto_sub --retained-only`, which ends at
+    /// the first message that is not, after 2 s, or with `count`, at that many messages).
+    func retained(_ filters: [String] = ["cuffd/#", "homeassistant/#"], count: Int? = nil) throws -> [Seen] {
         let result = try ExternalCommand.run(
-            "mosquitto_sub", broker.clientOptions + ["--retained-only", "-W", "2", "-t", "cuffd/#", "-t", "homeassistant/#", "-F", "%r %t %p"])
+            "mosquitto_sub",
+            broker.clientOptions + ["--retained-only", "-W", "2", "-F", "%r %t %p"] + (count.map { ["-C", "\($0)"] } ?? []) + filters.flatMap { ["-t", $0] })
         return Seen.lines(result.standardOutput)
     }
 
@@ -155,5 +156,23 @@ final class MQTTForwardingStack: @unchecked Sendable {
         let result = try ExternalCommand.run("python3", [script, messagesPath, "homeassistant"])
         guard result.status == 0 else { throw TestFailure("ha_discovery_check.py: \(result.standardError)") }
         return try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: [String: Any]] ?? [:]
+    }
+}
+
+extension MQTTForwardingStack where Broker == MosquittoBroker {
+    /// With a Mosquitto of the test's own: with `password`, a password file; with `tls`, `mqtts://` and its CA; with
+    /// `requireCertificate` (and `tls`), the broker requires a client certificate, and cuff-forward presents one; with
+    /// `acl`, the broker enforces that ACL file's text.
+    static func make(
+        scenario: String, password: String? = nil, tls: Bool = false, requireCertificate: Bool = false, acl: String? = nil
+    ) async throws -> MQTTForwardingStack {
+        let broker = try await offCooperativePool { try MosquittoBroker(password: password, tls: tls, requireCertificate: requireCertificate, acl: acl) }
+        let forwarding = try await make(scenario: scenario, broker: broker)
+        if let certificates = broker.certificates {
+            try forwarding.writeConfiguration(
+                password: password, url: "mqtts://\(broker.host):\(broker.port)", caFile: certificates.authority,
+                clientCertificate: try await offCooperativePool { requireCertificate ? try certificates.client("cuff-forward") : nil })
+        }
+        return forwarding
     }
 }

@@ -21,6 +21,7 @@ extension MQTTForwardingTests {
             let log = forwarding.stack.text("without.log")
             #expect(log.contains("certificate"), "\(log)")
             #expect(!log.contains("connected to the MQTT broker"), "\(log)")
+            #expect(!log.contains("MQTT 3.1.1"), "the refusal taken for a broker without MQTT 5: \(log)")
             try await forwarding.killForwarder()
             #expect(forwarding.readingMessages().isEmpty && !forwarding.seen().contains { $0.topic == "cuffd/status" })
 

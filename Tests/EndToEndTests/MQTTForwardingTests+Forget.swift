@@ -6,13 +6,13 @@ import Testing
 /// cuff-forward runs at the time or starts afterwards.
 extension MQTTForwardingTests {
     /// The topics of the cuff's entities as the subscriber saw them announced: the six configs and the state.
-    static func entityTopics(_ forwarding: MQTTForwardingStack) -> Set<String> {
+    static func entityTopics(_ forwarding: MQTTForwardingStack<MosquittoBroker>) -> Set<String> {
         Set(forwarding.seen().filter { !$0.payload.isEmpty && ($0.topic.hasSuffix("/config") || $0.topic.hasSuffix("/state")) }.map(\.topic))
     }
 
     /// Waits until users.json lists the cuff and the anchor is written: the broker acknowledged the page, which the
     /// subscriber may have seen before.
-    static func waitForStateFiles(_ forwarding: MQTTForwardingStack) async throws {
+    static func waitForStateFiles(_ forwarding: MQTTForwardingStack<MosquittoBroker>) async throws {
         let users = forwarding.directory.appendingPathComponent("state/mqtt/users.json").path
         try await forwarding.wait("users.json and the anchor written") { _ in
             (try? String(contentsOfFile: users, encoding: .utf8))?.contains(Self.cuff) == true && FileManager.default.fileExists(atPath: forwarding.anchorPath)
@@ -21,7 +21,7 @@ extension MQTTForwardingTests {
 
     /// Waits until each of `topics` has been emptied (an empty retained message) after what the subscriber saw before,
     /// then checks that a subscriber arriving now is handed none of them, and that users.json no longer lists the user.
-    static func expectRemoved(_ topics: Set<String>, _ forwarding: MQTTForwardingStack, after seenBefore: Int) async throws {
+    static func expectRemoved(_ topics: Set<String>, _ forwarding: MQTTForwardingStack<MosquittoBroker>, after seenBefore: Int) async throws {
         try await forwarding.wait("the cuff's configs and state emptied") { seen in
             topics.isSubset(of: Set(seen.dropFirst(seenBefore).filter { $0.payload.isEmpty }.map(\.topic)))
         }

@@ -12,8 +12,8 @@ struct MQTTForwardingTests {
     /// The broker, cuffd with cuff-sim, the subscriber; cuffd started and the cuff paired, so its records are stored.
     static func paired(
         _ teardown: Teardown, password: String? = nil, tls: Bool = false, requireCertificate: Bool = false, acl: String? = nil
-    ) async throws -> MQTTForwardingStack {
-        let forwarding = try await MQTTForwardingStack.make(
+    ) async throws -> MQTTForwardingStack<MosquittoBroker> {
+        let forwarding = try await MQTTForwardingStack<MosquittoBroker>.make(
             scenario: "stored-records.json", password: password, tls: tls, requireCertificate: requireCertificate, acl: acl)
         teardown.add { forwarding.broker.remove() }
         try await forwarding.stack.startDaemon()
@@ -22,7 +22,7 @@ struct MQTTForwardingTests {
     }
 
     /// ``paired(_:password:tls:)``, and cuff-forward started and caught up: every reading seen by the subscriber.
-    static func caughtUp(_ teardown: Teardown) async throws -> MQTTForwardingStack {
+    static func caughtUp(_ teardown: Teardown) async throws -> MQTTForwardingStack<MosquittoBroker> {
         let forwarding = try await paired(teardown)
         try forwarding.startForwarder()
         try await forwarding.waitForEveryReading()

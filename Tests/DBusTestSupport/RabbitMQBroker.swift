@@ -1,0 +1,125 @@
+import Foundation
+
+/// A RabbitMQ node of the test's own (Debian's `rabbitmq-server` 3.10) with only its MQTT plugin, which speaks MQTT 3.1
+/// and 3.1.1 and not 5 (docs/reference/MQTT.md §2). Everything is in a temporary folder: `rabbitmq-env.conf` (so that
+/// /etc/rabbitmq's is not read), `rabbitmq.conf`, `advanced.config`, `enabled_plugins`, the Mnesia database (where the
+/// retained messages are kept), the log, and the Erlang cookie, found through `HOME`. The node has a name of its own,
+/// no AMQP listener, MQTT on 127.0.0.1 at a free port, its distribution port on 127.0.0.1 and its own epmd on a free
+/// port on 127.0.0.1 (`ERL_EPMD_PORT`), so it meets neither the system's `rabbitmq-server` service nor its epmd
+/// (4369). The user ``user`` logs in with ``password``; no anonymous clients. Like ``PostgresServer``'s server it runs
+/// as `nobody` under root (RabbitMQ's `/usr/sbin` wrapper would switch to the `rabbitmq` user; its own script in
+/// `/usr/lib/rabbitmq/bin` is started instead). `remove()` must be called in the test's teardown: it stops the node
+/// (SIGTERM; SIGKILL to its process group after 15 s) and its epmd.
+public final class RabbitMQBroker: MQTTTestBroker, @unchecked Sendable {
+    public static let user = "cuff-forward"
+    public let password: String? = "rabbit-secret"
+    public let host = "127.0.0.1"
+    public let port: Int
+    public let directory: URL
+    /// The epmd the node registers with, and which `remove()` stops.
+    private let epmdPort: Int
+    private let nodeName: String
+    private let lock = NSLock()
+    private var process: ChildProcess?
+
+    static let server = "/usr/lib/rabbitmq/bin/rabbitmq-server"
+
+    public static var available: Bool {
+        FileManager.default.isExecutableFile(atPath: server) && ExternalCommand.exists("epmd") && ExternalCommand.exists("mosquitto_sub")
+    }
+
+    /// Writes the node's folder, starts it and waits (at most 30 s; it takes about 8) until a 3.1.1 client can publish.
+    public init() throws {
+        let name = "cuffd-test-\(UUID().uuidString.prefix(8).lowercased())"
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("cuff-forward-\(name)")
+        nodeName = "\(name)@localhost"
+        // Three ports, held together so that they differ.
+        let sockets = try (0..<3).map { _ in try boundLoopbackSocket() }
+        sockets.forEach { close($0.descriptor) }
+        (port, epmdPort) = (sockets[0].port, sockets[1].port)
+        let distributionPort = sockets[2].port
+        let files = [
+            "rabbitmq-env.conf": """
+                NODENAME=\(nodeName)
+                CONFIG_FILE=\(path("rabbitmq.conf"))
+                ADVANCED_CONFIG_FILE=\(path("advanced.config"))
+                ENABLED_PLUGINS_FILE=\(path("enabled_plugins"))
+                MNESIA_BASE=\(path("mnesia"))
+                LOG_BASE=\(path("log"))
+                ERL_EPMD_PORT=\(epmdPort)
+                ERL_EPMD_ADDRESS=127.0.0.1
+
+                """,
+            "rabbitmq.conf": """
+                listeners.tcp = none
+                mqtt.listeners.tcp.1 = 127.0.0.1:\(port)
+                mqtt.allow_anonymous = false
+                default_user = \(Self.user)
+                default_pass = \(password!)
+
+                """,
+            "advanced.config": """
+                [{kernel, [{inet_dist_use_interface, {127,0,0,1}}, {inet_dist_listen_min, \(distributionPort)}, {inet_dist_listen_max, \(distributionPort)}]}].
+
+                """,
+            "enabled_plugins": "[rabbitmq_mqtt].\n",
+            ".erlang.cookie": UUID().uuidString,
+        ]
+        for folder in ["", "mnesia", "log"] {
+            try FileManager.default.createDirectory(atPath: path(folder), withIntermediateDirectories: false)
+            try PostgresServer.giveToAccount(path(folder))
+        }
+        for (file, text) in files {
+            try text.write(toFile: path(file), atomically: false, encoding: .utf8)
+            try PostgresServer.giveToAccount(path(file))
+        }
+        // Erlang refuses a cookie others can read.
+        guard chmod(path(".erlang.cookie"), 0o400) == 0 else { throw TestFailure("cannot chmod the Erlang cookie") }
+        do {
+            try start()
+        } catch {
+            remove()
+            throw error
+        }
+    }
+
+    private func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    private func start() throws {
+        // setsid: the node's processes in a group of their own, which `stop()` can kill whole if SIGTERM is not enough.
+        let argv = PostgresServer.asAccount([
+            "/usr/bin/setsid", "/usr/bin/env", "HOME=\(directory.path)", "RABBITMQ_CONF_ENV_FILE=\(path("rabbitmq-env.conf"))", Self.server,
+        ])
+        let child = try ChildProcess(argv[0], Array(argv.dropFirst()), standardError: .discard)
+        lock.withLock { process = child }
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if (try? ExternalCommand.run("mosquitto_pub", clientOptions + ["-t", "probe", "-n"], timeout: 5))?.status == 0 { return }
+            guard child.isRunning else { throw TestFailure("rabbitmq-server exited: \(log.suffix(2000))") }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        throw TestFailure("RabbitMQ did not accept MQTT connections within 30 s: \(log.suffix(2000))")
+    }
+
+    /// Stops the node — SIGTERM, which its script turns into an orderly shutdown (about 2.5 s); SIGKILL to the process
+    /// group after 15 s — and then its epmd.
+    private func stop() {
+        guard let child = lock.withLock({ process.take() }) else { return }
+        kill(child.pid, SIGTERM)
+        let deadline = Date().addingTimeInterval(15)
+        while child.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if child.isRunning { kill(-child.pid, SIGKILL) }
+        child.waitForExit()
+        _ = try? ExternalCommand.run("/usr/bin/env", ["ERL_EPMD_PORT=\(epmdPort)", "epmd", "-kill"], timeout: 10)
+    }
+
+    public func remove() {
+        stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The node's log.
+    public var log: String { (try? String(contentsOfFile: path("log/\(nodeName).log"), encoding: .utf8)) ?? "" }
+
+    public var clientOptions: [String] { ["-V", "mqttv311", "-h", host, "-p", "\(port)", "-u", Self.user, "-P", password!] }
+}
