@@ -24,9 +24,11 @@ final class Stack: @unchecked Sendable {
     var storePath: String { directory.appendingPathComponent("health.sqlite").path }
     var configurationPath: String { directory.appendingPathComponent("cuffd.conf").path }
 
-    /// A stack made off the cooperative pool (starting cuff-sim waits for it).
+    /// A stack made off the cooperative pool (starting the bus waits for it), once cuff-sim says it is ready.
     static func make(scenario name: String, policy: String = PrivateBus.permissivePolicy, configuration: String = "", daemonArguments: [String] = []) async throws -> Stack {
-        try await offCooperativePool { try Stack(scenario: name, policy: policy, configuration: configuration, daemonArguments: daemonArguments) }
+        let stack = try await offCooperativePool { try Stack(scenario: name, policy: policy, configuration: configuration, daemonArguments: daemonArguments) }
+        try await stack.wait(for: "org.bluez ready", in: "cuff-sim.log")
+        return stack
     }
 
     private init(scenario name: String, policy: String, configuration: String, daemonArguments: [String]) throws {
@@ -42,7 +44,6 @@ final class Stack: @unchecked Sendable {
             Self.binaries.appendingPathComponent("cuff-sim").path, ["--scenario", scenario.path, "--bus", bus.address],
             standardOutput: .descriptor(simulatorLog), standardError: .descriptor(simulatorLog))
         close(simulatorLog)
-        try wait(for: "org.bluez ready", in: "cuff-sim.log")
     }
 
     deinit {
@@ -52,35 +53,35 @@ final class Stack: @unchecked Sendable {
         journal.stop()
     }
 
-    /// Starts cuffd and waits for READY=1 on the notify socket; returns the time that took.
+    /// Starts cuffd and waits for READY=1 on the notify socket, or for cuffd to exit without it; returns the time
+    /// that took.
     @discardableResult
     func startDaemon(environment: [String: String] = [:]) async throws -> Duration {
-        try await offCooperativePool { try self.startDaemonBlocking(environment: environment) }
-    }
-
-    private func startDaemonBlocking(environment: [String: String]) throws -> Duration {
         let log = try Self.logFile(directory.appendingPathComponent("cuffd.log"))
         let clock = ContinuousClock()
         let started = clock.now
-        daemon = try ChildProcess(
+        let skip = notify.count
+        let daemon = try ChildProcess(
             Self.binaries.appendingPathComponent("cuffd").path,
             ["--bus", bus.address, "--store", storePath, "--config", configurationPath, "--journal-socket", journal.path] + daemonArguments,
             standardOutput: .descriptor(log), standardError: .descriptor(log), environment: environment.merging(["NOTIFY_SOCKET": notify.path]) { _, new in new })
         close(log)
-        let skip = notify.count
-        while clock.now - started < .seconds(10) {
-            if notify.texts.dropFirst(skip).contains(where: { $0.contains("READY=1") }) { return clock.now - started }
-            guard daemon?.isRunning == true else { break }
-            Thread.sleep(forTimeInterval: 0.005)
-        }
-        throw TestFailure("cuffd sent no READY=1:\n\(text("cuffd.log"))")
+        self.daemon = daemon
+        notify.wake(whenExits: daemon)
+        let ready: @Sendable () -> Bool = { self.notify.texts.dropFirst(skip).contains { $0.contains("READY=1") } }
+        try await notify.wait("cuffd's READY=1 or its exit", detail: self.text("cuffd.log")) { ready() || !daemon.isRunning }
+        guard ready() else { throw TestFailure("cuffd exited without READY=1:\n\(text("cuffd.log"))") }
+        return clock.now - started
     }
 
-    /// Stops cuffd with SIGTERM and returns its exit status.
+    /// Stops cuffd with SIGTERM and returns its exit status; a cuffd that has not stopped 30 s later is killed and
+    /// fails the test (a shutdown that hangs, as one held up by its watchdog loop once did).
     func stopDaemon() async throws -> Int32 {
         guard let daemon else { return -1 }
         kill(daemon.pid, SIGTERM)
-        return try await daemonExit()
+        let status = try await offCooperativePool { daemon.waitForExit(killingAfter: 30) }
+        guard status != 128 + SIGKILL else { throw TestFailure("cuffd did not stop within 30 s of SIGTERM:\n\(text("cuffd.log"))") }
+        return status
     }
 
     /// Kills cuffd at once, as a crash or power loss of the process would.
@@ -155,12 +156,9 @@ final class Stack: @unchecked Sendable {
         (try? String(contentsOf: directory.appendingPathComponent(log), encoding: .utf8)) ?? ""
     }
 
-    func wait(for fragment: String, in log: String, within timeout: Duration = .seconds(10)) throws {
-        let deadline = ContinuousClock.now + timeout
-        while !text(log).contains(fragment) {
-            guard ContinuousClock.now < deadline else { throw TestFailure("no \"\(fragment)\" in \(log):\n\(text(log))") }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+    /// Waits until `log`, in the stack's folder, contains `fragment`.
+    func wait(for fragment: String, in log: String, within timeout: Duration = .seconds(60)) async throws {
+        try await FolderWatch.wait("\"\(fragment)\" in \(log)", in: [directory.path], within: timeout, detail: text(log)) { text(log).contains(fragment) }
     }
 
     private static func logFile(_ url: URL) throws -> Int32 {
@@ -170,26 +168,64 @@ final class Stack: @unchecked Sendable {
     }
 }
 
-/// A datagram socket read on a thread of its own from the start, keeping everything it received.
+/// A datagram socket read on a thread of its own from the start, keeping everything it received; a test waits for
+/// what it expects to arrive (``wait(_:within:detail:until:)``).
 final class DatagramCollector: @unchecked Sendable {
     private let receiver: DatagramReceiver
-    private let lock = NSLock()
+    private let condition = NSCondition()
     private var received: [[UInt8]] = []
+    /// Counts datagrams and wake-ups, so that a waiter sees whether anything came since it last looked.
+    private var changes = 0
     private var running = true
 
     var path: String { receiver.path }
-    var datagrams: [[UInt8]] { lock.withLock { received } }
+    var datagrams: [[UInt8]] { condition.withLock { received } }
     var texts: [String] { datagrams.map { String(decoding: $0, as: UTF8.self) } }
-    var count: Int { lock.withLock { received.count } }
+    var count: Int { condition.withLock { received.count } }
 
     init() throws {
         receiver = try DatagramReceiver()
         Thread.detachNewThread { [self] in
-            while lock.withLock({ running }) {
-                if let datagram = receiver.receive(timeout: .milliseconds(100)) { lock.withLock { received.append(datagram.bytes) } }
+            while condition.withLock({ running }) {
+                guard let datagram = receiver.receive(timeout: .milliseconds(100)) else { continue }
+                condition.withLock {
+                    received.append(datagram.bytes)
+                    changes += 1
+                    condition.broadcast()
+                }
             }
         }
     }
 
-    func stop() { lock.withLock { running = false } }
+    func stop() { condition.withLock { running = false } }
+
+    /// Wakes the waiters once `child` has exited (waitid(2) with WNOWAIT, which leaves it to be reaped by its owner).
+    func wake(whenExits child: ChildProcess) {
+        Thread.detachNewThread { [self] in
+            var info = siginfo_t()
+            _ = waitid(P_PID, id_t(child.pid), &info, WEXITED | WNOWAIT)
+            condition.withLock {
+                changes += 1
+                condition.broadcast()
+            }
+        }
+    }
+
+    /// Returns once `satisfied` holds, checked now and at each datagram or wake-up; throws after `timeout` without it.
+    func wait(_ what: String, within timeout: Duration = .seconds(60), detail: @autoclosure () -> String = "", until satisfied: @escaping @Sendable () -> Bool) async throws {
+        let deadline = Date(timeIntervalSinceNow: Double(timeout.components.seconds))
+        let held = try await offCooperativePool { [self] in
+            var seen = condition.withLock { changes }
+            while !satisfied() {
+                let more = condition.withLock {
+                    while changes == seen, condition.wait(until: deadline) {}
+                    defer { seen = changes }
+                    return changes != seen
+                }
+                guard more else { return satisfied() }
+            }
+            return true
+        }
+        guard held else { throw TestFailure("\(what): not within \(timeout)\n\(detail())") }
+    }
 }
