@@ -6,7 +6,9 @@ import Foundation
 /// only turns a hang into a failure.
 ///
 /// One inotify instance serves the whole test process: a user's instances are few (128 by default), and every
-/// private bus's dbus-daemon holds one too. A thread of its own reads the instance and counts each watch's events; a
+/// private bus's dbus-daemon holds one too — the parallel suite's buses take nearly all, so only the suites that
+/// start servers, which run on their own (scripts/test), watch folders; the others follow the logs of their
+/// processes through pipes. A thread of its own reads the instance and counts each watch's events; a
 /// wait notes the count of its watches before it checks its condition, so that nothing that happens in between is
 /// missed, and sleeps until the count moves.
 public final class FolderWatch: @unchecked Sendable {
@@ -19,7 +21,12 @@ public final class FolderWatch: @unchecked Sendable {
 
     private init() throws {
         descriptor = inotify_init1(Int32(IN_CLOEXEC))
-        guard descriptor >= 0 else { throw TestFailure("inotify_init1: \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else {
+            throw TestFailure(
+                "inotify_init1: \(String(cString: strerror(errno))) — with EMFILE, the user's inotify instances "
+                    + "(fs.inotify.max_user_instances) are taken, as by the dbus-daemons of many private buses at once: "
+                    + "scripts/test runs the suites that watch folders on their own")
+        }
         Thread.detachNewThread { [self] in readEvents() }
     }
 

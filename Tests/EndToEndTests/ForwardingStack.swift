@@ -112,8 +112,7 @@ final class ForwardingStack: @unchecked Sendable {
 
     /// Starts `cuff-forward --config forward.conf` as nobody, its stderr appended to `log`.
     func startForwarder(log: String = "forward.log") throws {
-        let descriptor = open(directory.appendingPathComponent(log).path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        guard descriptor >= 0 else { throw TestFailure("cannot create \(log)") }
+        let descriptor = try stack.logWriter(log)
         defer { close(descriptor) }
         let argv = PostgresServer.asAccount([Self.binary, "--config", configurationPath, "--bus", stack.bus.address])
         forwarder = try ChildProcess(argv[0], Array(argv.dropFirst()), standardOutput: .descriptor(descriptor), standardError: .descriptor(descriptor))

@@ -64,7 +64,7 @@ final class HoldingRelay: @unchecked Sendable {
     /// Copies until `source` ends, then ends both directions of `sink`, which ends the other copy too.
     private func pass(from source: Int32, to sink: Int32, holdable: Bool) {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        copying: while true {
+        while true {
             let count = read(source, &buffer, buffer.count)
             guard count > 0 else { break }
             let kept = holdable && condition.withLock {
@@ -73,12 +73,7 @@ final class HoldingRelay: @unchecked Sendable {
                 condition.broadcast()
                 return true
             }
-            var written = 0
-            while !kept, written < count {
-                let more = buffer[written..<count].withUnsafeBytes { write(sink, $0.baseAddress, $0.count) }
-                guard more > 0 else { break copying }
-                written += more
-            }
+            guard kept || writeAll(buffer[..<count], to: sink) else { break }
         }
         shutdown(sink, Int32(SHUT_RDWR))
         shutdown(source, Int32(SHUT_RDWR))

@@ -83,8 +83,7 @@ final class MQTTForwardingStack<Broker: MQTTTestBroker>: @unchecked Sendable {
 
     /// Starts `cuff-forward --config forward.conf` (as root, whom cuffd lets read), its stderr appended to `log`.
     func startForwarder(log: String = "forward.log") throws {
-        let descriptor = open(directory.appendingPathComponent(log).path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        guard descriptor >= 0 else { throw TestFailure("cannot create \(log)") }
+        let descriptor = try stack.logWriter(log)
         defer { close(descriptor) }
         forwarder = try ChildProcess(
             Self.binary, ["--config", configurationPath, "--bus", stack.bus.address], standardOutput: .descriptor(descriptor), standardError: .descriptor(descriptor))
@@ -98,8 +97,7 @@ final class MQTTForwardingStack<Broker: MQTTTestBroker>: @unchecked Sendable {
     }
 
     private func startSubscriber() throws {
-        let descriptor = open(messagesPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        guard descriptor >= 0 else { throw TestFailure("cannot create messages.txt") }
+        let descriptor = try stack.logWriter("messages.txt")
         defer { close(descriptor) }
         subscriber = try ChildProcess(
             "mosquitto_sub",

@@ -12,6 +12,8 @@ final class Stack: @unchecked Sendable {
     /// AF_UNIX datagram socket holds about ten datagrams, then a sender blocks.
     let notify: DatagramCollector
     let journal: DatagramCollector
+    /// Signalled whenever a process of the stack writes to its log (``logWriter(_:)``), and when it ends.
+    let logged = ChangeSignal()
     let scenario: URL
     private let simulator: ChildProcess
     private(set) var daemon: ChildProcess?
@@ -39,7 +41,7 @@ final class Stack: @unchecked Sendable {
         scenario = Self.scenarios.appendingPathComponent(name)
         try configuration.write(toFile: directory.appendingPathComponent("cuffd.conf").path, atomically: true, encoding: .utf8)
         self.daemonArguments = daemonArguments
-        let simulatorLog = try Self.logFile(directory.appendingPathComponent("cuff-sim.log"))
+        let simulatorLog = try logPipe(appendingTo: directory.appendingPathComponent("cuff-sim.log"), signalling: logged)
         simulator = try ChildProcess(
             Self.binaries.appendingPathComponent("cuff-sim").path, ["--scenario", scenario.path, "--bus", bus.address],
             standardOutput: .descriptor(simulatorLog), standardError: .descriptor(simulatorLog))
@@ -57,7 +59,7 @@ final class Stack: @unchecked Sendable {
     /// that took.
     @discardableResult
     func startDaemon(environment: [String: String] = [:]) async throws -> Duration {
-        let log = try Self.logFile(directory.appendingPathComponent("cuffd.log"))
+        let log = try logWriter("cuffd.log")
         let clock = ContinuousClock()
         let started = clock.now
         let skip = notify.count
@@ -69,7 +71,7 @@ final class Stack: @unchecked Sendable {
         self.daemon = daemon
         notify.wake(whenExits: daemon)
         let ready: @Sendable () -> Bool = { self.notify.texts.dropFirst(skip).contains { $0.contains("READY=1") } }
-        try await notify.wait("cuffd's READY=1 or its exit", detail: self.text("cuffd.log")) { ready() || !daemon.isRunning }
+        try await notify.received.wait("cuffd's READY=1 or its exit", detail: self.text("cuffd.log")) { ready() || !daemon.isRunning }
         guard ready() else { throw TestFailure("cuffd exited without READY=1:\n\(text("cuffd.log"))") }
         return clock.now - started
     }
@@ -133,7 +135,7 @@ final class Stack: @unchecked Sendable {
 
     /// Starts a long-running `cuffctl ARGUMENTS --bus …` whose output goes to `log` in the stack's folder.
     func startCuffctl(_ arguments: [String], log: String) throws -> ChildProcess {
-        let descriptor = try Self.logFile(directory.appendingPathComponent(log))
+        let descriptor = try logWriter(log)
         defer { close(descriptor) }
         return try ChildProcess(
             Self.binaries.appendingPathComponent("cuffctl").path, arguments + ["--bus", bus.address],
@@ -158,74 +160,51 @@ final class Stack: @unchecked Sendable {
 
     /// Waits until `log`, in the stack's folder, contains `fragment`.
     func wait(for fragment: String, in log: String, within timeout: Duration = .seconds(60)) async throws {
-        try await FolderWatch.wait("\"\(fragment)\" in \(log)", in: [directory.path], within: timeout, detail: text(log)) { text(log).contains(fragment) }
+        try await logged.wait("\"\(fragment)\" in \(log)", within: timeout, detail: text(log)) { self.text(log).contains(fragment) }
     }
 
-    private static func logFile(_ url: URL) throws -> Int32 {
-        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        guard descriptor >= 0 else { throw TestFailure("cannot create \(url.path)") }
-        return descriptor
+    /// The write end of a pipe for a process's standard output and error, whose bytes go to `log` in the stack's
+    /// folder (``logPipe(appendingTo:signalling:)``), signalling ``logged``. The caller closes it once the process has
+    /// started.
+    func logWriter(_ log: String) throws -> Int32 {
+        try logPipe(appendingTo: directory.appendingPathComponent(log), signalling: logged)
     }
 }
 
 /// A datagram socket read on a thread of its own from the start, keeping everything it received; a test waits for
-/// what it expects to arrive (``wait(_:within:detail:until:)``).
+/// what it expects to arrive (``received``).
 final class DatagramCollector: @unchecked Sendable {
     private let receiver: DatagramReceiver
-    private let condition = NSCondition()
-    private var received: [[UInt8]] = []
-    /// Counts datagrams and wake-ups, so that a waiter sees whether anything came since it last looked.
-    private var changes = 0
+    private let lock = NSLock()
+    private var collected: [[UInt8]] = []
     private var running = true
+    /// Signalled at each datagram, and when a process ``wake(whenExits:)`` watches exits.
+    let received = ChangeSignal()
 
     var path: String { receiver.path }
-    var datagrams: [[UInt8]] { condition.withLock { received } }
+    var datagrams: [[UInt8]] { lock.withLock { collected } }
     var texts: [String] { datagrams.map { String(decoding: $0, as: UTF8.self) } }
-    var count: Int { condition.withLock { received.count } }
+    var count: Int { lock.withLock { collected.count } }
 
     init() throws {
         receiver = try DatagramReceiver()
         Thread.detachNewThread { [self] in
-            while condition.withLock({ running }) {
+            while lock.withLock({ running }) {
                 guard let datagram = receiver.receive(timeout: .milliseconds(100)) else { continue }
-                condition.withLock {
-                    received.append(datagram.bytes)
-                    changes += 1
-                    condition.broadcast()
-                }
+                lock.withLock { collected.append(datagram.bytes) }
+                received.signal()
             }
         }
     }
 
-    func stop() { condition.withLock { running = false } }
+    func stop() { lock.withLock { running = false } }
 
-    /// Wakes the waiters once `child` has exited (waitid(2) with WNOWAIT, which leaves it to be reaped by its owner).
+    /// Signals ``received`` once `child` has exited (waitid(2) with WNOWAIT, which leaves it to be reaped by its owner).
     func wake(whenExits child: ChildProcess) {
-        Thread.detachNewThread { [self] in
+        Thread.detachNewThread { [received] in
             var info = siginfo_t()
             _ = waitid(P_PID, id_t(child.pid), &info, WEXITED | WNOWAIT)
-            condition.withLock {
-                changes += 1
-                condition.broadcast()
-            }
+            received.signal()
         }
-    }
-
-    /// Returns once `satisfied` holds, checked now and at each datagram or wake-up; throws after `timeout` without it.
-    func wait(_ what: String, within timeout: Duration = .seconds(60), detail: @autoclosure () -> String = "", until satisfied: @escaping @Sendable () -> Bool) async throws {
-        let deadline = Date(timeIntervalSinceNow: Double(timeout.components.seconds))
-        let held = try await offCooperativePool { [self] in
-            var seen = condition.withLock { changes }
-            while !satisfied() {
-                let more = condition.withLock {
-                    while changes == seen, condition.wait(until: deadline) {}
-                    defer { seen = changes }
-                    return changes != seen
-                }
-                guard more else { return satisfied() }
-            }
-            return true
-        }
-        guard held else { throw TestFailure("\(what): not within \(timeout)\n\(detail())") }
     }
 }
