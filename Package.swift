@@ -53,6 +53,7 @@ let package = Package(
                 "CuffSimulation",
                 "Daemon",
                 "DurableFiles",
+                "JSONEscaping",
                 "ReadingColumns",
                 "Diagnostics",
                 "ForwardingStatus",
@@ -87,6 +88,8 @@ let package = Package(
         // A small file replaced whole and durably (temporary file, fsync, rename, fsync of the folder), the one way
         // cuffd, cuff-forward and cuffctl keep one; no Foundation, as cuff-forward links none.
         .target(name: "DurableFiles"),
+        // The one JSON string escaper (RFC 8259 §7), of cuffctl's JSON and cuff-forward's MQTT payloads; no Foundation.
+        .target(name: "JSONEscaping"),
         // systemd-style configuration files (systemd.syntax(7)): sections, keys, typed values, errors naming the line;
         // cuffd.conf and cuff-forward's forward.conf both.
         .target(name: "INIConfiguration"),
@@ -146,7 +149,8 @@ let package = Package(
         .target(
             name: "Forwarding",
             dependencies: [
-                "CLinux", "CMosquitto", "CPostgreSQL", "DBus", "DurableFiles", "ForwardingStatus", "GATTHealth", "INIConfiguration", "ReadingColumns",
+                "CLinux", "CMosquitto", "CPostgreSQL", "DBus", "DurableFiles", "ForwardingStatus", "GATTHealth", "INIConfiguration", "JSONEscaping",
+                "ReadingColumns",
             ]
         ),
         // A page of readings as columns, as cuffd's `ReadingColumns` and `ChangeColumns` send it: built by cuffd, read by
