@@ -8,9 +8,10 @@ import Foundation
 final class HoldingRelay: @unchecked Sendable {
     let port: Int
     private let listening: Int32
-    private let condition = NSCondition()
+    private let lock = NSLock()
     private var holding = false
     private var held = 0
+    private let sent = ChangeSignal()
 
     /// Listens at once; the connection it accepts is relayed to `target` on 127.0.0.1.
     init(to target: Int) throws {
@@ -23,18 +24,11 @@ final class HoldingRelay: @unchecked Sendable {
     }
 
     /// Holds what the client sends from now on.
-    func hold() { condition.withLock { holding = true } }
+    func hold() { lock.withLock { holding = true } }
 
-    /// Returns once the client has sent something since ``hold()``; throws after `timeout` without.
-    func waitUntilHeld(within timeout: Duration = .seconds(60)) async throws {
-        let deadline = Date(timeIntervalSinceNow: Double(timeout.components.seconds))
-        let sent = try await offCooperativePool { [self] in
-            condition.withLock {
-                while held == 0, condition.wait(until: deadline) {}
-                return held > 0
-            }
-        }
-        guard sent else { throw TestFailure("nothing sent through the relay within \(timeout)") }
+    /// Returns once the client has sent something since ``hold()``.
+    func waitUntilHeld() async throws {
+        try await sent.wait("something sent through the relay") { [self] in lock.withLock { held > 0 } }
     }
 
     private func relay(to target: Int) {
@@ -67,12 +61,11 @@ final class HoldingRelay: @unchecked Sendable {
         while true {
             let count = read(source, &buffer, buffer.count)
             guard count > 0 else { break }
-            let kept = holdable && condition.withLock {
-                guard holding else { return false }
-                held += count
-                condition.broadcast()
-                return true
+            let kept = holdable && lock.withLock {
+                if holding { held += count }
+                return holding
             }
+            if kept { sent.signal() }
             guard kept || writeAll(buffer[..<count], to: sink) else { break }
         }
         shutdown(sink, Int32(SHUT_RDWR))
