@@ -14,7 +14,8 @@ import Foundation
 public final class FolderWatch: @unchecked Sendable {
     private let descriptor: Int32
     private let condition = NSCondition()
-    /// Events seen so far, per watch descriptor.
+    /// Events seen so far, per watch descriptor; under -1, the times the kernel's queue overflowed and events were
+    /// lost (`IN_Q_OVERFLOW`), which count as a change of every watch.
     private var events: [Int32: Int] = [:]
     private static let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO | IN_DELETE)
     private static let shared = Result { try FolderWatch() }
@@ -63,14 +64,15 @@ public final class FolderWatch: @unchecked Sendable {
         })
     }
 
-    private func count(_ watches: Set<Int32>) -> Int {
-        condition.withLock { watches.reduce(0) { $0 + events[$1, default: 0] } }
+    /// The events of `watches` so far; called with `condition` locked.
+    private func changes(_ watches: Set<Int32>) -> Int {
+        watches.union([-1]).reduce(0) { $0 + events[$1, default: 0] }
     }
 
     /// Blocks until the watches have seen more than `seen` events, or until `deadline`.
     private func waitForChange(_ watches: Set<Int32>, after seen: Int, before deadline: Date) {
         condition.withLock {
-            while watches.reduce(0, { $0 + events[$1, default: 0] }) == seen, condition.wait(until: deadline) {}
+            while changes(watches) == seen, condition.wait(until: deadline) {}
         }
     }
 
@@ -84,7 +86,7 @@ public final class FolderWatch: @unchecked Sendable {
         let deadline = Date(timeIntervalSinceNow: Double(timeout.components.seconds))
         while true {
             let watches = instance.watch(folders)
-            let seen = instance.count(watches)
+            let seen = instance.condition.withLock { instance.changes(watches) }
             if try await condition() { return }
             guard Date() < deadline else { throw TestFailure("\(what): not within \(timeout)\n\(detail())") }
             try await offCooperativePool { instance.waitForChange(watches, after: seen, before: deadline) }
