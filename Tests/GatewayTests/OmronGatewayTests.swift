@@ -13,11 +13,11 @@ struct OmronGatewayTests {
     func skippedRecordsAreCounted() async throws {
         try await GatewayHarness.afterExpectedReadings("omron-clock-reset.json") { harness in
             let address = BluetoothAddress("28:FF:B2:10:7A:05")!
-            let downloaded = try await harness.events.next { if case .recordsDownloaded(address, _) = $0 { true } else { false } }
+            let downloaded = try await harness.next { if case .recordsDownloaded(address, _) = $0 { true } else { false } }
             guard case .recordsDownloaded(_, let count) = downloaded else { return }
             // Five decoded, of which the diastolic 0 is a failed measurement, not a reading.
             #expect(count == 5)
-            let skipped = try await harness.events.next { event in
+            let skipped = try await harness.next { event in
                 if case .problem(address, let text) = event { text.hasPrefix("skipped") } else { false }
             }
             guard case .problem(_, let text) = skipped else { return }
@@ -45,7 +45,7 @@ struct OmronGatewayTests {
     func clockSync() async throws {
         try await GatewayHarness.afterExpectedReadings("omron-two-users.json") { harness in
             let address = BluetoothAddress("28:FF:B2:10:4C:31")!
-            let synchronized = try await harness.events.next { if case .clockSynchronized(address, _, _) = $0 { true } else { false } }
+            let synchronized = try await harness.next { if case .clockSynchronized(address, _, _) = $0 { true } else { false } }
             guard case let .clockSynchronized(_, offset, written) = synchronized else { return }
             // The cuff showed 2021-06-01 12:00: years behind.
             #expect(written && offset > .seconds(3 * 365 * 86_400))
@@ -65,11 +65,11 @@ struct OmronGatewayTests {
             #expect(readings.count == 5 && readings.allSatisfy { $0.status?.improperPosition == false })
             // Both users' unread words were written back as "none unread", big-endian (0x8000 reads as 0).
             #expect(await harness.emulator.omronCounters(of: address) == OmronCounters(nextSlots: [2, 2], unread: [0, 0]))
-            let synchronized = try await harness.events.next { if case .clockSynchronized(address, _, _) = $0 { true } else { false } }
+            let synchronized = try await harness.next { if case .clockSynchronized(address, _, _) = $0 { true } else { false } }
             guard case let .clockSynchronized(_, offset, written) = synchronized else { return }
             #expect(written && offset > .seconds(3 * 365 * 86_400))
             #expect(await harness.emulator.omronClock(of: address)?.year == DateTime(Date(), in: LocalTimeZone()).year)
-            let battery = try await harness.events.next { event in
+            let battery = try await harness.next { event in
                 if case .problem(address, let text) = event { text.contains("batteries") } else { false }
             }
             guard case .problem(_, let text) = battery else { return }
@@ -84,7 +84,7 @@ struct OmronGatewayTests {
             // Positions 1 and 2: the wrist was not at heart level (docs/omron.md §5); the others are 0.
             let readings = await harness.store.readings
             #expect(readings.filter { $0.status?.improperPosition == true }.map(\.systolic.doubleValue).sorted() == [130, 137])
-            let synchronized = try await harness.events.next { if case .clockSynchronized(address, _, _) = $0 { true } else { false } }
+            let synchronized = try await harness.next { if case .clockSynchronized(address, _, _) = $0 { true } else { false } }
             guard case let .clockSynchronized(_, offset, written) = synchronized else { return }
             #expect(written && offset > .seconds(2 * 365 * 86_400))
             #expect(await harness.emulator.omronClock(of: address)?.year == DateTime(Date(), in: LocalTimeZone()).year)
@@ -114,7 +114,7 @@ struct OmronGatewayTests {
         try await withTeardown { teardown in
             let harness = try await Self.harness(file, edits, teardown)
             do {
-                _ = try await harness.gateway.pair(address, passkey: passkey, timeout: .seconds(10))
+                _ = try await harness.gateway.pair(address, passkey: passkey, timeout: .seconds(30))
                 Issue.record("pairing succeeded")
             } catch let error as GatewayError {
                 try await body(harness, error)
@@ -172,8 +172,8 @@ struct OmronGatewayTests {
         try await withTeardown { teardown in
             let edit = ["\"model\": \"\(model)\",\n": "\"model\": \"\(model)\", \"corruptReads\": \(corruptReads),\n"]
             let harness = try await Self.harness(file, edit, teardown)
-            _ = try await harness.gateway.pair(address, passkey: nil, timeout: .seconds(10))
-            let stopped = try await harness.events.next { event in
+            _ = try await harness.gateway.pair(address, passkey: nil, timeout: .seconds(30))
+            let stopped = try await harness.next { event in
                 if case .problem(address, let text) = event { text.contains("download stopped") } else { false }
             }
             guard case .problem(_, let text) = stopped else { return }

@@ -16,10 +16,10 @@ struct OmronModernGatewayTests {
     func download() async throws {
         try await GatewayHarness.afterExpectedReadings("omron-fe4a.json") { harness in
             let address = Self.address
-            let first = try await harness.events.next { if case .recordsDownloaded(address, _) = $0 { true } else { false } }
+            let first = try await harness.next { if case .recordsDownloaded(address, _) = $0 { true } else { false } }
             guard case .recordsDownloaded(_, let count) = first else { return }
             #expect(count == 3)
-            let skipped = try await harness.events.next { event in
+            let skipped = try await harness.next { event in
                 if case .problem(address, let text) = event { text.hasPrefix("skipped") } else { false }
             }
             guard case .problem(_, let text) = skipped else { return }
@@ -65,7 +65,7 @@ struct OmronModernGatewayTests {
     func withoutUnlock() async throws {
         try await withTeardown { teardown in
             let harness = try await OmronGatewayTests.harness("omron-fe4a.json", ["HEM-7142T2": "HEM-7146T2"], teardown)
-            _ = try await harness.gateway.pair(Self.address, passkey: nil, timeout: .seconds(10))
+            _ = try await harness.gateway.pair(Self.address, passkey: nil, timeout: .seconds(30))
             try await harness.waitForExpectedReadings()
             #expect(harness.log.count("Omron token unlock written") == 0)
         }

@@ -20,7 +20,7 @@ struct ShippedScenarioGatewayTests {
             try await harness.pairAll()
             // A cuff that measures on a vendor command (QardioArm's `onStart`) is started, as `cuffctl start` does.
             for cuff in harness.scenario.cuffs where !cuff.onStart.isEmpty {
-                _ = try await harness.gateway.startMeasurement(cuff.address, timeout: .seconds(20))
+                _ = try await harness.gateway.startMeasurement(cuff.address, timeout: .seconds(60))
             }
             try await harness.waitForExpectedReadings()
             let failed = harness.events.all.filter { if case .session(_, .measurementFailed) = $0 { true } else { false } }
