@@ -40,7 +40,9 @@ extension EmbeddedCentral {
         guard available, var node = nodes[address], node.connected, node.notifying.contains(notification.uuid) else { return false }
         node.values[notification.uuid] = notification.bytes
         nodes[address] = node
-        hub.send(.value(DeviceID(adapter: adapter.address, address: address), uuid: notification.uuid, bytes: notification.bytes, receivedAt: now()))
+        let receivedAt = now().addingTimeInterval(Double(valuesSent) / 1000)
+        valuesSent += 1
+        hub.send(.value(DeviceID(adapter: adapter.address, address: address), uuid: notification.uuid, bytes: notification.bytes, receivedAt: receivedAt))
         return true
     }
 
@@ -64,6 +66,7 @@ extension EmbeddedCentral {
             nodes[address]!.connected = false
             nodes[address]!.servicesResolved = false
             nodes[address]!.notifying = []
+            nodes[address]!.peripheral.omron?.linkLost()
             if !nodes[address]!.paired { nodes[address]!.exported = false }
         }
         available = false
@@ -95,6 +98,11 @@ extension EmbeddedCentral {
         nodes[address]?.values[uuid.lowercased()]
     }
 
+    /// The Omron cuff at `address`, its memory and protocol.
+    public func omron(at address: BluetoothAddress) -> EmbeddedOmronCuff? {
+        nodes[address]?.peripheral.omron
+    }
+
     /// Whether bluetoothd holds the device at `address` (in the mirror) and a bond with it.
     public func holds(_ address: BluetoothAddress) -> (exported: Bool, paired: Bool) {
         (nodes[address]?.exported ?? false, nodes[address]?.paired ?? false)
@@ -124,6 +132,7 @@ extension EmbeddedCentral {
         nodes[address]!.connected = false
         nodes[address]!.servicesResolved = false
         nodes[address]!.notifying = []
+        nodes[address]!.peripheral.omron?.linkLost()
         if !nodes[address]!.paired { nodes[address]!.servicesExported = false }
         announce(address, ["ServicesResolved", "Connected"])
     }

@@ -65,8 +65,11 @@ public actor EmbeddedCentral: BluetoothCentral {
     /// The calls that change bluetoothd's state, in order, as `Member address` (`Pair`, `Connect`, `Disconnect`,
     /// `RemoveDevice`, `StartDiscovery`, `StopDiscovery`, `StopNotify`).
     public private(set) var calls: [String] = []
-    /// When each value was received; the Gateway stamps readings with it.
+    /// The time the first value is received at; the Gateway stamps readings with it.
     let now: @Sendable () -> Date
+    /// Values sent so far: each is received a millisecond after the one before, as no two notifications arrive at
+    /// the same instant (a heart-rate sample is named by its time of receipt).
+    var valuesSent = 0
 
     public init(adapter: BluetoothAddress = BluetoothAddress("00:1A:7D:DA:71:13")!, now: @escaping @Sendable () -> Date = { Date() }) {
         self.adapter = Adapter(path: "/org/bluez/hci0", address: adapter)

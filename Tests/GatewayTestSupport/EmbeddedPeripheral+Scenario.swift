@@ -19,6 +19,8 @@ extension EmbeddedPeripheral {
             pairing: pairing, bonded: cuff.bonded)
         onSubscribe = cuff.storedRecords.map { Notification(.bloodPressureMeasurement, $0.bytes) }
         if cuff.vendor == .qardioArm { writeHandlers[QardioArmControlPoint.uuid] = Self.qardioArm(measuring: cuff.onStart) }
+        omron = cuff.omron.map(EmbeddedOmronCuff.init)
+        if let omron { writeHandlers.merge(omron.writeHandlers) { $1 } }
     }
 
     /// QardioArm's control point as cuff-sim answers it (docs/reference/GATT-HEALTH.md §12): `F1 01` inflates, sends what
@@ -75,9 +77,8 @@ extension EmbeddedCentral {
             await settled()
             bluetoothdStarted()
             for address in linked { linkUp(address) }
-        case .measure:
-            // Only an Omron cuff measures into its memory, which the test's own peripheral holds.
-            break
+        case let .measure(user, slot):
+            nodes[address]?.peripheral.omron?.measure(slot, user: user)
         }
         return true
     }

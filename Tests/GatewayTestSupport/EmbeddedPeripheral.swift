@@ -69,6 +69,9 @@ public struct EmbeddedPeripheral: Sendable {
     public var onSubscribe: [Notification] = []
     /// How writes to each characteristic are answered, by UUID; other writes just set the value.
     public var writeHandlers: [String: WriteHandler] = [:]
+    /// An Omron cuff's memory and protocol (docs/omron.md), which answers the writes to its unlock characteristic and
+    /// transmit channels.
+    public var omron: EmbeddedOmronCuff?
 
     public init(
         _ address: BluetoothAddress, name: String?, services: [HealthService], characteristics: [Characteristic], pairing: Pairing = .justWorks,

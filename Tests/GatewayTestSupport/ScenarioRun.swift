@@ -31,6 +31,19 @@ public struct ScenarioRun: Sendable {
         return configuration
     }
 
+    /// Runs `body` once every cuff of scenario `name` is paired, its timeline played and the store holds the
+    /// expected readings; stops the Gateway after.
+    public static func afterExpectedReadings(
+        _ name: String, configuration: GatewayConfiguration = GatewayConfiguration(), _ body: (ScenarioRun) async throws -> Void
+    ) async throws {
+        let run = try await start(name, configuration: configuration)
+        try await run.pairAll()
+        await run.playTimelines()
+        try await run.waitForExpectedReadings()
+        try await body(run)
+        await run.rig.stop()
+    }
+
     /// Pairs every cuff, with the passkey its file says it displays.
     public func pairAll() async throws {
         for cuff in scenario.cuffs {

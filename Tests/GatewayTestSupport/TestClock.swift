@@ -86,6 +86,13 @@ public final class TestClock: Clock, Sendable {
         for sleeper in due { sleeper.continuation.resume() }
     }
 
+    /// Waits until someone sleeps until exactly `duration` from now, then moves the time on by `duration`: for a
+    /// sleep the test knows the length of, among others (timeouts) it must not wake.
+    public func advanceWhenSleeping(for duration: Duration) async {
+        await changes.wait { self.state.withLock { state in state.sleepers.values.contains { $0.deadline == state.now.advanced(by: duration) } } }
+        advance(by: duration)
+    }
+
     /// Waits for a sleeper, then moves the time to the earliest deadline and wakes the sleeps due then; returns how
     /// far it moved.
     @discardableResult
