@@ -35,8 +35,10 @@ import GATTHealth
 ///    each of its steps checks `Task.isCancelled` (or a sleep that throws) before changing anything
 ///    (`provision`, `identify`, the download requests). `identify` also checks that the cuff is still
 ///    collected and connected before remembering what it read, and reads its record afresh then.
-/// 3. A request re-asks what it waited for: `pair` looks the cuff up again after bluetoothd paired it and
-///    after its provisioning ended (the refusal is read then); `forget` marks the address before its
+/// 3. A request re-asks what it waited for: `pair` waits for the follow task to have handled the bond (once
+///    adopted, a cuff's device changes only as the follow task handles events: a newer snapshot applied out of
+///    turn would be undone by an older event still queued) and looks the cuff up again after its provisioning
+///    ended (the refusal is read then); `forget` marks the address before its
 ///    first await (``State/beginForgetting(_:)``) so that `consider` cannot adopt it again meanwhile;
 ///    `startMeasurement` reads the vendor control point after yielding the states.
 public actor CuffGateway {
