@@ -231,7 +231,7 @@ public actor EmbeddedCentral: BluetoothCentral {
             nodes[device.address]!.values[characteristic.uuid] = bytes
             return
         }
-        for notification in try handler(bytes, type) { send(notification, from: device.address) }
+        for notification in try handler(bytes, type, nodes[device.address]!.notifying) { send(notification, from: device.address) }
     }
 
     // MARK: - The mirror

@@ -29,7 +29,7 @@ public final class EmbeddedOmronCuff: Sendable {
     /// The handlers of its unlock characteristic and transmit channels.
     var writeHandlers: [String: EmbeddedPeripheral.WriteHandler] {
         var handlers: [String: EmbeddedPeripheral.WriteHandler] = [
-            OmronService.unlock: { [self] bytes, _ throws(BluezError) in
+            OmronService.unlock: { [self] bytes, _, _ throws(BluezError) in
                 do throws(ATTError) {
                     return notifications(try cuff.withLock { cuff throws(ATTError) in try cuff.writeUnlock(bytes) })
                 } catch {
@@ -39,7 +39,7 @@ public final class EmbeddedOmronCuff: Sendable {
             },
         ]
         for (channel, uuid) in model.stack.transmitChannels.enumerated() {
-            handlers[uuid] = { [self] bytes, _ in notifications(cuff.withLock { $0.writeChannel(bytes, channel: channel) }) }
+            handlers[uuid] = { [self] bytes, _, _ in notifications(cuff.withLock { $0.writeChannel(bytes, channel: channel) }) }
         }
         return handlers
     }

@@ -2,6 +2,7 @@ import BlueZ
 import CuffSimulation
 import Foundation
 import GATTHealth
+import Synchronization
 
 extension EmbeddedPeripheral {
     /// The cuff a scenario file describes (scenarios/README.md), as cuff-sim lays out its GATT database: its name,
@@ -21,12 +22,13 @@ extension EmbeddedPeripheral {
         if cuff.vendor == .qardioArm { writeHandlers[QardioArmControlPoint.uuid] = Self.qardioArm(measuring: cuff.onStart) }
         omron = cuff.omron.map(EmbeddedOmronCuff.init)
         if let omron { writeHandlers.merge(omron.writeHandlers) { $1 } }
+        if cuff.records != nil { writeHandlers[HealthCharacteristic.recordAccessControlPoint.uuid] = Self.recordAccess(RecordMemory(cuff)) }
     }
 
     /// QardioArm's control point as cuff-sim answers it (docs/reference/GATT-HEALTH.md §12): `F1 01` inflates, sends what
     /// `onStart` sends and completes, all at once; `F1 02` aborts.
     static func qardioArm(measuring steps: [TimelineStep]) -> WriteHandler {
-        { bytes, _ throws(BluezError) in
+        { bytes, _, _ throws(BluezError) in
             let phase = { (phase: QardioArmControlPoint.Phase) in Notification(QardioArmControlPoint.uuid, phase.encoded()) }
             switch try? QardioArmControlPoint.Command(decoding: bytes) {
             case .start?:
@@ -39,6 +41,25 @@ extension EmbeddedPeripheral {
                 return [phase(.inflating)] + sent + [phase(.completed)]
             case .cancel?: return [phase(.aborted)]
             case nil: throw EmbeddedCentral.attError(0x13, "Value not allowed")
+            }
+        }
+    }
+
+    /// A BPS 1.1 cuff's Record Access Control Point as cuff-sim answers it (``RecordMemory``), each procedure carried
+    /// out at once: the selected records' 0x2B36 segments, then the response on 0x2A52.
+    static func recordAccess(_ memory: RecordMemory) -> WriteHandler {
+        let memory = Mutex(memory)
+        return { bytes, _, notifying throws(BluezError) in
+            do throws(ATTError) {
+                let (segments, response) = try memory.withLock { memory throws(ATTError) in
+                    try memory.indications(
+                        for: bytes, controlPointIndicating: notifying.contains(HealthCharacteristic.recordAccessControlPoint.uuid),
+                        recordsIndicating: notifying.contains(HealthCharacteristic.bloodPressureRecord.uuid))
+                }
+                return segments.map { Notification(.bloodPressureRecord, $0) } + [Notification(.recordAccessControlPoint, response)]
+            } catch {
+                // Refused as bluetoothd passes an ATT error on.
+                throw BluezError(error.dbusError)
             }
         }
     }

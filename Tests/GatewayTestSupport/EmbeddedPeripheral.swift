@@ -52,8 +52,9 @@ public struct EmbeddedPeripheral: Sendable {
         }
     }
 
-    /// Answers a write of `bytes` (as `type`) with what the device then sends, or refuses it.
-    public typealias WriteHandler = @Sendable (_ bytes: [UInt8], _ type: BluezClient.WriteType) throws(BluezError) -> [Notification]
+    /// Answers a write of `bytes` (as `type`, while the characteristics `notifying` have notify sessions) with what the
+    /// device then sends, or refuses it.
+    public typealias WriteHandler = @Sendable (_ bytes: [UInt8], _ type: BluezClient.WriteType, _ notifying: Set<String>) throws(BluezError) -> [Notification]
 
     public var address: BluetoothAddress
     public var name: String?

@@ -290,7 +290,7 @@ struct VendorControlTests {
         try await run.pairAll()
         // This one only inflates until told to cancel.
         await run.central.change(Self.cuff) { cuff in
-            cuff.writeHandlers[QardioArmControlPoint.uuid] = { bytes, _ in
+            cuff.writeHandlers[QardioArmControlPoint.uuid] = { bytes, _, _ in
                 let phase: QardioArmControlPoint.Phase = bytes == QardioArmControlPoint.Command.start.encoded() ? .inflating : .aborted
                 return [EmbeddedPeripheral.Notification(QardioArmControlPoint.uuid, phase.encoded())]
             }

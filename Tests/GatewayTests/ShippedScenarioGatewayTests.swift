@@ -40,14 +40,11 @@ struct ShippedScenarioGatewayTests {
     }
 }
 
-/// The shipped scenarios in-process: each cuff's GATT database, stored records, QardioArm start and Omron memory
-/// as cuff-sim has them, on the in-memory central; the timeline played step by step once the cuffs are paired.
+/// The shipped scenarios in-process: each cuff's GATT database, stored records, BPS 1.1 record memory, QardioArm start
+/// and Omron memory as cuff-sim has them, on the in-memory central; the timeline played step by step once the cuffs are paired.
 @Suite("Gateway in-process: the shipped scenarios", .timeLimit(.minutes(1)))
 struct ShippedScenarioInProcessTests {
-    /// Scenarios whose cuffs do what the in-memory central does not host, run end to end only: RACP record reports.
-    static let endToEndOnly: Set<String> = ["racp-records.json"]
-
-    @Test(arguments: ShippedScenarioGatewayTests.names.filter { !endToEndOnly.contains($0) })
+    @Test(arguments: ShippedScenarioGatewayTests.names)
     func endsWithTheExpectedReadings(_ name: String) async throws {
         let run = try await ScenarioRun.start(name)
         try await run.pairAll()
