@@ -194,7 +194,12 @@ let package = Package(
         ),
         .testTarget(name: "cuffctlTests", dependencies: ["cuffctl", "DBusTestSupport", "ForwardingStatus"]),
         .testTarget(name: "CuffSimulationTests", dependencies: ["CuffSimulation", "DBus", "DBusTestSupport"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "BlueZ", "CuffSimulation", "DBus", "DBusTestSupport"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "GatewayTestSupport", "BlueZ", "CuffSimulation", "DBus", "DBusTestSupport"]),
+        // The Gateway in-process and in virtual time: an in-memory Bluetooth central, a clock tests advance
+        // (docs/gateway.md, "Seams").
+        .target(
+            name: "GatewayTestSupport", dependencies: ["BlueZ", "CuffSimulation", "DBus", "DBusTestSupport", "Gateway", "GATTHealth"],
+            path: "Tests/GatewayTestSupport"),
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "CuffSimulation", "DBus", "DBusTestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "DBusTestSupport"]),
         // Our D-Bus layer against third-party peers: busctl, gdbus, python dbus-fast (Tests/Interop).
