@@ -27,7 +27,7 @@ extension BluezEmulator {
             cuffs[index].records.removeAll { sequences.contains($0.sequence) }
             log("\(name(index)) records deleted: \(sequences.sorted().map(String.init).joined(separator: ", "))")
         }
-        cuffs[index].recordProcedure = Task { await self.carryOut(request, cuff: index) }
+        cuffs[index].recordProcedure = spawn { await self.carryOut(request, cuff: index) }
     }
 
     /// Indicates the records a report selected, then the response. Canceled by Abort or a lost link.
