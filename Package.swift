@@ -224,7 +224,7 @@ let package = Package(
         ),
         .testTarget(name: "InstallationTests"),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),
-        .testTarget(name: "MainLoopTests", dependencies: ["MainLoop"]),
+        .testTarget(name: "MainLoopTests", dependencies: ["MainLoop", "DBusTestSupport"]),
         .testTarget(name: "BroadcastingTests", dependencies: ["Broadcasting"]),
         // HealthKit-like typed health store on SQLite through GRDB.
         // SQL lives only in Sources/HealthStore/SQLite/; GRDBSQLite is SQLite's C API, used there for
