@@ -57,6 +57,7 @@ let package = Package(
                 "ForwardingStatus",
                 "Gateway",
                 "HealthStore",
+                "ReadingQueries",
                 "ScenarioReplay",
                 "SystemdSupport",
             ]
@@ -90,7 +91,7 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "BlueZ", "CuffdVersion", "DBus", "GATTHealth", "Gateway", "HealthStore", "INIConfiguration", "ReadingColumns", "SystemdSupport", "CLinux",
+                "BlueZ", "CuffdVersion", "DBus", "GATTHealth", "Gateway", "HealthStore", "INIConfiguration", "ReadingColumns", "ReadingQueries", "SystemdSupport", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -143,6 +144,9 @@ let package = Package(
         // A page of readings as columns, as cuffd's `ReadingColumns` and `ChangeColumns` send it: built by cuffd, read by
         // cuffctl and cuff-forward.
         .target(name: "ReadingColumns", dependencies: ["DBus"]),
+        // The reads of cuffd's control API over a HealthStore (filter, cursor, pages, its errors): cuffd answers with
+        // them, and `cuffctl export --store` reads a store file with them, without linking the daemon.
+        .target(name: "ReadingQueries", dependencies: ["BlueZ", "DBus", "GATTHealth", "Gateway", "HealthStore", "ReadingColumns"]),
         // cuff-forward's status file, written by it and read by `cuffctl forward status` (which so needs no libpq).
         .target(name: "ForwardingStatus"),
         // `cuff-forward --config FILE [--bus ADDRESS] [--migrate]`: cuffd's readings into a central PostgreSQL, an MQTT
@@ -195,7 +199,7 @@ let package = Package(
         .testTarget(
             name: "DaemonTests",
             dependencies: [
-                "BlueZ", "Daemon", "DBus", "Gateway", "GATTHealth", "HealthStore", "CuffSimulation", "ScenarioReplay", "ReadingColumns",
+                "BlueZ", "Daemon", "DBus", "Gateway", "GATTHealth", "HealthStore", "CuffSimulation", "ScenarioReplay", "ReadingColumns", "ReadingQueries",
                 .product(name: "Logging", package: "swift-log"), .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
