@@ -47,19 +47,12 @@ let package = Package(
             dependencies: [
                 "GATTHealth", "DBus", "CuffdVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-                "CAllocationCounter",
-                "CBenchmarkSink",
-                "CuffSimulation",
-                "Daemon",
+                "DecodeArguments",
                 "ReadingColumns",
                 "Diagnostics",
                 "ForwardingStatus",
-                "Gateway",
                 "HealthStore",
                 "ReadingQueries",
-                "ScenarioReplay",
-                "SystemdSupport",
             ]
         ),
         // libdbus-1, and the Swift D-Bus layer over it: a private connection on a dispatch queue,
@@ -78,10 +71,9 @@ let package = Package(
         .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
         // `cuffctl doctor`'s checks of the machine: kernel Bluetooth, adapters, rfkill, policy, store, clock.
         .target(name: "Diagnostics", dependencies: ["CBluetooth", "CLinux"]),
-        // Counts heap allocations for `cuffctl benchmark` (linked statically, so cuffctl stays self-contained).
-        .target(name: "CAllocationCounter"),
-        // The opaque sink `cuffctl benchmark decode` hands each decoded value to, as the C reference's harness does.
-        .target(name: "CBenchmarkSink"),
+        // What `cuffctl decode` and Benchmarks/decode-benchmark take on the command line: a characteristic or a bare
+        // scalar, a payload in hex, a device quirk.
+        .target(name: "DecodeArguments", dependencies: ["GATTHealth", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // Linux calls Swift's Glibc module leaves out (they need _GNU_SOURCE).
         .target(name: "CLinux"),
         // systemd-style configuration files (systemd.syntax(7)): sections, keys, typed values, errors naming the line;
@@ -96,8 +88,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // `cuffctl replay`: a scenario's cuffs played straight into Gateway sessions and a store, without Bluetooth
-        // or D-Bus — kept out of `Daemon`, so the daemon does not link the emulator.
+        // `cuff-sim replay`: a scenario's cuffs played straight into Gateway sessions and a store, without Bluetooth
+        // or D-Bus — kept out of `Daemon` and `cuffctl`, so that nothing shipped links the emulator.
         .target(
             name: "ScenarioReplay",
             dependencies: ["CuffSimulation", "Daemon", "Gateway", "GATTHealth", .product(name: "Logging", package: "swift-log")]
@@ -163,11 +155,13 @@ let package = Package(
         .testTarget(name: "ForwardingTests", dependencies: ["DBus", "DBusTestSupport", "Forwarding", "ForwardingStatus", "INIConfiguration", "ReadingColumns"]),
         // The emulated bluetoothd behind `cuff-sim`: scenario files and the cuffs they script.
         .target(name: "CuffSimulation", dependencies: ["BlueZ", "DBus", "GATTHealth"]),
-        // `cuff-sim --scenario FILE [--bus ADDRESS]`: owns org.bluez on a bus with scripted cuffs.
+        // `cuff-sim --scenario FILE [--bus ADDRESS]`: owns org.bluez on a bus with scripted cuffs; `cuff-sim replay
+        // SCENARIO --store PATH` plays them into a store without Bluetooth. Not shipped.
         .executableTarget(
             name: "cuff-sim",
             dependencies: [
-                "CuffdVersion", "CuffSimulation", "DBus", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CuffdVersion", "CuffSimulation", "Daemon", "DBus", "Gateway", "HealthStore", "ScenarioReplay", "SystemdSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -204,6 +198,9 @@ let package = Package(
             ]
         ),
         .testTarget(name: "InstallationTests"),
+        // The benchmark programs' own checks, run as processes: the test bundle links none of them, so that the
+        // allocation counter of decode-benchmark interposes no test's malloc.
+        .testTarget(name: "BenchmarkTests", dependencies: ["DBusTestSupport"]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),
         .testTarget(name: "MainLoopTests", dependencies: ["MainLoop"]),
         .testTarget(name: "BroadcastingTests", dependencies: ["Broadcasting"]),
@@ -274,6 +271,17 @@ let package = Package(
             dependencies: ["BenchmarkSupport", "BlueZ", "Daemon", "DBus", "DBusTestSupport", "Gateway", "HealthStore"],
             path: "Benchmarks/mqtt-benchmark"
         ),
+        // GATTHealth's decoders, ns and heap allocations per packet; Benchmarks/compare-decode runs it beside the C reference.
+        // Run: swift run -c release decode-benchmark --characteristic 2A35 --hex "…" [--count N] [--json]
+        .executableTarget(
+            name: "decode-benchmark",
+            dependencies: ["CAllocationCounter", "CBenchmarkSink", "DecodeArguments", "GATTHealth", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Benchmarks/decode-benchmark"
+        ),
+        // Counts heap allocations for decode-benchmark: it defines malloc, so no shipped program may link it.
+        .target(name: "CAllocationCounter", path: "Benchmarks/CAllocationCounter"),
+        // The opaque sink decode-benchmark hands each decoded value to, as the C reference's harness does.
+        .target(name: "CBenchmarkSink", path: "Benchmarks/CBenchmarkSink"),
         .executableTarget(
             name: "dbus-benchmark",
             dependencies: ["DBus", "DBusTestSupport"],
