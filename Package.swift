@@ -197,7 +197,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"), .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "InstallationTests"),
+        // The shipped files, and what the shipped programs link (no emulator, benchmark or test code).
+        .testTarget(name: "InstallationTests", dependencies: ["DBusTestSupport"]),
         // The benchmark programs' own checks, run as processes: the test bundle links none of them, so that the
         // allocation counter of decode-benchmark interposes no test's malloc.
         .testTarget(name: "BenchmarkTests", dependencies: ["DBusTestSupport"]),
