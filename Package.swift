@@ -48,6 +48,8 @@ let package = Package(
                 "GATTHealth", "DBus", "CuffdVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "DecodeArguments",
+                "DurableFiles",
+                "JSONEscaping",
                 "ReadingColumns",
                 "Diagnostics",
                 "ForwardingStatus",
@@ -76,6 +78,11 @@ let package = Package(
         .target(name: "DecodeArguments", dependencies: ["GATTHealth", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // Linux calls Swift's Glibc module leaves out (they need _GNU_SOURCE).
         .target(name: "CLinux"),
+        // A small file replaced whole and durably (temporary file, fsync, rename, fsync of the folder), the one way
+        // cuffd, cuff-forward and cuffctl keep one; no Foundation, as cuff-forward links none.
+        .target(name: "DurableFiles"),
+        // The one JSON string escaper (RFC 8259 §7), of cuffctl's JSON and cuff-forward's MQTT payloads; no Foundation.
+        .target(name: "JSONEscaping"),
         // systemd-style configuration files (systemd.syntax(7)): sections, keys, typed values, errors naming the line;
         // cuffd.conf and cuff-forward's forward.conf both.
         .target(name: "INIConfiguration"),
@@ -83,7 +90,7 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "BlueZ", "CuffdVersion", "DBus", "GATTHealth", "Gateway", "HealthStore", "INIConfiguration", "ReadingColumns", "ReadingQueries", "SystemdSupport", "CLinux",
+                "BlueZ", "CuffdVersion", "DBus", "DurableFiles", "GATTHealth", "Gateway", "HealthStore", "INIConfiguration", "ReadingColumns", "ReadingQueries", "SystemdSupport", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -132,7 +139,13 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // cuff-forward's parts: forward.conf, the change feed over D-Bus, the anchor file, the loop, and its sinks —
         // the central schema (PostgreSQL) and the Home Assistant topics (MQTT).
-        .target(name: "Forwarding", dependencies: ["CLinux", "CMosquitto", "CPostgreSQL", "DBus", "ForwardingStatus", "GATTHealth", "INIConfiguration", "ReadingColumns"]),
+        .target(
+            name: "Forwarding",
+            dependencies: [
+                "CLinux", "CMosquitto", "CPostgreSQL", "DBus", "DurableFiles", "ForwardingStatus", "GATTHealth", "INIConfiguration", "JSONEscaping",
+                "ReadingColumns",
+            ]
+        ),
         // A page of readings as columns, as cuffd's `ReadingColumns` and `ChangeColumns` send it: built by cuffd, read by
         // cuffctl and cuff-forward.
         .target(name: "ReadingColumns", dependencies: ["DBus"]),
@@ -140,7 +153,7 @@ let package = Package(
         // them, and `cuffctl export --store` reads a store file with them, without linking the daemon.
         .target(name: "ReadingQueries", dependencies: ["BlueZ", "DBus", "GATTHealth", "Gateway", "HealthStore", "ReadingColumns"]),
         // cuff-forward's status file, written by it and read by `cuffctl forward status` (which so needs no libpq).
-        .target(name: "ForwardingStatus"),
+        .target(name: "ForwardingStatus", dependencies: ["DurableFiles"]),
         // `cuff-forward --config FILE [--bus ADDRESS] [--migrate]`: cuffd's readings into a central PostgreSQL, an MQTT
         // broker (Home Assistant), or both.
         // On MainLoop like cuffd, and for the same reason: nothing wakes it idle; linked as cuffd is, for its footprint,
@@ -152,7 +165,12 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-availability-checking"])],
             linkerSettings: smallResidentFootprint(order: "Sources/cuff-forward/cuff-forward.order", archives: ["libstdc++", "libdbus-1", "libpq"])
         ),
-        .testTarget(name: "ForwardingTests", dependencies: ["DBus", "DBusTestSupport", "Forwarding", "ForwardingStatus", "INIConfiguration", "ReadingColumns"]),
+        .testTarget(name: "ForwardingTests", dependencies: ["DBus", "DBusTestSupport", "DurableFiles", "Forwarding", "ForwardingStatus", "INIConfiguration", "ReadingColumns"]),
+        // DurableFiles: modes, errors, leftovers, and a writer SIGKILLed mid-write (`durable-file-crash-writer`).
+        .testTarget(name: "DurableFilesTests", dependencies: ["DBusTestSupport", "DurableFiles", "durable-file-crash-writer"]),
+        // Child process for DurableFilesTests' crash test: replaces one file over and over, reports each step of each
+        // replacement on stdout, and is SIGKILLed after a random number of steps.
+        .executableTarget(name: "durable-file-crash-writer", dependencies: ["DurableFiles"], path: "Tests/durable-file-crash-writer"),
         // The emulated bluetoothd behind `cuff-sim`: scenario files and the cuffs they script.
         .target(name: "CuffSimulation", dependencies: ["BlueZ", "DBus", "GATTHealth"]),
         // `cuff-sim --scenario FILE [--bus ADDRESS]`: owns org.bluez on a bus with scripted cuffs; `cuff-sim replay
@@ -174,7 +192,12 @@ let package = Package(
         ),
         .testTarget(name: "cuffctlTests", dependencies: ["cuffctl", "DBusTestSupport", "ForwardingStatus"]),
         .testTarget(name: "CuffSimulationTests", dependencies: ["CuffSimulation", "DBus", "DBusTestSupport"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "BlueZ", "CuffSimulation", "DBus", "DBusTestSupport"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "GatewayTestSupport", "BlueZ", "CuffSimulation", "DBus", "DBusTestSupport"]),
+        // The Gateway in-process and in virtual time: an in-memory Bluetooth central, a clock tests advance
+        // (docs/gateway.md, "Seams").
+        .target(
+            name: "GatewayTestSupport", dependencies: ["BlueZ", "CuffSimulation", "DBus", "DBusTestSupport", "Gateway", "GATTHealth"],
+            path: "Tests/GatewayTestSupport"),
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "CuffSimulation", "DBus", "DBusTestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "DBusTestSupport"]),
         // Our D-Bus layer against third-party peers: busctl, gdbus, python dbus-fast (Tests/Interop).
@@ -203,7 +226,7 @@ let package = Package(
         // allocation counter of decode-benchmark interposes no test's malloc.
         .testTarget(name: "BenchmarkTests", dependencies: ["DBusTestSupport"]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),
-        .testTarget(name: "MainLoopTests", dependencies: ["MainLoop"]),
+        .testTarget(name: "MainLoopTests", dependencies: ["MainLoop", "DBusTestSupport"]),
         .testTarget(name: "BroadcastingTests", dependencies: ["Broadcasting"]),
         // HealthKit-like typed health store on SQLite through GRDB.
         // SQL lives only in Sources/HealthStore/SQLite/; GRDBSQLite is SQLite's C API, used there for

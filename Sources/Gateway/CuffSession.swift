@@ -24,9 +24,13 @@ public actor CuffSession {
     private var refusal: (attempts: Int, retry: Task<Void, Never>?)?
     /// Readings this session put in the spool and has not released.
     private var spooled: Set<String> = []
+    /// Readings the spool refused, each announced once (``SessionEvent/spoolRefused(_:reason:)``), until committed.
+    private var unspooled: Set<String> = []
     /// How many readings may wait for the store before new ones are turned away (each is in the journal).
     public let pendingLimit: Int
     let retry: StoreRetry
+    /// What the store retries and the heart-rate window are timed on: the Gateway's clock.
+    let clock: any Clock<Duration>
     private let spool: any ReadingSpool
     /// Receives what the retry timer produces, which no caller is waiting for.
     let laterEvents: @Sendable ([SessionEvent]) async -> Void
@@ -48,12 +52,14 @@ public actor CuffSession {
     let quirk: BloodPressureQuirk?
 
     /// A session; `identified: false` holds values back until ``identify(_:)``. `laterEvents` receives what
-    /// the store-retry timer produces.
+    /// the store-retry timer produces; `clock` times that timer and the heart-rate window.
     public init(
         device: DeviceIdentity, users: UserDirectory, store: any ReadingStore, quirk: BloodPressureQuirk?? = nil, identified: Bool = true,
         timeZone: LocalTimeZone = LocalTimeZone(), spool: any ReadingSpool = NoSpool(), retry: StoreRetry = StoreRetry(),
-        pendingLimit: Int = 10_000, heartRateWindow: Duration = .seconds(1), laterEvents: @escaping @Sendable ([SessionEvent]) async -> Void = { _ in }
+        pendingLimit: Int = 10_000, heartRateWindow: Duration = .seconds(1), clock: any Clock<Duration> = ContinuousClock(),
+        laterEvents: @escaping @Sendable ([SessionEvent]) async -> Void = { _ in }
     ) {
+        self.clock = clock
         self.device = device
         self.timeZone = timeZone
         self.users = users
@@ -200,7 +206,7 @@ public actor CuffSession {
             pending.append(reading)
             if refusal != nil {
                 // The store refuses: into the spool, and the retry timer commits it.
-                await keepInSpool(reading)
+                await keepInSpool(reading, &produced)
                 return
             }
         case let .failed(failure): emit(.measurementFailed(failure), &produced)
@@ -219,6 +225,7 @@ public actor CuffSession {
                 let outcome = try await store.commit(reading)
                 if let index = pending.firstIndex(where: { $0.syncIdentifier == reading.syncIdentifier }) { pending.remove(at: index) }
                 if spooled.remove(reading.syncIdentifier) != nil { await spool.release(reading.syncIdentifier) }
+                unspooled.remove(reading.syncIdentifier)
                 committed += 1
                 emit(.readingStored(reading, outcome), &produced)
             } catch {
@@ -236,13 +243,13 @@ public actor CuffSession {
     /// The store refused `reading`: everything pending goes to the spool, the refusal is announced once, and
     /// the next try is scheduled.
     private func refused(_ reading: Reading, _ reason: String, _ produced: inout [SessionEvent]) async {
-        for waiting in pending { await keepInSpool(waiting) }
-        let attempts = (refusal?.attempts ?? 0) + 1
         if refusal == nil { emit(.storeFailed(reading, reason: reason, waiting: pending.count), &produced) }
+        for waiting in pending { await keepInSpool(waiting, &produced) }
+        let attempts = (refusal?.attempts ?? 0) + 1
         refusal?.retry?.cancel()
-        let delay = retry.delay(before: attempts)
+        let (delay, clock) = (retry.delay(before: attempts), clock)
         let timer = Task { [weak self] in
-            try? await Task.sleep(for: delay)
+            try? await clock.sleep(for: delay)
             guard !Task.isCancelled else { return }
             await self?.retryByTimer()
         }
@@ -255,13 +262,16 @@ public actor CuffSession {
         if !produced.isEmpty { await laterEvents(produced) }
     }
 
-    private func keepInSpool(_ reading: Reading) async {
+    /// Puts `reading` in the spool unless it is there already. One the spool cannot keep (full, too large for a slot,
+    /// a failed write) waits in memory only: said once, with the spool's error; the tries at the store's next
+    /// refusals, which may find room, are silent.
+    private func keepInSpool(_ reading: Reading, _ produced: inout [SessionEvent]) async {
         guard !spooled.contains(reading.syncIdentifier) else { return }
         do {
             try await spool.keep(reading)
             spooled.insert(reading.syncIdentifier)
         } catch {
-            // Kept in memory only; the journal entry of the refusal says the spool is full (docs/gateway.md).
+            if unspooled.insert(reading.syncIdentifier).inserted { emit(.spoolRefused(reading, reason: "\(error)"), &produced) }
         }
     }
 

@@ -18,6 +18,6 @@ enum InteropPeers {
     }
 
     static func busctl(_ bus: PrivateBus, _ arguments: [String]) async throws -> ExternalCommand.Output {
-        try await ExternalCommand.runDetached("busctl", ["--address=\(bus.address)"] + arguments, timeout: 30)
+        try await ExternalCommand.runDetached("busctl", ["--address=\(bus.address)"] + arguments)
     }
 }
