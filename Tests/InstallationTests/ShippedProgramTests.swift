@@ -11,8 +11,10 @@ struct ShippedProgramTests {
     static let buildDirectory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
 
     /// Code only the project's tools and tests run: cuff-sim's emulator and its replay, the malloc interposer and
-    /// the sink of decode-benchmark, what the benchmarks share, the tests' private buses.
-    static let toolModules = ["CuffSimulation", "ScenarioReplay", "CAllocationCounter", "CBenchmarkSink", "BenchmarkSupport", "DBusTestSupport"]
+    /// the sink of decode-benchmark, what the benchmarks share, the tests' private buses and in-memory Bluetooth.
+    static let toolModules = [
+        "CuffSimulation", "ScenarioReplay", "CAllocationCounter", "CBenchmarkSink", "BenchmarkSupport", "DBusTestSupport", "GatewayTestSupport",
+    ]
 
     /// Each program built for a package, with what it must not hold beyond ``toolModules``: cuffctl asks cuffd over
     /// the bus or reads a store file (ReadingQueries), and holds nothing of the daemon itself.
