@@ -47,6 +47,20 @@ struct EmulateCommand: AsyncParsableCommand {
         let emulator = BluezEmulator(scenario: parsed, bus: bus.map { .address($0) } ?? .system) { line in
             FileHandle.standardOutput.write(Data("cuff-sim: \(line)\n".utf8))
         }
+        // SIGTERM and SIGINT end it through ServiceLifecycle, as they end cuffd. The group traps them before it runs
+        // the emulator, which only then takes org.bluez: whoever sees the name may stop cuff-sim at once.
+        let group = ServiceGroup(configuration: .init(
+            services: [EmulatorService(emulator: emulator)], gracefulShutdownSignals: [.sigterm, .sigint], logger: Logger(label: "cuff-sim")))
+        try await group.run()
+    }
+}
+
+/// The emulator as a service of the group: it takes org.bluez, runs until a graceful shutdown, then takes org.bluez off
+/// the bus. Exits 75 when the name is already owned, 69 when the bus cannot be reached.
+private struct EmulatorService: Service {
+    let emulator: BluezEmulator
+
+    func run() async throws {
         do {
             try await emulator.start()
         } catch .nameTaken {
@@ -54,18 +68,6 @@ struct EmulateCommand: AsyncParsableCommand {
         } catch {
             fail(error.description, status: 69)
         }
-        // SIGTERM and SIGINT end it through ServiceLifecycle, as they end cuffd.
-        let group = ServiceGroup(configuration: .init(
-            services: [EmulatorService(emulator: emulator)], gracefulShutdownSignals: [.sigterm, .sigint], logger: Logger(label: "cuff-sim")))
-        try await group.run()
-    }
-}
-
-/// The emulator as a service of the group: it runs until a graceful shutdown, then takes org.bluez off the bus.
-private struct EmulatorService: Service {
-    let emulator: BluezEmulator
-
-    func run() async throws {
         try? await gracefulShutdown()
         await emulator.stop()
     }
