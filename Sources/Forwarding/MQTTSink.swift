@@ -76,7 +76,7 @@ final class MQTTSink: Sink {
     private func open() async throws -> MQTTConnection {
         let options = try MQTTConnection.Options(
             host: settings.host, port: settings.port, clientID: settings.clientID, user: settings.user,
-            password: settings.passwordFile.map(PasswordFile.read), tls: settings.usesTLS, caFile: settings.caFile,
+            password: settings.passwordFile?.read(), tls: settings.usesTLS, caFile: settings.caFile,
             clientCertificate: settings.clientCertificate,
             will: MQTTConnection.Message(topic: topics.availability, payload: Array("offline".utf8), retain: true),
             subscriptions: [topics.homeAssistantStatus])
