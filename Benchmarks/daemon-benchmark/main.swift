@@ -44,7 +44,7 @@ func measureLatency(count: Int) async throws -> [Duration] {
     defer { try? FileManager.default.removeItem(at: directory) }
     let store = try HealthStore.open(path: directory.appendingPathComponent("health.sqlite").path)
     let connection = try DBusConnection.open(.address(bus.address), label: "benchmark")
-    let gateway = CuffGateway(bluez: BluezClient(connection: connection), store: HealthStoreReadingStore(store: store))
+    let gateway = CuffGateway(bluetooth: BluezClient(connection: connection), store: HealthStoreReadingStore(store: store))
     let events = await gateway.events()
     try await gateway.start()
     var latencies: [Duration] = []

@@ -21,6 +21,14 @@ public struct Adapter: Hashable, Sendable {
     /// The interface name of `path`, `hci0`.
     public var interfaceName: String { String(path.text.split(separator: "/").last ?? "") }
 
+    /// An adapter with these properties, for a central that is not bluetoothd's mirror (an in-memory one in tests).
+    public init(path: DBusObjectPath, address: BluetoothAddress, powered: Bool = true) {
+        self.path = path
+        self.address = address
+        self.powered = powered
+        discovering = false
+    }
+
     init?(path: DBusObjectPath, _ properties: DBusProperties) {
         guard let text = try? properties.property("Address", as: String.self), let address = BluetoothAddress(text) else { return nil }
         self.path = path

@@ -4,8 +4,14 @@ import DBus
 extension BluezClient {
     /// `Device1.Connect`, serialized per device (a second caller joins the attempt under way instead of
     /// getting `InProgress`) and retried on transient `le-connection-*` failures after the `Connected`
-    /// flap settles (bleak's workaround, docs/reference/BLUEZ-DBUS.md §3). Returns once the link is up.
-    public func connect(_ id: DeviceID, attempts: Int = 3) async throws(BluezError) {
+    /// flap settles (bleak's workaround, docs/reference/BLUEZ-DBUS.md §3), three attempts in all. Returns once the
+    /// link is up.
+    public func connect(_ id: DeviceID) async throws(BluezError) {
+        try await connect(id, attempts: 3)
+    }
+
+    /// ``connect(_:)`` with `attempts` attempts.
+    public func connect(_ id: DeviceID, attempts: Int) async throws(BluezError) {
         if connectsInFlight[id] == nil {
             connectsInFlight[id] = Task {
                 let result = await attemptConnect(id, attempts: attempts)

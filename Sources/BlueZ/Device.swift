@@ -34,6 +34,25 @@ public struct Device: Hashable, Sendable {
     /// "temporary" (docs/reference/BLUEZ-DBUS.md §2).
     public var isTemporary: Bool { !paired && !trusted }
 
+    /// A device with these properties, for a central that is not bluetoothd's mirror (an in-memory one in tests);
+    /// `Alias` is the name, `Bonded` follows `Paired`.
+    public init(
+        path: DBusObjectPath, id: DeviceID, name: String? = nil, uuids: [String] = [], paired: Bool = false, trusted: Bool = false,
+        connected: Bool = false, servicesResolved: Bool = false
+    ) {
+        self.path = path
+        self.id = id
+        self.name = name
+        alias = name
+        self.uuids = uuids.map { $0.lowercased() }
+        self.paired = paired
+        bonded = paired
+        self.trusted = trusted
+        blocked = false
+        self.connected = connected
+        self.servicesResolved = servicesResolved
+    }
+
     init?(path: DBusObjectPath, _ properties: DBusProperties, adapter: BluetoothAddress) {
         guard let text = try? properties.property("Address", as: String.self), let address = BluetoothAddress(text) else { return nil }
         self.path = path

@@ -20,4 +20,14 @@ public struct GattCharacteristic: Hashable, Sendable {
     public var canNotify: Bool { flags.contains("notify") || flags.contains("indicate") }
     public var isReadable: Bool { flags.contains("read") || flags.contains("encrypt-read") || flags.contains("encrypt-authenticated-read") }
     public var isWritable: Bool { flags.contains("write") || flags.contains("encrypt-write") || flags.contains("encrypt-authenticated-write") }
+
+    /// A characteristic with these properties: as the mirror reads them, or as an in-memory central (tests) has them.
+    public init(path: DBusObjectPath, device: DeviceID, uuid: String, serviceUUID: String, flags: Set<String>, notifying: Bool = false) {
+        self.path = path
+        self.device = device
+        self.uuid = uuid.lowercased()
+        self.serviceUUID = serviceUUID.lowercased()
+        self.flags = flags
+        self.notifying = notifying
+    }
 }

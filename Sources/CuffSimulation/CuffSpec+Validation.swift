@@ -31,7 +31,7 @@ extension CuffSpec {
     }
 
     /// The services the cuff advertises (Device1 `UUIDs`): its SIG services, and Omron's when it speaks it.
-    var advertisedUUIDs: [String] {
+    public var advertisedUUIDs: [String] {
         services.map(\.uuid) + (omron.map { [$0.model.stack.serviceUUID] } ?? [])
     }
 

@@ -82,7 +82,7 @@ public final class Daemon: Service, Sendable {
             throw .bus(error.description)
         }
         let gateway = CuffGateway(
-            bluez: BluezClient(connection: connection), store: HealthStoreReadingStore(store: store), registry: registry,
+            bluetooth: BluezClient(connection: connection), store: HealthStoreReadingStore(store: store), registry: registry,
             configuration: configuration.gatewayConfiguration, spool: spool)
         let api = ControlAPI(connection: connection, gateway: gateway, store: store, policy: policy, version: options.version, logger: logger)
         await api.export()

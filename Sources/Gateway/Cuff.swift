@@ -7,8 +7,9 @@ import FoundationEssentials
 /// copy stored back after an await, so a cuff forgotten or removed while the writer was suspended stays gone
 /// (docs/gateway.md, "Reentrancy").
 struct Cuff {
-    /// bluetoothd's latest view of it: replaced by each `PropertiesChanged` the follow task handles (and by
-    /// `pair` once bluetoothd paired it); `connected` and `servicesResolved` cleared by `linkLost`.
+    /// bluetoothd's view of it as the follow task last handled it: replaced by each `PropertiesChanged`, in order
+    /// (never by a newer snapshot out of turn, which an older event still queued would undo); `connected` and
+    /// `servicesResolved` cleared by `linkLost`.
     var device: Device
     /// The cuff's one session while it is collected (``CuffGateway/State/collect(_:)`` keeps it one).
     let session: CuffSession

@@ -32,10 +32,10 @@ extension CuffGateway {
         identity.name = device.name ?? identity.name
         let session = CuffSession(
             device: identity, users: configuration.users, store: store, quirk: configuration.quirkOverrides[address],
-            identified: known != nil, timeZone: configuration.timeZone, spool: spool, retry: configuration.storeRetry,
+            identified: known != nil, timeZone: configuration.timeZone, spool: spool, retry: configuration.storeRetry, clock: clock,
             laterEvents: { [weak self] events in await self?.publish(address, events) })
         state.collect(Cuff(device: device, session: session, identified: known != nil))
-        await bluez.keepNotifying(device.id, uuids: subscribedCharacteristics)
+        await bluetooth.keepNotifying(device.id, uuids: subscribedCharacteristics)
         if device.connected {
             // A link that survived a cuffd restart (BlueZ keeps links when a client leaves, §3).
             await publish(address, await session.handle(.connected))

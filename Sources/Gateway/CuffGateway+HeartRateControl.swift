@@ -8,8 +8,8 @@ extension CuffGateway {
     public func resetEnergyExpended(_ address: BluetoothAddress) async throws(GatewayError) {
         guard let id = state.cuffs[address]?.device.id else { throw .unknownCuff(address) }
         do {
-            try await bluez.connect(id)
-            try await bluez.writeValue(HeartRateControlPoint.resetEnergyExpended.encoded(), to: HealthCharacteristic.heartRateControlPoint.uuid, of: id)
+            try await bluetooth.connect(id)
+            try await bluetooth.writeValue(HeartRateControlPoint.resetEnergyExpended.encoded(), to: HealthCharacteristic.heartRateControlPoint.uuid, of: id)
         } catch where error.kind == .doesNotExist {
             throw .unsupported(address, "Heart Rate Control Point (0x2A39): it cannot reset Energy Expended")
         } catch {

@@ -22,8 +22,9 @@ extension CuffGateway {
         for cuff in state.cuffs.values where watcher.watches(cuff.device.id.address) {
             continuation.yield(.state(cuff.device.id.address, await cuff.session.state))
         }
+        let clock = clock
         Task { [weak self] in
-            try? await Task.sleep(for: timeout)
+            try? await clock.sleep(for: timeout)
             await self?.expire(token)
         }
         if let address, let control = state.cuffs[address]?.vendorControl {
@@ -48,8 +49,8 @@ extension CuffGateway {
     private func sendVendorCommand(_ command: [UInt8], to address: BluetoothAddress, control: String) async throws(GatewayError) {
         guard let id = state.cuffs[address]?.device.id else { throw .unknownCuff(address) }
         do {
-            try await bluez.connect(id)
-            try await bluez.writeValue(command, to: control, of: id)
+            try await bluetooth.connect(id)
+            try await bluetooth.writeValue(command, to: control, of: id)
         } catch {
             throw .bluez(error)
         }

@@ -21,18 +21,15 @@ extension CuffGateway {
             let name = [cuff.device.name, state.records[address]?.identity?.model].compactMap { $0 }
             // The services resolved on this link count too: a cuff may advertise only 0x1810 (hass-omron `devices.py`
             // `is_advertisement_compatible`).
-            let services = cuff.device.uuids + (await bluez.device(id)?.uuids ?? [])
+            let services = cuff.device.uuids + (await bluetooth.device(id)?.uuids ?? [])
             guard let model = name.lazy.compactMap({ OmronModel.named($0, offering: services) }).first else {
                 throw OmronDownloadError.unknownModel(cuff.device.name ?? address.description, services: services)
             }
             await inbox.use(model.stack)
             // The services resolve one by one (docs/reference/BLUEZ-DBUS.md §6): Omron's may come after the health ones.
-            for _ in 0 ..< 20 where await bluez.characteristic(model.stack.receiveChannels[0], of: id) == nil {
-                guard (try? await Task.sleep(for: .milliseconds(100))) != nil else { return }
-            }
-            for _ in 0 ..< 50 where !(await bluez.isNotifying(id)) {
-                guard (try? await Task.sleep(for: .milliseconds(100))) != nil else { return }
-            }
+            let bluetooth = bluetooth
+            _ = await wait(upTo: Self.servicesTimeout, until: { await bluetooth.characteristic(model.stack.receiveChannels[0], of: id) != nil })
+            if !Task.isCancelled { _ = await notifying(id) }
             guard !Task.isCancelled else { return }
             if broker.isPairing(address), model.stack == .classic { try await programOmronKey(id, inbox) }
             if model.stack.needsUnlock {
@@ -128,12 +125,12 @@ extension CuffGateway {
             await inbox.clear()
             for (channel, piece) in request.pieces(stack).enumerated() {
                 do {
-                    try await bluez.writeValue(piece, to: stack.transmitChannels[channel], of: id, type: stack == .classic ? .request : .command)
+                    try await bluetooth.writeValue(piece, to: stack.transmitChannels[channel], of: id, type: stack == .classic ? .request : .command)
                 } catch {
                     throw .bluez(error)
                 }
             }
-            switch await inbox.next(within: Self.omronAnswerTimeout) {
+            switch await inbox.next(within: Self.omronAnswerTimeout, on: clock) {
             case .packet(.success(let answer))?:
                 do throws(OmronError) {
                     try answer.validate(answering: request)

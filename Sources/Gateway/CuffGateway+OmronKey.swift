@@ -13,7 +13,7 @@ extension CuffGateway {
     func programOmronKey(_ id: DeviceID, _ inbox: OmronInbox) async throws(OmronDownloadError) {
         var answer: OmronUnlock.Answer = .refused([])
         for attempt in 0 ..< 3 {
-            if attempt > 0 { try? await Task.sleep(for: .milliseconds(300)) }
+            if attempt > 0 { try? await clock.sleep(for: .milliseconds(300)) }
             answer = try await unlockExchange(OmronUnlock.enterKeyProgramming, id, inbox)
             if answer == .keyProgrammingReady { break }
         }
@@ -56,11 +56,11 @@ extension CuffGateway {
     ) async throws(OmronDownloadError) -> OmronUnlock.Answer {
         await inbox.clear()
         do {
-            try await bluez.writeValue(value, to: OmronService.unlock, of: id, type: type)
+            try await bluetooth.writeValue(value, to: OmronService.unlock, of: id, type: type)
         } catch {
             throw .bluez(error)
         }
-        while let message = await inbox.next(within: Self.omronAnswerTimeout) {
+        while let message = await inbox.next(within: Self.omronAnswerTimeout, on: clock) {
             if case .unlock(let bytes) = message { return OmronUnlock.Answer(decoding: bytes) }
         }
         return .refused([])

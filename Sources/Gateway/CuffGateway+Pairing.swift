@@ -9,13 +9,13 @@ extension CuffGateway {
     public func scan(for duration: Duration) async throws(GatewayError) -> [Device] {
         let adapter = try usableAdapter()
         do {
-            try await bluez.startDiscovery(on: adapter.address, filter: Self.cuffFilter)
+            try await bluetooth.startDiscovery(on: adapter.address, filter: Self.cuffFilter)
         } catch {
             throw .bluez(error)
         }
-        try? await Task.sleep(for: duration)
-        await bluez.stopDiscovery(on: adapter.address)
-        return await bluez.devices.filter { device in
+        try? await clock.sleep(for: duration)
+        await bluetooth.stopDiscovery(on: adapter.address)
+        return await bluetooth.devices.filter { device in
             device.id.adapter == adapter.address && !Set(device.uuids).isDisjoint(with: Self.cuffFilter.uuids)
         }
     }
@@ -35,27 +35,35 @@ extension CuffGateway {
         let collectedBefore = state.cuffs[address] != nil
         broker.expect(address, passkey: passkey)
         defer { broker.finished(address) }
-        if await bluez.device(id) == nil { try await discover(id, within: timeout) }
-        guard let device = await bluez.device(id) else { throw .unknownCuff(address) }
+        if await bluetooth.device(id) == nil { try await discover(id, within: timeout) }
+        guard let device = await bluetooth.device(id) else { throw .unknownCuff(address) }
         // A device cuffd did not collect from before is adopted for this pairing only: if it fails, nothing of
         // it stays (the link, the adoption, a bond bluetoothd made before setting it trusted).
         let adoptedForPairing = !collectedBefore && !device.paired && !configuration.knownCuffs.contains(address)
         await consider(device)
         state.cuffs[address]?.omronRefusal = nil
         state.cuffs[address]?.omronUnlocked = false
-        await bluez.setAgentCapability(.keyboardDisplay)
+        await bluetooth.setAgentCapability(.keyboardDisplay)
         do {
-            try await bluez.pair(id, timeout: timeout)
-            try await bluez.setTrusted(id, true)
+            try await bluetooth.pair(id, timeout: timeout)
+            try await bluetooth.setTrusted(id, true)
         } catch {
-            await bluez.setAgentCapability(.noInputNoOutput)
+            await bluetooth.setAgentCapability(.noInputNoOutput)
             if adoptedForPairing { try? await forget(address) }
             throw .bluez(error)
         }
-        await bluez.setAgentCapability(.noInputNoOutput)
-        if let device = await bluez.device(id) { await deviceChanged(device, ["Paired", "Trusted"]) }
+        await bluetooth.setAgentCapability(.noInputNoOutput)
+        // The cuff's state is bluetoothd's events as the follow task handles them, in order: once it has handled the
+        // bond, it is past the older ones too (a link a moment ago still down), which would otherwise tear down
+        // this link's session after the fact (docs/gateway.md, "Reentrancy").
+        _ = await waitForGateway(upTo: timeout, until: { await self.bondFollowed(address) })
         // Pair may reply before service discovery ends; a cuff that drops the link first is fine too.
-        if (try? await bluez.waitForServicesResolved(id, timeout: timeout)) != nil { startProvisioning(address) }
+        let bluetooth = bluetooth
+        let resolved = await wait(upTo: timeout, deciding: {
+            guard let device = await bluetooth.device(id), device.connected else { return false }
+            return device.servicesResolved ? true : nil
+        })
+        if resolved { startProvisioning(address) }
         // Pair resolves services on its link: return once that link's identity, clock and stored records
         // are in, so a `start` that follows waits for a new measurement, not for this history.
         await state.cuffs[address]?.provisioning?.value
@@ -66,6 +74,12 @@ extension CuffGateway {
         }
         guard let status = await status(address) else { throw .unknownCuff(address) }
         return status
+    }
+
+    /// Whether the Gateway's view of the cuff at `address` shows it paired and trusted, or there is no cuff there
+    /// to wait for any more (forgotten meanwhile).
+    private func bondFollowed(_ address: BluetoothAddress) -> Bool {
+        state.cuffs[address].map { $0.device.paired && $0.device.trusted } ?? true
     }
 
     /// Why pairing an Omron cuff is not complete once its first link's provisioning ended: the download said
@@ -91,11 +105,11 @@ extension CuffGateway {
     public func forget(_ address: BluetoothAddress) async throws(GatewayError) {
         let adapter = try usableAdapter()
         let id = DeviceID(adapter: adapter.address, address: address)
-        let known = await bluez.device(id) != nil
+        let known = await bluetooth.device(id) != nil
         guard state.cuffs[address] != nil || known || state.records[address] != nil else { throw .unknownCuff(address) }
         guard state.beginForgetting(address) else { throw .busy("forgetting \(address)") }
         defer { state.endForgetting(address) }
-        await bluez.stopNotifying(id)
+        await bluetooth.stopNotifying(id)
         await linkLost(address)
         state.cuffs[address] = nil
         state.records[address] = nil
@@ -107,7 +121,7 @@ extension CuffGateway {
         }
         if known {
             do {
-                try await bluez.remove(id)
+                try await bluetooth.remove(id)
             } catch {
                 throw .bluez(error)
             }
@@ -117,16 +131,14 @@ extension CuffGateway {
 
     private func discover(_ id: DeviceID, within timeout: Duration) async throws(GatewayError) {
         do {
-            try await bluez.startDiscovery(on: id.adapter, filter: DiscoveryFilter(uuids: []))
+            try await bluetooth.startDiscovery(on: id.adapter, filter: DiscoveryFilter(uuids: []))
         } catch {
             throw .bluez(error)
         }
-        let deadline = ContinuousClock.now + timeout
-        while await bluez.device(id) == nil, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        await bluez.stopDiscovery(on: id.adapter)
-        guard await bluez.device(id) != nil else { throw .unknownCuff(id.address) }
+        let bluetooth = bluetooth
+        _ = await wait(upTo: timeout, until: { await bluetooth.device(id) != nil })
+        await bluetooth.stopDiscovery(on: id.adapter)
+        guard await bluetooth.device(id) != nil else { throw .unknownCuff(id.address) }
     }
 
     func usableAdapter() throws(GatewayError) -> Adapter {

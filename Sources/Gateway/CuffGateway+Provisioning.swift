@@ -28,7 +28,7 @@ extension CuffGateway {
         if !cuff.identified { await identify(id) }
         guard !Task.isCancelled else { return }
         if let clock { await setClock(id, measured: clock) }
-        let characteristics = await bluez.characteristics(of: id)
+        let characteristics = await bluetooth.characteristics(of: id)
         state.cuffs[address]?.vendorControl = characteristics.first { $0.uuid == QardioArmControlPoint.uuid }?.uuid
         if characteristics.contains(where: { $0.uuid == HealthCharacteristic.recordAccessControlPoint.uuid }),
            characteristics.contains(where: { $0.uuid == HealthCharacteristic.bloodPressureRecord.uuid }) {
@@ -44,11 +44,22 @@ extension CuffGateway {
     /// (bluez/bluez #1489: ServicesResolved before the objects after an abort), so wait a moment for them.
     private func servicesPresent(_ id: DeviceID) async -> Bool {
         let required: Set<String> = [HealthCharacteristic.bloodPressureMeasurement.uuid, HealthCharacteristic.heartRateMeasurement.uuid, OmronService.receiveChannels[0]]
-        for _ in 0..<20 {
-            if await bluez.characteristics(of: id).contains(where: { required.contains($0.uuid) }) { return true }
-            guard (try? await Task.sleep(for: .milliseconds(100))) != nil else { return false }
-        }
-        return false
+        let bluetooth = bluetooth
+        return await wait(upTo: Self.servicesTimeout, until: {
+            await bluetooth.characteristics(of: id).contains { required.contains($0.uuid) }
+        })
+    }
+
+    /// How long characteristics may take to appear after `ServicesResolved`, or Omron's after the health ones.
+    static let servicesTimeout: Duration = .seconds(2)
+    /// How long notify sessions may take to start once the characteristics are there (`StartNotify` on each,
+    /// docs/reference/BLUEZ-DBUS.md §7).
+    static let notifyingTimeout: Duration = .seconds(5)
+
+    /// Waits until the notify sessions of `id` are all up, at most ``notifyingTimeout``.
+    func notifying(_ id: DeviceID) async -> Bool {
+        let bluetooth = bluetooth
+        return await wait(upTo: Self.notifyingTimeout, until: { await bluetooth.isNotifying(id) })
     }
 
     /// Still no health service: drop the link and connect again once (docs/reference/BLUEZ-DBUS.md §6 rule); a cuff that
@@ -56,8 +67,8 @@ extension CuffGateway {
     private func reconnectForMissingServices(_ id: DeviceID) async {
         emit(.problem(id.address, "services resolved without Blood Pressure or Heart Rate characteristics; reconnecting"))
         do {
-            try await bluez.disconnect(id)
-            try await bluez.connect(id)
+            try await bluetooth.disconnect(id)
+            try await bluetooth.connect(id)
         } catch {
             emit(.problem(id.address, "reconnecting failed: \(error); if this repeats, forget and pair the cuff again"))
         }
@@ -66,8 +77,8 @@ extension CuffGateway {
     /// Reads the cuff's Current Time and gives the session the offset, before anything held back is
     /// handled: stored records carry time stamps of this clock. Returns the offset and the characteristic.
     private func measureClock(_ id: DeviceID) async -> (offset: Duration, characteristic: GattCharacteristic)? {
-        guard let clock = await bluez.characteristic(HealthCharacteristic.currentTime.uuid, of: id), clock.isReadable,
-              let bytes = try? await bluez.readValue(clock.uuid, of: id), let value = try? CurrentTime(decoding: bytes),
+        guard let clock = await bluetooth.characteristic(HealthCharacteristic.currentTime.uuid, of: id), clock.isReadable,
+              let bytes = try? await bluetooth.readValue(clock.uuid, of: id), let value = try? CurrentTime(decoding: bytes),
               let offset = ClockOffset.measure(value, at: now())
         else { return nil }
         await state.cuffs[id.address]?.session.setClockOffset(offset)
@@ -85,7 +96,7 @@ extension CuffGateway {
         let moment = now()
         let current = ClockOffset.currentTime(at: moment, in: configuration.timeZone)
         do {
-            try await bluez.writeValue(current.encoded(), to: measured.characteristic.uuid, of: id)
+            try await bluetooth.writeValue(current.encoded(), to: measured.characteristic.uuid, of: id)
         } catch {
             emit(.problem(id.address, "the cuff refused the clock write: \(error)"))
             emit(.clockSynchronized(id.address, offset: measured.offset, written: false))
@@ -102,9 +113,9 @@ extension CuffGateway {
     private func identify(_ id: DeviceID) async {
         guard let cuff = state.cuffs[id.address] else { return }
         var identity = DeviceIdentity(address: id.address, name: cuff.device.name)
-        let present = Set(await bluez.characteristics(of: id).map(\.uuid))
+        let present = Set(await bluetooth.characteristics(of: id).map(\.uuid))
         func text(_ characteristic: HealthCharacteristic) async -> String? {
-            guard present.contains(characteristic.uuid), let bytes = try? await bluez.readValue(characteristic.uuid, of: id) else { return nil }
+            guard present.contains(characteristic.uuid), let bytes = try? await bluetooth.readValue(characteristic.uuid, of: id) else { return nil }
             return DeviceInformationString(decoding: bytes).value
         }
         identity.manufacturer = await text(.manufacturerNameString)
@@ -113,12 +124,12 @@ extension CuffGateway {
         identity.firmware = await text(.firmwareRevisionString)
         identity.hardware = await text(.hardwareRevisionString)
         identity.software = await text(.softwareRevisionString)
-        if present.contains(HealthCharacteristic.systemID.uuid), let bytes = try? await bluez.readValue(HealthCharacteristic.systemID.uuid, of: id) {
+        if present.contains(HealthCharacteristic.systemID.uuid), let bytes = try? await bluetooth.readValue(HealthCharacteristic.systemID.uuid, of: id) {
             identity.systemID = try? SystemID(decoding: bytes)
         }
         var feature: BloodPressureFeature?
         if present.contains(HealthCharacteristic.bloodPressureFeature.uuid),
-           let bytes = try? await bluez.readValue(HealthCharacteristic.bloodPressureFeature.uuid, of: id) {
+           let bytes = try? await bluetooth.readValue(HealthCharacteristic.bloodPressureFeature.uuid, of: id) {
             feature = try? BloodPressureFeature(decoding: bytes)
         }
         // A link lost mid-way leaves the identity incomplete: try again on the next link. A cuff forgotten

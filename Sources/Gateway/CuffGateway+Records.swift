@@ -9,15 +9,13 @@ extension CuffGateway {
     /// answers on both; a request without them fails with ATT error 0xFD).
     func downloadRecords(_ id: DeviceID) async {
         let racp = HealthCharacteristic.recordAccessControlPoint.uuid
-        for _ in 0..<50 where !(await bluez.isNotifying(id)) {
-            guard (try? await Task.sleep(for: .milliseconds(100))) != nil else { return }
-        }
+        _ = await notifying(id)
         guard !Task.isCancelled else { return }
         let record = state.records[id.address]
         let download = RecordDownload(feature: BloodPressureFeature(rawValue: record?.feature ?? 0), after: record?.lastSequenceNumber)
         state.cuffs[id.address]?.download = download
         do {
-            try await bluez.writeValue(download.request.encoded(), to: racp, of: id)
+            try await bluetooth.writeValue(download.request.encoded(), to: racp, of: id)
         } catch {
             state.cuffs[id.address]?.download = nil
             emit(.problem(id.address, "the stored-record request failed: \(error)"))

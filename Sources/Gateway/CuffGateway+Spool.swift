@@ -16,7 +16,7 @@ extension CuffGateway {
                 } catch {
                     attempt += 1
                     if attempt == 1 { emit(.problem(reading.device.address, "readings kept while the store refused still wait for it: \(error)")) }
-                    try? await Task.sleep(for: configuration.storeRetry.delay(before: attempt))
+                    try? await clock.sleep(for: configuration.storeRetry.delay(before: attempt))
                     if Task.isCancelled { return }
                 }
             }

@@ -3,7 +3,7 @@ import BlueZ
 import FoundationEssentials
 import GATTHealth
 
-/// The Gateway: follows bluetoothd through a ``BluezClient`` and runs one ``CuffSession`` per cuff — from the
+/// The Gateway: follows bluetoothd through a ``BluetoothCentral`` and runs one ``CuffSession`` per cuff — from the
 /// link coming up, through reading who the cuff is and syncing its clock, to every value it indicates —
 /// and serves the control requests (scan, pair, forget, start and stop a measurement).
 ///
@@ -35,16 +35,22 @@ import GATTHealth
 ///    each of its steps checks `Task.isCancelled` (or a sleep that throws) before changing anything
 ///    (`provision`, `identify`, the download requests). `identify` also checks that the cuff is still
 ///    collected and connected before remembering what it read, and reads its record afresh then.
-/// 3. A request re-asks what it waited for: `pair` looks the cuff up again after bluetoothd paired it and
-///    after its provisioning ended (the refusal is read then); `forget` marks the address before its
+/// 3. A request re-asks what it waited for: `pair` waits for the follow task to have handled the bond (once
+///    adopted, a cuff's device changes only as the follow task handles events: a newer snapshot applied out of
+///    turn would be undone by an older event still queued) and looks the cuff up again after its provisioning
+///    ended (the refusal is read then); `forget` marks the address before its
 ///    first await (``State/beginForgetting(_:)``) so that `consider` cannot adopt it again meanwhile;
 ///    `startMeasurement` reads the vendor control point after yielding the states.
 public actor CuffGateway {
-    let bluez: BluezClient
+    /// bluetoothd: a ``BluezClient`` in the daemon, an in-memory central in tests (docs/gateway.md, "Seams").
+    let bluetooth: any BluetoothCentral
     let store: any ReadingStore
     let registry: any CuffRegistry
     let configuration: GatewayConfiguration
     let now: @Sendable () -> Date
+    /// What every wait, timeout and retry delay of the Gateway and its sessions is measured on; tests advance
+    /// one of their own (docs/gateway.md, "Seams"). Dates of readings come from ``now``.
+    let clock: any Clock<Duration>
     /// Set once, by ``start()``, before any event is followed. Which pairings are under way changes across
     /// suspensions (`pair` ends one in a `defer`), so `isPairing` is asked each time, never kept.
     var broker: PairingBroker!
@@ -55,11 +61,12 @@ public actor CuffGateway {
     var state = State()
 
     public init(
-        bluez: BluezClient, store: any ReadingStore, registry: any CuffRegistry = InMemoryCuffRegistry(),
+        bluetooth: any BluetoothCentral, store: any ReadingStore, registry: any CuffRegistry = InMemoryCuffRegistry(),
         configuration: GatewayConfiguration = GatewayConfiguration(), spool: any ReadingSpool = NoSpool(),
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() }, clock: any Clock<Duration> = ContinuousClock()
     ) {
-        self.bluez = bluez
+        self.bluetooth = bluetooth
+        self.clock = clock
         self.store = store
         self.spool = spool
         self.registry = registry
@@ -67,28 +74,28 @@ public actor CuffGateway {
         self.now = now
     }
 
-    /// Starts the BlueZ client with the Gateway's agent and follows it. Returns once the initial mirror is
+    /// Starts the central with the Gateway's agent and follows it. Returns once the initial mirror is
     /// loaded and every registration done (or, without bluetoothd, once the client waits for it).
     public func start() async throws {
         broker = PairingBroker(
-            timeout: configuration.passkeyTimeout,
+            timeout: configuration.passkeyTimeout, clock: clock,
             isKnownCuff: { [weak self] id in await self?.isCollecting(id) ?? false },
             askForPasskey: { [weak self] address in await self?.emit(.passkeyRequested(address)) })
         state.records = await registry.records()
-        let events = await bluez.events()
-        try await bluez.start(pairingDelegate: broker)
+        let events = await bluetooth.events()
+        try await bluetooth.start(pairingDelegate: broker)
         state.followTask = Task { [weak self] in
             for await event in events { await self?.handle(event) }
         }
         await chooseAdapter()
-        for device in await bluez.devices { await consider(device) }
+        for device in await bluetooth.devices { await consider(device) }
         state.recoveryTask = Task { [weak self] in await self?.recoverSpooledReadings() }
     }
 
     public func stop() async {
         state.followTask?.cancel()
         state.recoveryTask?.cancel()
-        await bluez.stop()
+        await bluetooth.stop()
         subscribers.finishAll()
     }
 
@@ -150,7 +157,7 @@ public actor CuffGateway {
             guard device.id.adapter == state.adapter?.address else { return }
             if state.cuffs[device.id.address] == nil {
                 // Judged by the mirror as it is now: an event queued before a `forget` still shows the bond.
-                if let current = await bluez.device(device.id) { await consider(current) }
+                if let current = await bluetooth.device(device.id) { await consider(current) }
             } else {
                 await deviceChanged(device, changed)
             }
@@ -162,7 +169,7 @@ public actor CuffGateway {
                 emit(.cuffRemoved(id.address))
             }
         case .notifying(let id, _):
-            guard id.adapter == state.adapter?.address, let cuff = state.cuffs[id.address], await bluez.isNotifying(id) else { return }
+            guard id.adapter == state.adapter?.address, let cuff = state.cuffs[id.address], await bluetooth.isNotifying(id) else { return }
             await publish(id.address, await cuff.session.handle(.subscribed))
         case let .value(id, uuid, bytes, receivedAt):
             guard id.adapter == state.adapter?.address, state.cuffs[id.address] != nil else { return }
@@ -174,7 +181,7 @@ public actor CuffGateway {
 
     /// The configured adapter, else the first powered one (docs/configuration.md `[Bluetooth] Adapter`).
     private func chooseAdapter() async {
-        let adapters = await bluez.adapters
+        let adapters = await bluetooth.adapters
         let chosen = configuration.adapter.map { wanted in
             adapters.first { $0.interfaceName == wanted || $0.address.description == wanted.uppercased() }
         } ?? adapters.first { $0.powered } ?? adapters.first

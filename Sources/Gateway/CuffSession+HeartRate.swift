@@ -50,8 +50,9 @@ extension CuffSession {
 
     private func scheduleHeartRateCommit(after delay: Duration) {
         guard heartRates.timer == nil else { return }
+        let clock = clock
         heartRates.timer = Task { [weak self] in
-            try? await Task.sleep(for: delay)
+            try? await clock.sleep(for: delay)
             guard !Task.isCancelled else { return }
             await self?.commitHeartRatesByTimer()
         }

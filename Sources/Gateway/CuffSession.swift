@@ -29,6 +29,8 @@ public actor CuffSession {
     /// How many readings may wait for the store before new ones are turned away (each is in the journal).
     public let pendingLimit: Int
     let retry: StoreRetry
+    /// What the store retries and the heart-rate window are timed on: the Gateway's clock.
+    let clock: any Clock<Duration>
     private let spool: any ReadingSpool
     /// Receives what the retry timer produces, which no caller is waiting for.
     let laterEvents: @Sendable ([SessionEvent]) async -> Void
@@ -50,12 +52,14 @@ public actor CuffSession {
     let quirk: BloodPressureQuirk?
 
     /// A session; `identified: false` holds values back until ``identify(_:)``. `laterEvents` receives what
-    /// the store-retry timer produces.
+    /// the store-retry timer produces; `clock` times that timer and the heart-rate window.
     public init(
         device: DeviceIdentity, users: UserDirectory, store: any ReadingStore, quirk: BloodPressureQuirk?? = nil, identified: Bool = true,
         timeZone: LocalTimeZone = LocalTimeZone(), spool: any ReadingSpool = NoSpool(), retry: StoreRetry = StoreRetry(),
-        pendingLimit: Int = 10_000, heartRateWindow: Duration = .seconds(1), laterEvents: @escaping @Sendable ([SessionEvent]) async -> Void = { _ in }
+        pendingLimit: Int = 10_000, heartRateWindow: Duration = .seconds(1), clock: any Clock<Duration> = ContinuousClock(),
+        laterEvents: @escaping @Sendable ([SessionEvent]) async -> Void = { _ in }
     ) {
+        self.clock = clock
         self.device = device
         self.timeZone = timeZone
         self.users = users
@@ -243,9 +247,9 @@ public actor CuffSession {
         for waiting in pending { await keepInSpool(waiting, &produced) }
         let attempts = (refusal?.attempts ?? 0) + 1
         refusal?.retry?.cancel()
-        let delay = retry.delay(before: attempts)
+        let (delay, clock) = (retry.delay(before: attempts), clock)
         let timer = Task { [weak self] in
-            try? await Task.sleep(for: delay)
+            try? await clock.sleep(for: delay)
             guard !Task.isCancelled else { return }
             await self?.retryByTimer()
         }

@@ -35,13 +35,13 @@ actor OmronInbox {
         assembler.reset()
     }
 
-    /// The next message, or nil when none came within `timeout`.
-    func next(within timeout: Duration) async -> Message? {
+    /// The next message, or nil when none came within `timeout` on `clock`.
+    func next(within timeout: Duration, on clock: any Clock<Duration>) async -> Message? {
         if !queued.isEmpty { return queued.removeFirst() }
         nextWaiter += 1
         let id = nextWaiter
         let timer = Task { [weak self] in
-            try? await Task.sleep(for: timeout)
+            try? await clock.sleep(for: timeout)
             await self?.expire(id)
         }
         defer { timer.cancel() }

@@ -14,14 +14,17 @@ final class PairingBroker: PairingDelegate {
 
     private let state = Mutex(State())
     private let timeout: Duration
+    /// What `timeout` is measured on: the Gateway's clock.
+    private let clock: any Clock<Duration>
     private let isKnownCuff: @Sendable (DeviceID) async -> Bool
     private let askForPasskey: @Sendable (BluetoothAddress) async -> Void
 
     init(
-        timeout: Duration, isKnownCuff: @escaping @Sendable (DeviceID) async -> Bool,
+        timeout: Duration, clock: any Clock<Duration>, isKnownCuff: @escaping @Sendable (DeviceID) async -> Bool,
         askForPasskey: @escaping @Sendable (BluetoothAddress) async -> Void
     ) {
         self.timeout = timeout
+        self.clock = clock
         self.isKnownCuff = isKnownCuff
         self.askForPasskey = askForPasskey
     }
@@ -57,7 +60,7 @@ final class PairingBroker: PairingDelegate {
         let expected = state.withLock { $0.expected[device.address] }
         guard let expected else { throw AgentRefusal.rejected }  // nobody asked cuffd to pair it
         if let given = expected { return given }
-        let timeout = timeout
+        let (timeout, clock) = (timeout, clock)
         return try await withThrowingTaskGroup(of: UInt32.self) { group in
             group.addTask {
                 try await withCheckedThrowingContinuation { continuation in
@@ -66,7 +69,7 @@ final class PairingBroker: PairingDelegate {
                 }
             }
             group.addTask {
-                try await Task.sleep(for: timeout)
+                try await clock.sleep(for: timeout)
                 throw AgentRefusal.canceled
             }
             defer {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GATTHealth
+import GatewayTestSupport
 import Testing
 @testable import Gateway
 
@@ -64,14 +65,18 @@ struct CuffSessionTests {
 
     @Test func aStoreFailureLosesNothing() async throws {
         let store = FlakyStore()
-        let session = CuffSession(device: Fixtures.cuff, users: UserDirectory(), store: store, retry: StoreRetry(first: .milliseconds(10)))
+        let clock = TestClock()
+        let later = LaterEvents()
+        let session = CuffSession(
+            device: Fixtures.cuff, users: UserDirectory(), store: store, retry: StoreRetry(first: .seconds(1)), clock: clock, laterEvents: later.receive)
         let failed = await session.handle(value(.bloodPressureMeasurement, Fixtures.bpmR1))
         guard case let .storeFailed(_, reason, waiting) = failed.first else { Issue.record("\(failed)"); return }
         #expect(reason == "disk full")
         #expect(waiting == 1)
         #expect(await session.pending.count == 1)
         await store.recover()
-        for _ in 0 ..< 300 where await !session.pending.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(await clock.advanceToNextDeadline() == .seconds(1), "the retry comes after the first backoff")
+        _ = try await later.recorder.next { if case .storeRecovered(committed: 1) = $0 { true } else { false } }
         #expect(await session.pending.isEmpty)
         #expect(await store.inner.readings.count == 1)
     }

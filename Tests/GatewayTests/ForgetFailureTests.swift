@@ -1,6 +1,5 @@
 import BlueZ
-import DBusTestSupport
-import Foundation
+import GatewayTestSupport
 import Testing
 @testable import Gateway
 
@@ -16,22 +15,19 @@ actor UnwritableRegistry: CuffRegistry {
     func remove(_ address: BluetoothAddress) throws { throw ReadOnly() }
 }
 
-@Suite("Forgetting a cuff whose removal cannot be saved")
+@Suite("Forgetting a cuff whose removal cannot be saved", .timeLimit(.minutes(1)))
 struct ForgetFailureTests {
     @Test("The cuff is forgotten, and a problem says, with the cause, that cuffd remembers it again after a restart")
     func unsavedForget() async throws {
-        try await withTeardown { teardown in
-            let harness = try await GatewayHarness(
-                Data(contentsOf: GatewayHarness.folder.appendingPathComponent("passkey.json")), registry: UnwritableRegistry())
-            teardown.add { await harness.stop() }
-            let cuff = BluetoothAddress("D0:5F:B8:4A:21:07")!
-            try await harness.pairAll()
-            try await harness.gateway.forget(cuff)
-            #expect(await harness.gateway.status(cuff) == nil)
-            let problem = try await harness.events.next { if case .problem(_, let what) = $0 { what.contains("forgot") } else { false } }
-            guard case let .problem(address, what) = problem else { Issue.record("\(problem)"); return }
-            #expect(address == cuff)
-            #expect(what == "cannot save that cuffd forgot the cuff (it is remembered again when cuffd restarts): \(UnwritableRegistry.ReadOnly())")
-        }
+        let run = try await ScenarioRun.start("passkey.json", registry: UnwritableRegistry())
+        let cuff = BluetoothAddress("D0:5F:B8:4A:21:07")!
+        try await run.pairAll()
+        try await run.gateway.forget(cuff)
+        #expect(await run.gateway.status(cuff) == nil)
+        let problem = try await run.rig.next { if case .problem(_, let what) = $0 { what.contains("forgot") } else { false } }
+        guard case let .problem(address, what) = problem else { Issue.record("\(problem)"); return }
+        #expect(address == cuff)
+        #expect(what == "cannot save that cuffd forgot the cuff (it is remembered again when cuffd restarts): \(UnwritableRegistry.ReadOnly())")
+        await run.rig.stop()
     }
 }

@@ -1,6 +1,7 @@
 import BlueZ
 import FoundationEssentials
 import GATTHealth
+import GatewayTestSupport
 @testable import Gateway
 
 enum Fixtures {
@@ -30,22 +31,56 @@ enum Fixtures {
     static let morning = DateTime(year: 2026, month: 11, day: 22, hours: 7, minutes: 30, seconds: 0)
 }
 
-/// A store that fails while `failing` is set, to show nothing is lost.
+/// A store that fails while `failing` is set, to show nothing is lost; it counts the commits tried.
 actor FlakyStore: ReadingStore {
     let inner = InMemoryReadingStore()
     var failing = true
+    private(set) var attempts = 0
 
     struct DiskFull: Error, CustomStringConvertible { var description: String { "disk full" } }
 
     func commit(_ reading: Reading) async throws -> CommitOutcome {
+        attempts += 1
         if failing { throw DiskFull() }
         return await inner.commit(reading)
     }
 
     func commit(heartRates samples: [HeartRateSample]) async throws -> Int {
+        attempts += 1
         if failing { throw DiskFull() }
         return await inner.commit(heartRates: samples)
     }
 
     func recover() { failing = false }
+}
+
+/// What an armed measurement session showed until it ended: the cuff pressures, the reading, and an end other than
+/// the reading (a failure, the timeout, a stop).
+struct MeasurementSeen {
+    var pressures: [Double] = []
+    var reading: Reading?
+    var otherEnd: MeasurementUpdate?
+
+    init(_ updates: AsyncStream<MeasurementUpdate>) async {
+        for await update in updates {
+            switch update {
+            case .state(_, .measuring(let pressure, _)): pressures.append(pressure.doubleValue)
+            case .reading(_, let stored): reading = stored
+            case .failed, .timedOut, .stopped: otherEnd = update
+            case .state: continue
+            }
+        }
+    }
+}
+
+/// What a session produces later, on its own timers (`laterEvents`), recorded as it comes.
+struct LaterEvents {
+    let recorder: EventRecorder<SessionEvent>
+    let receive: @Sendable ([SessionEvent]) async -> Void
+
+    init() {
+        let (stream, continuation) = AsyncStream<SessionEvent>.makeStream()
+        recorder = EventRecorder(stream)
+        receive = { events in for event in events { continuation.yield(event) } }
+    }
 }

@@ -4,12 +4,17 @@ import DBus
 import DBusTestSupport
 import Foundation
 import Gateway
+import GatewayTestSupport
 import GATTHealth
 import Testing
 
 /// cuff-sim on a private bus with a Gateway beside it, storing into memory: the whole Bluetooth half of
-/// cuffd, driven the way `cuffctl` and the VM acceptance suite drive it.
+/// cuffd, driven the way `cuffctl` and the VM acceptance suite drive it. Its waits are on the Gateway's events,
+/// each bounded by ``deadline``, which only turns a hang into a failure.
 final class GatewayHarness: Sendable {
+    /// The most any one wait of a test over cuff-sim takes before it fails: generous, for a loaded machine.
+    static let deadline: Duration = .seconds(60)
+
     let bus: PrivateBus
     let emulator: BluezEmulator
     let connection: DBusConnection
@@ -19,10 +24,9 @@ final class GatewayHarness: Sendable {
     let registry: any CuffRegistry
     let scenario: Scenario
     let log = LineLog()
-    let events: StreamRecorder<GatewayEvent>
+    let events: EventRecorder<GatewayEvent>
 
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("scenarios")
+    static let folder = EmbeddedPeripheral.scenarioFolder
 
     convenience init(scenarioFile name: String, configuration: GatewayConfiguration = GatewayConfiguration()) async throws {
         try await self.init(Data(contentsOf: Self.folder.appendingPathComponent(name)), configuration: configuration)
@@ -59,8 +63,8 @@ final class GatewayHarness: Sendable {
         emulator = BluezEmulator(scenario: scenario, bus: .address(bus.address)) { log.append($0) }
         try await emulator.start()
         connection = try DBusConnection.open(.address(bus.address), label: "cuffd")
-        gateway = CuffGateway(bluez: BluezClient(connection: connection), store: store, registry: registry, configuration: configuration, spool: spool)
-        events = StreamRecorder(await gateway.events())
+        gateway = CuffGateway(bluetooth: BluezClient(connection: connection), store: store, registry: registry, configuration: configuration, spool: spool)
+        events = EventRecorder(await gateway.events())
         try await gateway.start()
     }
 
@@ -76,48 +80,39 @@ final class GatewayHarness: Sendable {
     func pairAll() async throws {
         for cuff in scenario.cuffs {
             let passkey: UInt32? = if case .passkey(let key) = cuff.pairing { key } else { nil }
-            _ = try await gateway.pair(cuff.address, passkey: passkey, timeout: .seconds(10))
+            _ = try await gateway.pair(cuff.address, passkey: passkey, timeout: .seconds(30))
         }
     }
 
-    /// Waits until `cuff` is in the registry: the Gateway remembers a cuff once it is identified, which a link lost
-    /// mid-way (on a loaded machine) defers to the next link, after `pair` has returned.
-    func waitUntilRemembered(_ cuff: BluetoothAddress, within timeout: Duration = .seconds(10)) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while await registry.records()[cuff] == nil {
-            guard ContinuousClock.now < deadline else { throw TestFailure("\(cuff) not remembered within \(timeout)") }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+    /// The next Gateway event `predicate` accepts, within ``deadline``.
+    @discardableResult
+    func next(where predicate: @escaping @Sendable (GatewayEvent) -> Bool) async throws -> GatewayEvent {
+        try await events.next(within: Self.deadline, where: predicate)
     }
 
-    /// The store's readings on the fields a scenario's expectation names.
-    func storedReadings() async -> [ExpectedReading] {
-        await store.readings.map(Self.observed)
-    }
-
-    /// Waits until the store holds exactly the scenario's expected readings and number of heart-rate samples.
-    func waitForExpectedReadings(within timeout: Duration = .seconds(30)) async throws {
+    /// Waits until the store holds exactly the scenario's expected readings and number of heart-rate samples, looking
+    /// again each time the Gateway announces something (every commit is announced); fails, saying what the store and
+    /// cuff-sim show, when ``deadline`` passes without an event.
+    func waitForExpectedReadings() async throws {
         let heartRates = scenario.expect?.heartRates ?? 0
-        let deadline = ContinuousClock.now + timeout
         while true {
-            let (readings, storedHeartRates) = (await storedReadings(), await store.heartRates.count)
+            let seen = events.all.count
+            let (readings, storedHeartRates) = (await store.readings.map(ExpectedReading.init), await store.heartRates.count)
             let (missing, unexpected) = scenario.expect?.unmatched(readings) ?? ([], readings)
             if missing.isEmpty && unexpected.isEmpty && storedHeartRates == heartRates { return }
-            guard ContinuousClock.now < deadline else {
+            do {
+                guard unexpected.isEmpty && storedHeartRates <= heartRates else { throw TestFailure("more than expected is stored") }
+                // Whatever is stored next is announced after what was seen.
+                let events = events
+                try await withDeadline(Self.deadline, "no Gateway event") { try await events.recorded(moreThan: seen) }
+            } catch {
                 let problems = events.all.compactMap { event -> String? in if case let .problem(address, text) = event { "\(address): \(text)" } else { nil } }
                 throw TestFailure("""
-                    store lacks \(missing), holds unexpected \(unexpected); \(storedHeartRates) heart rates, expected \(heartRates)
+                    \(error): store lacks \(missing), holds unexpected \(unexpected); \(storedHeartRates) heart rates, expected \(heartRates)
                     Gateway problems:\n\(problems.joined(separator: "\n"))
                     cuff-sim:\n\(log.all.joined(separator: "\n"))
                     """)
             }
-            try await Task.sleep(for: .milliseconds(50))
         }
-    }
-
-    static func observed(_ reading: Reading) -> ExpectedReading {
-        ExpectedReading(
-            stored: reading.device.address, systolic: reading.systolic.doubleValue, diastolic: reading.diastolic.doubleValue,
-            pulseRate: reading.pulseRate?.doubleValue, userID: reading.userID, deviceTime: reading.deviceTime?.isoString, status: reading.status)
     }
 }

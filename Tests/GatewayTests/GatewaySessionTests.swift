@@ -1,212 +1,226 @@
 import BlueZ
-import DBusTestSupport
-import Foundation
-import Gateway
+import CuffSimulation
+import FoundationEssentials
 import GATTHealth
+import GatewayTestSupport
 import Testing
+@testable import Gateway
 
-@Suite("Gateway over cuff-sim: sessions, pairing, time, identity")
+/// The Gateway in-process (docs/gateway.md, "Seams"): the shipped scenarios' cuffs on an in-memory central, their
+/// timelines played step by step, time advanced by the test.
+@Suite("Gateway in-process: sessions, pairing, time, identity", .timeLimit(.minutes(1)))
 struct GatewaySessionTests {
+    static let oneCuff = BluetoothAddress("C4:F3:12:53:F2:C9")!
+    static let passkeyCuff = BluetoothAddress("D0:5F:B8:4A:21:07")!
+    static let stranger = BluetoothAddress("00:11:22:33:44:55")!
+
     @Test("start shows the cuff pressure as it rises, then the new reading; re-sent records do not end it")
     func measurementWithProgress() async throws {
-        try await withTeardown { teardown in
-            let harness = try await GatewayHarness(scenarioFile: "one-cuff.json")
-            teardown.add { await harness.stop() }
-            let cuff = BluetoothAddress("C4:F3:12:53:F2:C9")!
-            try await harness.pairAll()
-            var pressures: [Double] = []
-            var result: Reading?
-            for await update in try await harness.gateway.startMeasurement(cuff, timeout: .seconds(20)) {
-                switch update {
-                case .state(_, .measuring(let pressure, _)): pressures.append(pressure.doubleValue)
-                case .reading(_, let reading): result = reading
-                case .failed, .timedOut, .stopped: Issue.record("unexpected end: \(update)")
-                case .state: continue
-                }
-            }
-            #expect(pressures == [40, 120, 180])
-            #expect(result?.systolic.doubleValue == 122)
-            #expect(result?.userID == 1)
-            // The stored record, indicated on the pairing link and again on the wake-up link, stored once.
-            #expect(await harness.store.readings.count == 2)
-        }
+        let run = try await ScenarioRun.start("one-cuff.json")
+        try await run.pairAll()
+        let updates = try await run.gateway.startMeasurement(Self.oneCuff, timeout: .seconds(20))
+        await run.playTimelines()
+        let seen = await MeasurementSeen(updates)
+        #expect(seen.otherEnd == nil)
+        #expect(seen.pressures == [40, 120, 180])
+        #expect(seen.reading?.systolic.doubleValue == 122)
+        #expect(seen.reading?.userID == 1)
+        // The stored record, indicated on the pairing link and again on the wake-up link, stored once.
+        #expect(await run.rig.store.readings.count == 2)
+        try await run.waitForExpectedReadings()
+        await run.rig.stop()
     }
 
-    @Test("A start with nothing arriving ends with timedOut; stop ends a session at once")
+    @Test("A start with nothing arriving ends with timedOut when its time is up, not before; stop ends a session at once")
     func timeoutAndStop() async throws {
-        try await withTeardown { teardown in
-            let harness = try await GatewayHarness(scenarioFile: "passkey.json")
-            teardown.add { await harness.stop() }
-            try await harness.pairAll()
-            let cuff = BluetoothAddress("D0:5F:B8:4A:21:07")!
-            var last: MeasurementUpdate?
-            for await update in try await harness.gateway.startMeasurement(cuff, timeout: .milliseconds(300)) { last = update }
-            guard case .timedOut? = last else { Issue.record("ended with \(String(describing: last))"); return }
+        let run = try await ScenarioRun.start("passkey.json")
+        try await run.pairAll()
+        let clock = run.rig.clock
+        let updates = try await run.gateway.startMeasurement(Self.passkeyCuff, timeout: .seconds(20))
+        await clock.sleepers(count: 1)
+        clock.advance(by: .seconds(20) - .milliseconds(1))
+        #expect(clock.sleeperCount == 1, "the session is still armed a moment before its time")
+        clock.advance(by: .milliseconds(1))
+        var last: MeasurementUpdate?
+        for await update in updates { last = update }
+        guard case .timedOut? = last else { Issue.record("ended with \(String(describing: last))"); return }
 
-            let stream = try await harness.gateway.startMeasurement(nil, timeout: .seconds(30))
-            try await harness.gateway.stopMeasurement(cuff)
-            var ending: MeasurementUpdate?
-            for await update in stream { ending = update }
-            guard case .stopped? = ending else { Issue.record("ended with \(String(describing: ending))"); return }
-            await #expect(throws: GatewayError.self) { try await harness.gateway.startMeasurement(BluetoothAddress("00:11:22:33:44:55")!, timeout: .seconds(1)) }
-        }
+        let stream = try await run.gateway.startMeasurement(nil, timeout: .seconds(30))
+        try await run.gateway.stopMeasurement(Self.passkeyCuff)
+        var ending: MeasurementUpdate?
+        for await update in stream { ending = update }
+        guard case .stopped? = ending else { Issue.record("ended with \(String(describing: ending))"); return }
+        await #expect(throws: GatewayError.self) { try await run.gateway.startMeasurement(Self.stranger, timeout: .seconds(1)) }
+        await run.rig.stop()
     }
 
     @Test("Energy Expended is reset through the Heart Rate Control Point; a cuff without one says so, an unknown address too")
     func resetEnergyExpended() async throws {
-        try await withTeardown { teardown in
-            let strap = try await GatewayHarness(scenarioFile: "strap.json")
-            teardown.add { await strap.stop() }
-            try await strap.pairAll()
-            try await strap.gateway.resetEnergyExpended(BluetoothAddress("E8:3C:A1:07:6D:21")!)
-            #expect(strap.log.all.contains { $0.contains("2A39") && $0.contains("written: 01 (Energy Expended reset)") }, "\(strap.log.all)")
+        let strap = try await ScenarioRun.start("strap.json")
+        try await strap.pairAll()
+        try await strap.gateway.resetEnergyExpended(BluetoothAddress("E8:3C:A1:07:6D:21")!)
+        #expect(await strap.central.writes(to: HealthCharacteristic.heartRateControlPoint.uuid) == [[0x01]])
+        await strap.rig.stop()
 
-            let cuff = try await GatewayHarness(scenarioFile: "passkey.json")
-            teardown.add { await cuff.stop() }
-            try await cuff.pairAll()
-            await #expect {
-                try await cuff.gateway.resetEnergyExpended(BluetoothAddress("D0:5F:B8:4A:21:07")!)
-            } throws: { error in
-                if case .unsupported = error as? GatewayError { true } else { false }
-            }
-            await #expect {
-                try await cuff.gateway.resetEnergyExpended(BluetoothAddress("00:11:22:33:44:55")!)
-            } throws: { error in
-                if case .unknownCuff = error as? GatewayError { true } else { false }
-            }
+        let cuff = try await ScenarioRun.start("passkey.json")
+        try await cuff.pairAll()
+        await #expect {
+            try await cuff.gateway.resetEnergyExpended(Self.passkeyCuff)
+        } throws: { error in
+            if case .unsupported = error as? GatewayError { true } else { false }
         }
+        await #expect {
+            try await cuff.gateway.resetEnergyExpended(Self.stranger)
+        } throws: { error in
+            if case .unknownCuff = error as? GatewayError { true } else { false }
+        }
+        await cuff.rig.stop()
     }
 
-    @Test("A passkey asked for through the control API while bluetoothd waits; a wrong one fails")
+    @Test("A passkey asked for through the control API while bluetoothd waits; the agent speaks KeyboardDisplay only meanwhile")
     func passkeyRelayed() async throws {
-        try await withTeardown { teardown in
-            let harness = try await GatewayHarness(scenarioFile: "passkey.json")
-            teardown.add { await harness.stop() }
-            let cuff = BluetoothAddress("D0:5F:B8:4A:21:07")!
-            let answering = Task {
-                _ = try await harness.events.next { if case .passkeyRequested(cuff) = $0 { true } else { false } }
-                try await harness.gateway.providePasskey(123_456, for: cuff)
-            }
-            let status = try await harness.gateway.pair(cuff, passkey: nil, timeout: .seconds(10))
-            try await answering.value
-            #expect(status.paired && status.trusted)
-
-            let again = try await GatewayHarness(scenarioFile: "passkey.json")
-            teardown.add { await again.stop() }
-            let failure = await #expect(throws: GatewayError.self) { try await again.gateway.pair(cuff, passkey: 111_111, timeout: .seconds(10)) }
-            guard case .bluez(let error)? = failure else { Issue.record("\(String(describing: failure))"); return }
-            #expect(error.kind == .authenticationFailed)
+        let run = try await ScenarioRun.start("passkey.json")
+        let rig = run.rig
+        let answering = Task {
+            try await rig.next { if case .passkeyRequested(Self.passkeyCuff) = $0 { true } else { false } }
+            try await rig.gateway.providePasskey(123_456, for: Self.passkeyCuff)
         }
+        let status = try await run.gateway.pair(Self.passkeyCuff, passkey: nil, timeout: .seconds(10))
+        try await answering.value
+        #expect(status.paired && status.trusted)
+        #expect(await run.central.agentCapabilities == [.noInputNoOutput, .keyboardDisplay, .noInputNoOutput])
+        await run.rig.stop()
+    }
+
+    @Test("A wrong passkey fails with bluetoothd's refusal, and nothing of the cuff stays")
+    func wrongPasskey() async throws {
+        let run = try await ScenarioRun.start("passkey.json")
+        let failure = await #expect(throws: GatewayError.self) { try await run.gateway.pair(Self.passkeyCuff, passkey: 111_111, timeout: .seconds(10)) }
+        guard case .bluez(let error)? = failure else { Issue.record("\(String(describing: failure))"); return }
+        #expect(error.kind == .authenticationFailed)
+        #expect(await run.gateway.status(Self.passkeyCuff) == nil)
+        #expect(await run.central.holds(Self.passkeyCuff) == (false, false))
+        await run.rig.stop()
+    }
+
+    @Test("A passkey nobody types: the agent gives up when the passkey timeout has passed, and nothing of the cuff stays")
+    func passkeyTimeout() async throws {
+        var configuration = GatewayConfiguration()
+        configuration.passkeyTimeout = .seconds(60)
+        let run = try await ScenarioRun.start("passkey.json", configuration: configuration)
+        let pairing = Task { try await run.gateway.pair(Self.passkeyCuff, passkey: nil, timeout: .seconds(90)) }
+        try await run.rig.next { if case .passkeyRequested(Self.passkeyCuff) = $0 { true } else { false } }
+        await run.rig.clock.sleepers(count: 1)
+        run.rig.clock.advance(by: .seconds(60))
+        let failure = await #expect(throws: GatewayError.self) { try await pairing.value }
+        guard case .bluez(let error)? = failure else { Issue.record("\(String(describing: failure))"); return }
+        #expect(error.kind == .authenticationCanceled)
+        #expect(await run.gateway.status(Self.passkeyCuff) == nil)
+        await run.rig.stop()
     }
 
     @Test("Values that arrive before Device Information is read are held, so every reading names the cuff by its serial")
     func identityBeforeReadings() async throws {
-        try await withTeardown { teardown in
-            // The cuff keeps its first link 2.5 s instead of 0.5 s, so that Device Information is read on it even on a
-            // loaded machine (the link dropping first is another story: readings then wait for the next link).
-            let json = try String(contentsOf: GatewayHarness.folder.appendingPathComponent("stored-records.json"), encoding: .utf8)
-                .replacingOccurrences(of: #"{"after": 0.5, "disconnect": true}"#, with: #"{"after": 2.5, "disconnect": true}"#)
-            let harness = try await GatewayHarness(Data(json.utf8))
-            teardown.add { await harness.stop() }
-            try await harness.pairAll()
-            try await harness.waitForExpectedReadings()
-            let keys = Set(await harness.store.readings.map(\.device.stableKey))
-            #expect(keys == ["serial:cuffd project/SIM-HISTORY/0003"])
-            let status = try #require(await harness.gateway.status(BluetoothAddress("E8:2A:44:10:3C:5D")!))
-            #expect(status.identity?.model == "SIM-HISTORY")
-        }
+        // Bonded before cuffd knew it: its history comes with the notify sessions, before ServicesResolved starts
+        // the provisioning that reads Device Information.
+        let run = try await ScenarioRun.start("stored-records.json", ["\"pairing\": \"justWorks\",": "\"pairing\": \"justWorks\", \"bonded\": true,"])
+        let cuff = BluetoothAddress("E8:2A:44:10:3C:5D")!
+        try await run.rig.next { if case .cuffChanged(let status) = $0 { status.address == cuff } else { false } }
+        await run.central.linkUp(cuff)
+        try await run.rig.next { if case .cuffChanged(let status) = $0 { status.identity != nil } else { false } }
+        #expect(Set(await run.rig.store.readings.map(\.device.stableKey)) == ["serial:cuffd project/SIM-HISTORY/0003"])
+        #expect(await run.rig.store.readings.count == 3)
+        let status = try #require(await run.gateway.status(cuff))
+        #expect(status.identity?.model == "SIM-HISTORY")
+        await run.rig.stop()
     }
 
     @Test("Two users on one cuff map to the people the configuration names; 255 stays nobody")
     func twoUsers() async throws {
-        try await withTeardown { teardown in
-            let harness = try await GatewayHarness(scenarioFile: "two-users.json", people: [0: "alice", 1: "bob"], on: "A4:C1:38:5E:77:02")
-            teardown.add { await harness.stop() }
-            try await harness.pairAll()
-            try await harness.waitForExpectedReadings()
-            let people = Dictionary(uniqueKeysWithValues: await harness.store.readings.map { ($0.userID ?? 255, $0.person) })
-            #expect(people == [0: "alice", 1: "bob"])
-        }
+        let run = try await ScenarioRun.start(
+            "two-users.json", configuration: ScenarioRun.configuration(people: [0: "alice", 1: "bob"], on: "A4:C1:38:5E:77:02"))
+        try await run.pairAll()
+        await run.playTimelines()
+        try await run.waitForExpectedReadings()
+        let people = Dictionary(uniqueKeysWithValues: await run.rig.store.readings.map { ($0.userID ?? 255, $0.person) })
+        #expect(people == [0: "alice", 1: "bob"])
+        await run.rig.stop()
     }
 
     @Test("bluetoothd restarting mid-measurement: the Gateway sees it go and come back, and the reading still arrives")
     func bluetoothdRestart() async throws {
-        try await withTeardown { teardown in
-            let harness = try await GatewayHarness(scenarioFile: "bluetoothd-restart.json")
-            teardown.add { await harness.stop() }
-            try await harness.pairAll()
-            _ = try await harness.events.next { if case .bluetoothAvailable(false) = $0 { true } else { false } }
-            _ = try await harness.events.next { if case .bluetoothAvailable(true) = $0 { true } else { false } }
-            try await harness.waitForExpectedReadings()
-            #expect(harness.log.count("auto-connecting (GattProfile1)") >= 2)
-        }
+        let run = try await ScenarioRun.start("bluetoothd-restart.json")
+        try await run.pairAll()
+        await run.playTimelines()
+        try await run.rig.next { if case .bluetoothAvailable(false) = $0 { true } else { false } }
+        try await run.rig.next { if case .bluetoothAvailable(true) = $0 { true } else { false } }
+        try await run.waitForExpectedReadings()
+        await run.rig.stop()
     }
 
     @Test("Malformed packets are reported and skipped; the failed measurement is an event; the session goes on")
     func malformedAmongGood() async throws {
-        try await withTeardown { teardown in
-            let harness = try await GatewayHarness(scenarioFile: "malformed-packets.json")
-            teardown.add { await harness.stop() }
-            try await harness.pairAll()
-            try await harness.waitForExpectedReadings()
-            let malformed = harness.events.all.filter { if case .session(_, .malformedValue) = $0 { true } else { false } }
-            #expect(malformed.count == 3)
-            let unknownTime = await harness.store.readings.first { $0.deviceTime == nil }
-            #expect(unknownTime?.systolic.doubleValue == 120)
-            #expect(unknownTime?.clockOffset == nil)
-        }
+        let run = try await ScenarioRun.start("malformed-packets.json")
+        try await run.pairAll()
+        await run.playTimelines()
+        try await run.waitForExpectedReadings()
+        let malformed = run.rig.events.all.filter { if case .session(_, .malformedValue) = $0 { true } else { false } }
+        #expect(malformed.count == 3)
+        let failed = run.rig.events.all.filter { if case .session(_, .measurementFailed) = $0 { true } else { false } }
+        #expect(failed.count == 1)
+        let unknownTime = await run.rig.store.readings.first { $0.deviceTime == nil }
+        #expect(unknownTime?.systolic.doubleValue == 120)
+        #expect(unknownTime?.clockOffset == nil)
+        await run.rig.stop()
     }
 
     @Test("A cuff with a Current Time service: its offset is measured, then its clock is set to local time")
     func clockSync() async throws {
-        try await withTeardown { teardown in
-            let json = try String(contentsOf: GatewayHarness.folder.appendingPathComponent("passkey.json"), encoding: .utf8)
-                .replacingOccurrences(of: #""services": ["1810", "180A"]"#, with: #""services": ["1810", "180A", "1805"]"#)
-                // Its first link lasts 2.5 s, long enough for the clock to be read and set on a loaded machine.
-                .replacingOccurrences(of: #"{"after": 0.5, "disconnect": true}"#, with: #"{"after": 2.5, "disconnect": true}"#)
-            let harness = try await GatewayHarness(Data(json.utf8))
-            teardown.add { await harness.stop() }
-            try await harness.pairAll()
-            let event = try await harness.events.next { if case .clockSynchronized = $0 { true } else { false } }
-            guard case .clockSynchronized(_, let offset, let written) = event else { return }
-            #expect(written)
-            // cuff-sim's clock started with it a moment ago, on this machine's local time.
-            let zone = Duration.seconds(-TimeZone.current.secondsFromGMT())
-            #expect(abs((offset - zone) / .seconds(1)) < 30)
-            #expect(harness.log.count("0x2A2B written") == 1)
-        }
+        let run = try await ScenarioRun.start("passkey.json", [#""services": ["1810", "180A"]"#: #""services": ["1810", "180A", "1805"]"#])
+        // The cuff's clock shows 2026-09-21 12:00:00; the Gateway's is at 14:13:20 UTC.
+        let shows = CurrentTime(dateTime: DateTime(year: 2026, month: 9, day: 21, hours: 12, minutes: 0, seconds: 0), adjustReason: [])
+        await run.central.set(HealthCharacteristic.currentTime.uuid, to: shows.encoded(), at: Self.passkeyCuff)
+        try await run.pairAll()
+        let event = try await run.rig.next { if case .clockSynchronized = $0 { true } else { false } }
+        guard case .clockSynchronized(_, let offset, let written) = event else { return }
+        #expect(written)
+        #expect(offset == ClockOffset.measure(shows, at: EmbeddedGateway.now))
+        let set = try CurrentTime(decoding: try #require(await run.central.writes(to: HealthCharacteristic.currentTime.uuid).first))
+        #expect(set.dateTime == DateTime(EmbeddedGateway.now, in: LocalTimeZone()), "the Gateway's local time")
+        #expect(await run.central.writes(to: HealthCharacteristic.currentTime.uuid).count == 1)
+        await run.rig.stop()
     }
 
     @Test("Forget drops the bond in bluetoothd and the cuff from the Gateway")
     func forget() async throws {
-        try await withTeardown { teardown in
-            let harness = try await GatewayHarness(scenarioFile: "passkey.json")
-            teardown.add { await harness.stop() }
-            let cuff = BluetoothAddress("D0:5F:B8:4A:21:07")!
-            try await harness.pairAll()
-            try await harness.gateway.forget(cuff)
-            #expect(await harness.gateway.status(cuff) == nil)
-            #expect(harness.log.count("removed by RemoveDevice") == 1)
-            await #expect(throws: GatewayError.self) { try await harness.gateway.forget(cuff) }
-        }
+        let run = try await ScenarioRun.start("passkey.json")
+        try await run.pairAll()
+        try await run.gateway.forget(Self.passkeyCuff)
+        #expect(await run.gateway.status(Self.passkeyCuff) == nil)
+        #expect(await run.central.calls.filter { $0 == "RemoveDevice \(Self.passkeyCuff)" }.count == 1)
+        #expect(await run.central.holds(Self.passkeyCuff) == (false, false))
+        await #expect(throws: GatewayError.self) { try await run.gateway.forget(Self.passkeyCuff) }
+        await run.rig.stop()
     }
 
     @Test("Two forgets of one cuff at once: one removes it, the other is told one is under way; nothing comes back")
     func concurrentForgets() async throws {
-        try await withTeardown { teardown in
-            let (harness, cuff) = try await Self.rememberedPasskeyCuff(teardown)
-            async let first = Self.outcome { try await harness.gateway.forget(cuff) }
-            async let second = Self.outcome { try await harness.gateway.forget(cuff) }
-            let outcomes = await [first, second]
-            // The second either overlaps the first (busy) or comes after it (unknown); never bluetoothd's
-            // DoesNotExist from removing the device twice (docs/gateway.md, "Reentrancy").
-            #expect(outcomes.filter { $0 == "removed" }.count == 1, "\(outcomes)")
-            #expect(outcomes.allSatisfy { ["removed", "busy", "unknown"].contains($0) }, "\(outcomes)")
-            try await Task.sleep(for: .milliseconds(300))
-            #expect(await harness.gateway.status(cuff) == nil)
-            #expect(await harness.registry.records()[cuff] == nil)
-            #expect(harness.log.count("removed by RemoveDevice") == 1)
-        }
+        let run = try await ScenarioRun.start("passkey.json")
+        try await run.pairAll()
+        let gateway = run.gateway
+        async let first = Self.outcome { try await gateway.forget(Self.passkeyCuff) }
+        async let second = Self.outcome { try await gateway.forget(Self.passkeyCuff) }
+        let outcomes = await [first, second]
+        // The second either overlaps the first (busy) or comes after it (unknown); never bluetoothd's
+        // DoesNotExist from removing the device twice (docs/gateway.md, "Reentrancy").
+        #expect(outcomes.filter { $0 == "removed" }.count == 1, "\(outcomes)")
+        #expect(outcomes.allSatisfy { ["removed", "busy", "unknown"].contains($0) }, "\(outcomes)")
+        // Every event bluetoothd sent meanwhile is handled: nothing brought the cuff back.
+        await run.rig.settled()
+        #expect(await run.gateway.status(Self.passkeyCuff) == nil)
+        #expect(await run.rig.registry.records()[Self.passkeyCuff] == nil)
+        #expect(await run.central.calls.filter { $0 == "RemoveDevice \(Self.passkeyCuff)" }.count == 1)
+        await run.rig.stop()
     }
 
     /// What a forget came to, in one word.
@@ -223,67 +237,72 @@ struct GatewaySessionTests {
         }
     }
 
-    /// passkey.json's cuff paired and remembered: what a forget starts from.
-    static func rememberedPasskeyCuff(_ teardown: Teardown) async throws -> (GatewayHarness, BluetoothAddress) {
-        let harness = try await GatewayHarness(scenarioFile: "passkey.json")
-        teardown.add { await harness.stop() }
-        let cuff = BluetoothAddress("D0:5F:B8:4A:21:07")!
-        try await harness.pairAll()
-        try await harness.waitUntilRemembered(cuff)
-        return (harness, cuff)
-    }
-
     @Test("A cuff whose device bluetoothd dropped (bluetoothctl remove) stays remembered until forget, which then takes it")
     func forgetAfterBluetoothdDroppedIt() async throws {
-        try await withTeardown { teardown in
-            let (harness, cuff) = try await Self.rememberedPasskeyCuff(teardown)
-            #expect(await harness.gateway.rememberedCuffs == [cuff])
-            _ = try await harness.connection.call(
-                "org.bluez", "/org/bluez/hci0", "org.bluez.Adapter1", "RemoveDevice", [.objectPath("/org/bluez/hci0/dev_D0_5F_B8_4A_21_07")])
-            _ = try await harness.events.next { if case .cuffRemoved(cuff) = $0 { true } else { false } }
-            #expect(await harness.gateway.rememberedCuffs == [cuff])
-            try await harness.gateway.forget(cuff)
-            #expect(await harness.gateway.rememberedCuffs.isEmpty)
-        }
+        let run = try await ScenarioRun.start("passkey.json")
+        try await run.pairAll()
+        #expect(await run.gateway.rememberedCuffs == [Self.passkeyCuff])
+        try await run.central.remove(DeviceID(adapter: run.scenario.adapter.address, address: Self.passkeyCuff))
+        try await run.rig.next { if case .cuffRemoved(Self.passkeyCuff) = $0 { true } else { false } }
+        #expect(await run.gateway.rememberedCuffs == [Self.passkeyCuff])
+        try await run.gateway.forget(Self.passkeyCuff)
+        #expect(await run.gateway.rememberedCuffs.isEmpty)
+        await run.rig.stop()
+    }
+
+    @Test("scan discovers for the time asked, on the Gateway's clock, and returns the cuffs it saw")
+    func scan() async throws {
+        let run = try await ScenarioRun.start("two-cuffs.json")
+        let scanning = Task { try await run.gateway.scan(for: .seconds(5)) }
+        await run.rig.clock.sleepers(count: 1)
+        #expect(await run.central.calls == ["StartDiscovery \(run.scenario.adapter.address)"])
+        run.rig.clock.advance(by: .seconds(5))
+        let found = try await scanning.value
+        #expect(Set(found.map(\.id.address)) == Set(run.scenario.cuffs.map(\.address)))
+        #expect(await run.central.calls.last == "StopDiscovery \(run.scenario.adapter.address)")
+        await run.rig.stop()
     }
 }
 
-@Suite("Gateway over cuff-sim: vendor start and stop")
+@Suite("Gateway in-process: vendor start and stop", .timeLimit(.minutes(1)))
 struct VendorControlTests {
     static let cuff = BluetoothAddress("CA:23:9B:41:5F:08")!
 
     @Test("A QardioArm is told to start; its phases are reported and its reading ends the session")
     func qardioArmStarts() async throws {
-        try await withTeardown { teardown in
-            let harness = try await GatewayHarness(scenarioFile: "qardioarm.json")
-            teardown.add { await harness.stop() }
-            try await harness.pairAll()
-            #expect(await harness.gateway.status(Self.cuff)?.canStart == true)
-            var reading: Reading?
-            for await update in try await harness.gateway.startMeasurement(Self.cuff, timeout: .seconds(20)) {
-                if case .reading(_, let stored) = update { reading = stored }
-            }
-            #expect(reading?.systolic.doubleValue == 121)
-            #expect(harness.log.count("QardioArm control written: F1 01") == 1)
-            let phases = harness.events.all.compactMap { if case .measurementPhase(_, let phase) = $0 { phase } else { nil } }
-            #expect(phases.first == "inflating")
+        let run = try await ScenarioRun.start("qardioarm.json")
+        try await run.pairAll()
+        #expect(await run.gateway.status(Self.cuff)?.canStart == true)
+        var reading: Reading?
+        for await update in try await run.gateway.startMeasurement(Self.cuff, timeout: .seconds(20)) {
+            if case .reading(_, let stored) = update { reading = stored }
         }
+        #expect(reading?.systolic.doubleValue == 121)
+        #expect(await run.central.writes(to: QardioArmControlPoint.uuid) == [[0xF1, 0x01]])
+        let phases = run.rig.events.all.compactMap { if case .measurementPhase(_, let phase) = $0 { phase } else { nil } }
+        #expect(phases.first == "inflating")
+        await run.rig.stop()
     }
 
     @Test("stop sends the cancel command, the cuff aborts and the session ends as stopped")
     func qardioArmStops() async throws {
-        try await withTeardown { teardown in
-            let harness = try await GatewayHarness(scenarioFile: "qardioarm.json")
-            teardown.add { await harness.stop() }
-            try await harness.pairAll()
-            let updates = try await harness.gateway.startMeasurement(Self.cuff, timeout: .seconds(20))
-            try await Task.sleep(for: .milliseconds(300))
-            try await harness.gateway.stopMeasurement(Self.cuff)
-            var last: MeasurementUpdate?
-            for await update in updates { last = update }
-            guard case .stopped? = last else { Issue.record("ended with \(String(describing: last))"); return }
-            #expect(harness.log.count("QardioArm control written: F1 02") == 1)
-            #expect(await harness.store.readings.isEmpty)
+        let run = try await ScenarioRun.start("qardioarm.json")
+        try await run.pairAll()
+        // This one only inflates until told to cancel.
+        await run.central.change(Self.cuff) { cuff in
+            cuff.writeHandlers[QardioArmControlPoint.uuid] = { bytes, _, _ in
+                let phase: QardioArmControlPoint.Phase = bytes == QardioArmControlPoint.Command.start.encoded() ? .inflating : .aborted
+                return [EmbeddedPeripheral.Notification(QardioArmControlPoint.uuid, phase.encoded())]
+            }
         }
+        let updates = try await run.gateway.startMeasurement(Self.cuff, timeout: .seconds(20))
+        try await run.rig.next { if case .measurementPhase(Self.cuff, "inflating") = $0 { true } else { false } }
+        try await run.gateway.stopMeasurement(Self.cuff)
+        var last: MeasurementUpdate?
+        for await update in updates { last = update }
+        guard case .stopped? = last else { Issue.record("ended with \(String(describing: last))"); return }
+        #expect(await run.central.writes(to: QardioArmControlPoint.uuid) == [[0xF1, 0x01], [0xF1, 0x02]])
+        #expect(await run.rig.store.readings.isEmpty)
+        await run.rig.stop()
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import GATTHealth
-import Synchronization
+import GatewayTestSupport
 import Testing
 @testable import Gateway
 
@@ -24,22 +24,27 @@ struct HeartRateSessionTests {
     @Test("Values wait for the batch window, then go in as one commit with their contact, energy and RR intervals")
     func batched() async throws {
         let store = InMemoryReadingStore()
-        let later = Mutex<[SessionEvent]>([])
+        let clock = TestClock()
+        let later = LaterEvents()
         let session = CuffSession(
-            device: Fixtures.cuff, users: UserDirectory(), store: store, heartRateWindow: .milliseconds(50),
-            laterEvents: { events in later.withLock { $0 += events } })
+            device: Fixtures.cuff, users: UserDirectory(), store: store, heartRateWindow: .seconds(1), clock: clock, laterEvents: later.receive)
         var produced: [SessionEvent] = []
         for second in 0 ..< 5 {
             produced += await session.handle(Self.event(Self.value(60 + UInt16(second), rr: [1000, 1010], energy: 12), second: second))
         }
         #expect(Self.stored(produced).isEmpty, "nothing is committed before the window ends")
-        for _ in 0 ..< 200 where await store.heartRates.count < 5 { try await Task.sleep(for: .milliseconds(10)) }
+        await clock.sleepers(count: 1)
+        clock.advance(by: .seconds(1) - .milliseconds(1))
+        #expect(await store.heartRates.isEmpty, "nor a moment before")
+        clock.advance(by: .milliseconds(1))
+        _ = try await later.recorder.next { if case .heartRatesStored = $0 { true } else { false } }
         let samples = await store.heartRates
         #expect(samples.map(\.beatsPerMinute) == [60, 61, 62, 63, 64])
         #expect(samples.allSatisfy { $0.rrIntervals == [1000, 1010] && $0.energyExpended == 12 && $0.sensorContact == .detected })
         #expect(samples.map(\.receivedAt) == (0 ..< 5).map { Fixtures.receivedAt.addingTimeInterval(Double($0)) })
-        let batches = later.withLock { $0 }.filter { if case .heartRatesStored = $0 { true } else { false } }
+        let batches = later.recorder.all.filter { if case .heartRatesStored = $0 { true } else { false } }
         #expect(batches.count == 1, "one commit for the five values")
+        #expect(clock.sleeperCount == 0, "and none more due")
     }
 
     @Test("The link going down commits at once and ends the summary, values without contact counted apart")
@@ -76,20 +81,27 @@ struct HeartRateSessionTests {
     @Test("While the store refuses, values wait and are retried with backoff; one event when it starts and one when it ends")
     func refusal() async throws {
         let store = FlakyStore()
-        let later = Mutex<[SessionEvent]>([])
+        let clock = TestClock()
+        let later = LaterEvents()
         let session = CuffSession(
-            device: Fixtures.cuff, users: UserDirectory(), store: store, retry: StoreRetry(first: .milliseconds(20), maximum: .milliseconds(40)),
-            heartRateWindow: .milliseconds(10), laterEvents: { events in later.withLock { $0 += events } })
+            device: Fixtures.cuff, users: UserDirectory(), store: store, retry: StoreRetry(first: .seconds(20), maximum: .seconds(40)),
+            heartRateWindow: .seconds(10), clock: clock, laterEvents: later.receive)
         _ = await session.handle(Self.event(Self.value(70), second: 0))
         _ = await session.handle(Self.event(Self.value(71), second: 1))
         let produced = await session.handle(.disconnected)
         #expect(produced.filter { if case .heartRatesRefused(_, waiting: 2) = $0 { true } else { false } }.count == 1, "\(produced)")
-        try await Task.sleep(for: .milliseconds(100))
-        #expect(later.withLock { $0 }.isEmpty, "retries while the store still refuses say nothing")
+        var delays: [Duration] = []
+        for _ in 0 ..< 3 { delays.append(await clock.advanceToNextDeadline()) }
+        // Each retry has failed once the next is scheduled.
+        await clock.sleepers(count: 1)
+        #expect(delays == [.seconds(20), .seconds(40), .seconds(40)], "backoff, doubling up to its maximum")
+        #expect(await store.attempts == 4)
+        #expect(later.recorder.all.isEmpty, "retries while the store still refuses say nothing")
         await store.recover()
-        for _ in 0 ..< 200 where await store.inner.heartRates.count < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        await clock.advanceToNextDeadline()
+        let recovered = try await later.recorder.next { if case .heartRatesRecovered = $0 { true } else { false } }
+        guard case .heartRatesRecovered(committed: 2, dropped: 0) = recovered else { Issue.record("\(recovered)"); return }
         #expect(await store.inner.heartRates.map(\.beatsPerMinute) == [70, 71])
-        #expect(later.withLock { $0 }.contains { if case .heartRatesRecovered(committed: 2, dropped: 0) = $0 { true } else { false } })
     }
 
     @Test("A summary is due once a minute of values is committed")

@@ -3,11 +3,12 @@ import DBusTestSupport
 import Foundation
 import Gateway
 import GATTHealth
+import GatewayTestSupport
 import Testing
 
-/// An Omron cuff of the 0xFE4A service (docs/omron.md §1–§3, §7) over cuff-sim: whole packets on one channel,
-/// pairing by bond alone, the token unlock on every connection, and the same "bad input" rules as the classic
-/// service. The shipped scenario omron-fe4a.json shows the readings; these show the rest.
+/// An Omron cuff of the 0xFE4A service (docs/omron.md §1–§3, §7) over cuff-sim, end to end: whole packets on one
+/// channel, pairing by bond alone, the token unlock as a Write Command on every connection. The shipped scenario
+/// omron-fe4a.json shows the readings; this shows the rest, and OmronModernInProcessTests the refusals.
 @Suite("Gateway over cuff-sim: Omron cuffs of the 0xFE4A service")
 struct OmronModernGatewayTests {
     static let address = BluetoothAddress("28:FF:B2:10:71:42")!
@@ -16,10 +17,10 @@ struct OmronModernGatewayTests {
     func download() async throws {
         try await GatewayHarness.afterExpectedReadings("omron-fe4a.json") { harness in
             let address = Self.address
-            let first = try await harness.events.next { if case .recordsDownloaded(address, _) = $0 { true } else { false } }
+            let first = try await harness.next { if case .recordsDownloaded(address, _) = $0 { true } else { false } }
             guard case .recordsDownloaded(_, let count) = first else { return }
             #expect(count == 3)
-            let skipped = try await harness.events.next { event in
+            let skipped = try await harness.next { event in
                 if case .problem(address, let text) = event { text.hasPrefix("skipped") } else { false }
             }
             guard case .problem(_, let text) = skipped else { return }
@@ -36,16 +37,22 @@ struct OmronModernGatewayTests {
             #expect(await harness.emulator.omronClock(of: address)?.year == DateTime(Date(), in: LocalTimeZone()).year)
         }
     }
+}
+
+/// The same "bad input" rules on the 0xFE4A service as on the classic one, in-process (``EmbeddedOmronCuff``).
+@Suite("Gateway in-process: Omron cuffs of the 0xFE4A service", .timeLimit(.minutes(1)))
+struct OmronModernInProcessTests {
+    static let address = OmronModernGatewayTests.address
 
     @Test("A token the cuff does not echo: pair is refused in words and leaves no bond or cuff behind")
     func tokenRefused() async throws {
         try await OmronGatewayTests.pairingError(
             ["\"model\": \"HEM-7142T2\",\n": "\"model\": \"HEM-7142T2\", \"refusesToken\": true,\n"], file: "omron-fe4a.json", address: Self.address
-        ) { harness, error in
+        ) { run, error in
             guard case .refused(Self.address, let why) = error else { Issue.record("\(error)"); return }
             #expect(why.contains("the cuff did not unlock its memory: the token"), "\(why)")
             #expect(why.contains("answer 91 01"), "\(why)")
-            try await OmronGatewayTests.expectNothingLeft(harness, Self.address)
+            try await OmronGatewayTests.expectNothingLeft(run, Self.address)
         }
     }
 
@@ -53,27 +60,27 @@ struct OmronModernGatewayTests {
     func classicModelOnTheNewService() async throws {
         try await OmronGatewayTests.pairingError(
             ["\"model\": \"HEM-7142T2-Z\"": "\"model\": \"HEM-7155T\""], file: "omron-fe4a.json", address: Self.address
-        ) { harness, error in
+        ) { run, error in
             guard case .refused(Self.address, let why) = error else { Issue.record("\(error)"); return }
             #expect(why.contains("offers Omron's service 0xFE4A, but cuffd knows its memory there only for HEM-7142T2, HEM-716BT2, HEM-7146T2"), "\(why)")
-            #expect(harness.log.count("Omron token unlock written") == 0)
-            try await OmronGatewayTests.expectNothingLeft(harness, Self.address)
+            #expect(await run.central.writes(to: OmronService.unlock).isEmpty)
+            try await OmronGatewayTests.expectNothingLeft(run, Self.address)
         }
     }
 
     @Test("HEM-7146T2: no unlock at all; the bond alone opens the memory")
     func withoutUnlock() async throws {
-        try await withTeardown { teardown in
-            let harness = try await OmronGatewayTests.harness("omron-fe4a.json", ["HEM-7142T2": "HEM-7146T2"], teardown)
-            _ = try await harness.gateway.pair(Self.address, passkey: nil, timeout: .seconds(10))
-            try await harness.waitForExpectedReadings()
-            #expect(harness.log.count("Omron token unlock written") == 0)
-        }
+        let run = try await ScenarioRun.start("omron-fe4a.json", ["HEM-7142T2": "HEM-7146T2"])
+        try await run.pairAll()
+        await run.playTimelines()
+        try await run.waitForExpectedReadings()
+        #expect(await run.central.writes(to: OmronService.unlock).isEmpty)
+        await run.rig.stop()
     }
 
     @Test("A block that keeps arriving broken: three tries, then the download ends and nothing of it is stored")
     func brokenBlocksEndTheDownload() async throws {
-        // Four broken answers: the clock block's one is read again, then the first record block fails three times.
+        // Four broken answers ready, more than the three tries: the first block read (the clock's) fails three times.
         try await OmronGatewayTests.expectBrokenBlocksEndTheDownload("omron-fe4a.json", model: "HEM-7142T2", address: Self.address, corruptReads: 4)
     }
 }

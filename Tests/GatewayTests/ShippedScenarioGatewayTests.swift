@@ -1,7 +1,9 @@
 import BlueZ
 import DBusTestSupport
 import Foundation
+import CuffSimulation
 import Gateway
+import GatewayTestSupport
 import Testing
 
 /// Every shipped scenario over cuff-sim: the Gateway pairs each cuff and, with nothing else asked of it,
@@ -20,16 +22,38 @@ struct ShippedScenarioGatewayTests {
             try await harness.pairAll()
             // A cuff that measures on a vendor command (QardioArm's `onStart`) is started, as `cuffctl start` does.
             for cuff in harness.scenario.cuffs where !cuff.onStart.isEmpty {
-                _ = try await harness.gateway.startMeasurement(cuff.address, timeout: .seconds(20))
+                _ = try await harness.gateway.startMeasurement(cuff.address, timeout: .seconds(60))
             }
             try await harness.waitForExpectedReadings()
-            let failed = harness.events.all.filter { if case .session(_, .measurementFailed) = $0 { true } else { false } }
-            #expect(failed.count == harness.scenario.expect?.failedMeasurements ?? 0)
-            // Stored once: no commit recognized a reading as new twice.
-            let stored = harness.events.all.compactMap { event -> String? in
-                if case .session(_, .readingStored(let reading, .stored)) = event { reading.syncIdentifier } else { nil }
-            }
-            #expect(Set(stored).count == stored.count)
+            Self.expectFailuresAndNoDuplicates(harness.events.all, harness.scenario)
         }
+    }
+
+    /// The failed measurements the scenario expects were reported, and no commit recognized a reading as new twice.
+    static func expectFailuresAndNoDuplicates(_ events: [GatewayEvent], _ scenario: Scenario) {
+        let failed = events.filter { if case .session(_, .measurementFailed) = $0 { true } else { false } }
+        #expect(failed.count == scenario.expect?.failedMeasurements ?? 0)
+        let stored = events.compactMap { event -> String? in
+            if case .session(_, .readingStored(let reading, .stored)) = event { reading.syncIdentifier } else { nil }
+        }
+        #expect(Set(stored).count == stored.count)
+    }
+}
+
+/// The shipped scenarios in-process: each cuff's GATT database, stored records, BPS 1.1 record memory, QardioArm start
+/// and Omron memory as cuff-sim has them, on the in-memory central; the timeline played step by step once the cuffs are paired.
+@Suite("Gateway in-process: the shipped scenarios", .timeLimit(.minutes(1)))
+struct ShippedScenarioInProcessTests {
+    @Test(arguments: ShippedScenarioGatewayTests.names)
+    func endsWithTheExpectedReadings(_ name: String) async throws {
+        let run = try await ScenarioRun.start(name)
+        try await run.pairAll()
+        for cuff in run.scenario.cuffs where !cuff.onStart.isEmpty {
+            _ = try await run.gateway.startMeasurement(cuff.address, timeout: .seconds(60))
+        }
+        await run.playTimelines()
+        try await run.waitForExpectedReadings()
+        ShippedScenarioGatewayTests.expectFailuresAndNoDuplicates(run.rig.events.all, run.scenario)
+        await run.rig.stop()
     }
 }

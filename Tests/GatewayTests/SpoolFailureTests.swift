@@ -1,6 +1,6 @@
-import DBusTestSupport
 import Foundation
 import GATTHealth
+import GatewayTestSupport
 import Testing
 @testable import Gateway
 
@@ -32,12 +32,12 @@ struct SpoolFailureTests {
     func refusedOnce() async throws {
         let store = FlakyStore()
         let spool = FullSpool()
-        let keeps = StreamRecorder(spool.keeps)
-        let (laterEvents, laterContinuation) = AsyncStream.makeStream(of: SessionEvent.self)
-        let later = StreamRecorder(laterEvents)
+        let keeps = EventRecorder(spool.keeps)
+        let clock = TestClock()
+        let later = LaterEvents()
         let session = CuffSession(
-            device: Fixtures.cuff, users: UserDirectory(), store: store, spool: spool, retry: StoreRetry(first: .milliseconds(1), maximum: .milliseconds(1)),
-            laterEvents: { events in for event in events { laterContinuation.yield(event) } })
+            device: Fixtures.cuff, users: UserDirectory(), store: store, spool: spool, retry: StoreRetry(first: .seconds(1), maximum: .seconds(1)),
+            clock: clock, laterEvents: later.receive)
 
         let first = await session.handle(Self.value(120))
         guard first.count == 2, case .storeFailed = first[0], case let .spoolRefused(reading, reason) = first[1] else {
@@ -49,11 +49,16 @@ struct SpoolFailureTests {
         guard second.count == 1, case let .spoolRefused(secondReading, _) = second[0] else { Issue.record("\(second)"); return }
         #expect(secondReading.syncIdentifier != reading.syncIdentifier)
 
-        // Three retries, each of which tries the spool again for both readings (after the two tries above).
-        for _ in 0 ..< 8 { _ = try await keeps.next(within: .seconds(30)) { _ in true } }
+        // Three retries, each of which tries the spool again for both readings (after the two tries above); the third
+        // has done so once the fourth is scheduled.
+        for _ in 0 ..< 3 { await clock.advanceToNextDeadline() }
+        await clock.sleepers(count: 1)
+        try await keeps.recorded(moreThan: 7)
+        #expect(keeps.all.count == 8)
         await store.recover()
-        _ = try await later.next(within: .seconds(30)) { if case .storeRecovered = $0 { true } else { false } }
-        let announced = later.all
+        await clock.advanceToNextDeadline()
+        _ = try await later.recorder.next { if case .storeRecovered = $0 { true } else { false } }
+        let announced = later.recorder.all
         #expect(!announced.contains { if case .spoolRefused = $0 { true } else { false } }, "\(announced)")
         #expect(announced.filter { if case .readingStored = $0 { true } else { false } }.count == 2)
         #expect(await session.pending.isEmpty)

@@ -4,7 +4,7 @@ import GATTHealth
 /// ATT error codes an emulated cuff answers with (Core Specification Vol 3 Part F §3.4.1.1; 0xFD and 0xFE
 /// from the Core Specification Supplement's common profile error codes), and the D-Bus error bluetoothd
 /// 5.66 makes of each (`create_gatt_dbus_error()` in `src/gatt-client.c`; docs/reference/BLUEZ-DBUS.md §5, §8).
-enum ATTError: UInt8, Error {
+public enum ATTError: UInt8, Error, Sendable {
     case readNotPermitted = 0x02
     case writeNotPermitted = 0x03
     case insufficientAuthentication = 0x05
@@ -17,7 +17,7 @@ enum ATTError: UInt8, Error {
     case controlPointValueNotSupported = 0x80
 
     /// The reply bluetoothd sends the caller of ReadValue, WriteValue or StartNotify.
-    var dbusError: DBusError {
+    public var dbusError: DBusError {
         switch self {
         case .readNotPermitted: BluezError.notPermitted("Read not permitted")
         case .writeNotPermitted: BluezError.notPermitted("Write not permitted")

@@ -40,10 +40,8 @@ struct CuffState {
     var removalToken = 0
     /// The cuff's clock (Current Time 0x2A2B).
     var clock: CuffClock
-    /// The BPS 1.1 records in the cuff's memory, by ascending sequence number.
-    var records: [RecordSpec]
-    /// The rolling counter of the next 0x2B36 segment (0–63, carried on from record to record).
-    var segmentCounter: UInt8 = 0
+    /// The BPS 1.1 records in the cuff's memory and its RACP procedures' rules.
+    var recordMemory: RecordMemory
     /// A RACP procedure under way (a report being indicated), until its response goes out.
     var recordProcedure: Task<Void, Never>?
     /// The measurement a vendor start command began (`onStart`), until it completes or is canceled.
@@ -58,7 +56,7 @@ struct CuffState {
         paired = spec.bonded
         trusted = spec.bonded
         clock = spec.clock.map { CuffClock(showing: $0.start) } ?? .local()
-        records = (spec.records ?? []).sorted { $0.sequence < $1.sequence }
+        recordMemory = RecordMemory(spec)
         databaseKnown = spec.bonded
         omron = spec.omron.map(OmronCuff.init)
         for characteristic in layout.characteristics {

@@ -1,8 +1,10 @@
 import GATTHealth
 
 /// An emulated Omron cuff's memory and session (docs/omron.md §2–§4): the bytes a host reads and writes by
-/// address, laid out as the model's table says, the pairing key, and whether this link is unlocked.
-struct OmronCuff: Sendable {
+/// address, laid out as the model's table says, the pairing key, and whether this link is unlocked. A value: whoever
+/// hosts the cuff (cuff-sim's bluetoothd, an in-memory central in tests) hands it each write and sends what it
+/// answers (``OmronReaction``).
+public struct OmronCuff: Sendable {
     let spec: OmronSpec
     var model: OmronModel { spec.model }
     /// The memory, from address 0; unwritten bytes are `FF`.
@@ -21,7 +23,7 @@ struct OmronCuff: Sendable {
     /// The first end of transmission starts the cuff's timeline.
     var transmissions = 0
 
-    init(spec: OmronSpec) {
+    public init(spec: OmronSpec) {
         self.spec = spec
         pairingMode = spec.pairingMode
         corruptReadsLeft = spec.corruptReads
@@ -45,25 +47,25 @@ struct OmronCuff: Sendable {
     }
 
     /// What the clock block shows now, on a model whose clock is known.
-    var clock: DateTime? {
+    public var clock: DateTime? {
         model.clock.flatMap { $0.time(in: read(model.settingsReadAddress + $0.offset, count: $0.size)) }
     }
 
     /// The counter block at the settings read address (docs/omron.md §4).
-    var counters: OmronCounters {
+    public var counters: OmronCounters {
         get { (try? OmronCounters(decoding: read(model.settingsReadAddress, count: model.counterBlockSize), model: model))! }
         set { write(model.settingsReadAddress, newValue.encoded(model: model)) }
     }
 
     /// The link dropped: a new one must unlock again.
-    mutating func linkLost() {
+    public mutating func linkLost() {
         unlocked = !model.stack.needsUnlock
         programming = false
         incoming.reset()
     }
 
     /// A new record for `user` (0-based) in its next slot, counted unread (at most a ringful).
-    mutating func measure(_ bytes: [UInt8], user: Int) {
+    public mutating func measure(_ bytes: [UInt8], user: Int) {
         var counters = self.counters
         store(bytes, user: user, slot: counters.nextSlots[user])
         counters.nextSlots[user] = (counters.nextSlots[user] + 1) % model.slotsPerUser

@@ -1,0 +1,51 @@
+import DBus
+import HealthStore
+
+/// The control API's errors (`org.cuffd.Error.*`, docs/dbus-api.md); `cuffctl` maps each to an exit code. Here, beside the
+/// reads, because a read answers with them whether cuffd or `cuffctl export --store` makes it; cuffd's own mappings
+/// (roles, Gateway errors) are in Daemon (ControlError+Daemon.swift).
+public enum ControlError: Error, DBusErrorConvertible {
+    /// The caller's role or HealthStore's grants do not allow it.
+    case notAuthorized(String)
+    case unknownDevice(String)
+    case notReady(String)
+    case timedOut(String)
+    case stopped
+    case measurementFailed(String)
+    case invalidArguments(String)
+    /// A change-feed anchor older than the deletions the store still remembers: read everything again.
+    case anchorExpired(String)
+    /// The device lacks what the request needs (a Heart Rate Control Point).
+    case notSupported(String)
+    /// The cuff refused pairing beyond the bond (an Omron cuff that took no key); the bond was removed.
+    case pairingRefused(String)
+    case failed(String)
+
+    public var dbusError: DBusError {
+        switch self {
+        case .notAuthorized(let why): DBusError("org.cuffd.Error.NotAuthorized", why)
+        case .unknownDevice(let what): DBusError("org.cuffd.Error.UnknownDevice", what)
+        case .notReady(let why): DBusError("org.cuffd.Error.NotReady", why)
+        case .timedOut(let what): DBusError("org.cuffd.Error.Timeout", what)
+        case .stopped: DBusError("org.cuffd.Error.Stopped", "the measurement session was stopped")
+        case .measurementFailed(let why): DBusError("org.cuffd.Error.MeasurementFailed", why)
+        case .invalidArguments(let why): DBusError("org.cuffd.Error.InvalidArguments", why)
+        case .anchorExpired(let why): DBusError("org.cuffd.Error.AnchorExpired", why)
+        case .notSupported(let why): DBusError("org.cuffd.Error.NotSupported", why)
+        case .pairingRefused(let why): DBusError("org.cuffd.Error.PairingRefused", why)
+        case .failed(let why): DBusError("org.cuffd.Error.Failed", why)
+        }
+    }
+
+    /// A store error as the API reports it: what the caller may not do is `NotAuthorized`, what it asked
+    /// wrongly is `InvalidArguments`, anything else the store's own failure.
+    public static func from(_ error: HealthStoreError) -> ControlError {
+        switch error {
+        case .notAdministrator, .authorizationDenied, .authorizationNotDetermined, .notOwner: .notAuthorized(error.description)
+        case .unknownType: .invalidArguments("\(error.description); types: \(TypeGroups.names)")
+        case .unsupportedDate: .invalidArguments(error.description)
+        case .anchorExpired: .anchorExpired("\(error.description): start again from anchor 0")
+        default: .failed("the store failed: \(error)")
+        }
+    }
+}
