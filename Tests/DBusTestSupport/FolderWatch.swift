@@ -79,7 +79,7 @@ public final class FolderWatch: @unchecked Sendable {
     /// Returns once `condition` holds, checked now and after each change of a file in `folders`; throws after
     /// `timeout` without it, saying `what` was waited for and, from `detail`, what was seen instead.
     public static func wait(
-        _ what: String, in folders: [String], within timeout: Duration = .seconds(60), detail: @autoclosure () -> String = "",
+        _ what: String, in folders: [String], within timeout: Duration = testDeadline, detail: @autoclosure () -> String = "",
         until condition: () async throws -> Bool
     ) async throws {
         let instance = try shared.get()

@@ -66,7 +66,7 @@ public final class MosquittoBroker: MQTTTestBroker, @unchecked Sendable {
         let notify = try DatagramReceiver()
         let child = try ChildProcess("mosquitto", ["-c", directory.appendingPathComponent("mosquitto.conf").path], environment: ["NOTIFY_SOCKET": notify.path])
         lock.withLock { process = child }
-        try notify.waitForReadiness(of: "mosquitto", within: .seconds(30)) { log }
+        try notify.waitForReadiness(of: "mosquitto", within: testDeadline) { log }
     }
 
     /// Stops the broker (SIGTERM: it saves its persistence) and waits for it.

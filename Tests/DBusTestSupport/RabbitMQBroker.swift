@@ -97,7 +97,7 @@ public final class RabbitMQBroker: MQTTTestBroker, @unchecked Sendable {
         ])
         let child = try ChildProcess(argv[0], Array(argv.dropFirst()), standardError: .discard)
         lock.withLock { process = child }
-        try notify.waitForReadiness(of: "rabbitmq-server", within: .seconds(60)) { String(log.suffix(2000)) }
+        try notify.waitForReadiness(of: "rabbitmq-server", within: testDeadline) { String(log.suffix(2000)) }
     }
 
     /// Stops the node — SIGTERM, which its script turns into an orderly shutdown (about 2.5 s); SIGKILL to the process

@@ -157,7 +157,7 @@ final class ForwardingStack: @unchecked Sendable {
     /// Waits until the central table holds exactly the gateway's readings under its name, but for those whose sync
     /// identifiers are in `others` (another gateway's rows). Checked at each write of the server's write-ahead log,
     /// which every commit makes before it is acknowledged, whether cuff-forward stores its anchor afterwards or not.
-    func waitUntilCentralMatchesGateway(within timeout: Duration = .seconds(60), except others: Set<String> = []) async throws {
+    func waitUntilCentralMatchesGateway(within timeout: Duration = testDeadline, except others: Set<String> = []) async throws {
         let expected = try await gatewayReadings().filter { !others.contains(String($0.prefix { $0 != "|" })) }
         var central: [String] = []
         try await FolderWatch.wait(

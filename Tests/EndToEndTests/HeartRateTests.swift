@@ -42,7 +42,9 @@ struct HeartRateTests {
         #expect(stack.text("cuff-sim.log").contains("written: 01 (Energy Expended reset)"))
         let expected = try #require(Scenario.parse(Data(contentsOf: stack.scenario)).expect?.heartRates)
         // The link's end commits what waits and ends the summary: the journal then counts every value stored.
-        try await stack.journal.received.wait("summaries of \(expected) values", detail: stack.text("cuffd.log")) { Self.summarized(stack) >= expected }
+        try await stack.journal.received.wait(for: "summaries of \(expected) values:\n\(stack.text("cuffd.log"))") { _ in
+            Self.summarized(stack) >= expected ? () : nil
+        }
         let samples = try await heartRates(stack)
         #expect(samples.count == expected, "\(stack.text("cuffd.log"))")
         // heart-rate --follow, started before the strap was paired, printed every sample once as its batch was stored.
@@ -109,8 +111,8 @@ struct HeartRateTests {
         #expect(try await stack.cuffctl(["pair", Self.strap]).status == 0)
         // Mid-stream: a few batches stored, as cuffctl --follow prints them.
         let follow = try stack.startCuffctl(["heart-rate", "--follow", "--json", "--limit", "1000"], log: "follow.log")
-        try await stack.logged.wait("12 samples stored", detail: stack.text("follow.log")) {
-            stack.text("follow.log").split(separator: "\n").count >= 12
+        try await stack.logged.wait(for: "12 samples stored:\n\(stack.text("follow.log"))") { _ in
+            stack.text("follow.log").split(separator: "\n").count >= 12 ? () : nil
         }
         follow.terminate()
         try await stack.killDaemon()
@@ -125,8 +127,8 @@ struct HeartRateTests {
         let valid = delivered.filter { !$0.hasSuffix("notified: 10 48") && !$0.hasSuffix("notified: 04 00") }
         // Stored, as the follower prints it: all but one window (1 s) at the strap's four values a second, and the one
         // in flight when the process died.
-        try await stack.logged.wait("all but 5 of the \(valid.count) values stored", detail: stack.text("follow-again.log")) {
-            stack.text("follow-again.log").split(separator: "\n").count >= valid.count - 5
+        try await stack.logged.wait(for: "all but 5 of the \(valid.count) values stored:\n\(stack.text("follow-again.log"))") { _ in
+            stack.text("follow-again.log").split(separator: "\n").count >= valid.count - 5 ? () : nil
         }
         let samples = try await heartRates(stack)
         #expect(Set(samples.compactMap { $0["syncIdentifier"] as? String }).count == samples.count, "nothing stored twice")

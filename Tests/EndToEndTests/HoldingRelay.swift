@@ -10,8 +10,8 @@ final class HoldingRelay: @unchecked Sendable {
     private let listening: Int32
     private let lock = NSLock()
     private var holding = false
-    private var held = 0
-    private let sent = ChangeSignal()
+    /// The bytes held so far.
+    private let held = Observed(0)
 
     /// Listens at once; the connection it accepts is relayed to `target` on 127.0.0.1.
     init(to target: Int) throws {
@@ -28,7 +28,7 @@ final class HoldingRelay: @unchecked Sendable {
 
     /// Returns once the client has sent something since ``hold()``.
     func waitUntilHeld() async throws {
-        try await sent.wait("something sent through the relay") { [self] in lock.withLock { held > 0 } }
+        try await held.wait(for: "something sent through the relay") { $0 > 0 ? () : nil }
     }
 
     private func relay(to target: Int) {
@@ -61,11 +61,8 @@ final class HoldingRelay: @unchecked Sendable {
         while true {
             let count = read(source, &buffer, buffer.count)
             guard count > 0 else { break }
-            let kept = holdable && lock.withLock {
-                if holding { held += count }
-                return holding
-            }
-            if kept { sent.signal() }
+            let kept = holdable && lock.withLock { holding }
+            if kept { held.update { $0 += count } }
             guard kept || writeAll(buffer[..<count], to: sink) else { break }
         }
         shutdown(sink, Int32(SHUT_RDWR))

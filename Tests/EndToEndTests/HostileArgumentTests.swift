@@ -125,7 +125,7 @@ struct HostileArgumentTests {
             // An error reply is an answer; no reply at all (cuffd gone or stuck) is not. Scan, Start and Pair may wait for a
             // cuff that never comes: they are given 3 s, and only cuffd's being there is checked after them.
             let waitsForCuff = ["Scan", "Start", "Pair"].contains(member)
-            let answer = await Self.errorName(connection, member, arguments, timeout: waitsForCuff ? .seconds(3) : .seconds(30))
+            let answer = await Self.errorName(connection, member, arguments, timeout: waitsForCuff ? .seconds(3) : testDeadline)
             #expect(answer != "org.freedesktop.DBus.Error.NoReply" || waitsForCuff, "\(member) \(arguments)")
             #expect(answer != "org.freedesktop.DBus.Error.ServiceUnknown", "cuffd is gone after \(member) \(arguments)")
         }

@@ -2,11 +2,11 @@ import DBusTestSupport
 import Foundation
 
 /// The write end of a pipe for a process's standard output and error: a thread of the test's appends what comes to
-/// `file` and signals `logged`, and again at the pipe's end, once the process (and any child it passed the pipe to)
-/// has exited. A test waits on that for a line its processes log, without watching the file system (inotify's
+/// `file` and counts a change of `logged`, and again at the pipe's end, once the process (and any child it passed the
+/// pipe to) has exited. A test waits on that for a line its processes log, without watching the file system (inotify's
 /// instances run short under the parallel suite's many dbus-daemons: docs/testing.md). The caller closes the
 /// descriptor once the process has started.
-func logPipe(appendingTo file: URL, signalling logged: ChangeSignal) throws -> Int32 {
+func logPipe(appendingTo file: URL, counting logged: Observed<Int>) throws -> Int32 {
     let log = open(file.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
     guard log >= 0 else { throw TestFailure("cannot create \(file.path)") }
     var ends: [Int32] = [-1, -1]
@@ -28,7 +28,7 @@ func logPipe(appendingTo file: URL, signalling logged: ChangeSignal) throws -> I
             let count = read(reader, &buffer, buffer.count)
             if count < 0, errno == EINTR { continue }
             if count > 0 { _ = writeAll(buffer[..<count], to: log) }
-            logged.signal()
+            logged.update { $0 += 1 }
             if count <= 0 { return }
         }
     }

@@ -119,7 +119,7 @@ final class MQTTForwardingStack<Broker: MQTTTestBroker>: @unchecked Sendable {
 
     /// Waits until `condition` holds for what the subscriber has seen, checked whenever a file changes in the stack's
     /// folder (the subscriber's messages.txt) or in the sink's state folder (users.json, the anchor).
-    func wait(within timeout: Duration = .seconds(60), _ what: String, until condition: ([Seen]) -> Bool) async throws {
+    func wait(within timeout: Duration = testDeadline, _ what: String, until condition: ([Seen]) -> Bool) async throws {
         try await FolderWatch.wait(
             what, in: [directory.path, directory.appendingPathComponent("state/mqtt").path], within: timeout,
             detail: "\(seen().map { "\($0.topic) \($0.payload.prefix(120))" }.joined(separator: "\n"))\n\(stack.text("forward.log"))"
@@ -127,7 +127,7 @@ final class MQTTForwardingStack<Broker: MQTTTestBroker>: @unchecked Sendable {
     }
 
     /// Waits until every reading of the gateway has been seen on a state or history topic.
-    func waitForEveryReading(within timeout: Duration = .seconds(60)) async throws {
+    func waitForEveryReading(within timeout: Duration = testDeadline) async throws {
         let expected = Set(try await stack.readings().compactMap { $0["syncIdentifier"] as? String })
         try await wait(within: timeout, "every reading (\(expected.count))") { seen in
             expected.isSubset(of: Set(seen.compactMap { $0.json["sync_identifier"] as? String }))

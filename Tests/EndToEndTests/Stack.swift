@@ -12,8 +12,9 @@ final class Stack: @unchecked Sendable {
     /// AF_UNIX datagram socket holds about ten datagrams, then a sender blocks.
     let notify: DatagramCollector
     let journal: DatagramCollector
-    /// Signalled whenever a process of the stack writes to its log (``logWriter(_:)``), and when it ends.
-    let logged = ChangeSignal()
+    /// Counts each write of a process of the stack to its log (``logWriter(_:)``), and its end: a wait for a log line
+    /// looks again at each.
+    let logged = Observed(0)
     let scenario: URL
     private let simulator: ChildProcess
     private(set) var daemon: ChildProcess?
@@ -41,7 +42,7 @@ final class Stack: @unchecked Sendable {
         scenario = Self.scenarios.appendingPathComponent(name)
         try configuration.write(toFile: directory.appendingPathComponent("cuffd.conf").path, atomically: true, encoding: .utf8)
         self.daemonArguments = daemonArguments
-        let simulatorLog = try logPipe(appendingTo: directory.appendingPathComponent("cuff-sim.log"), signalling: logged)
+        let simulatorLog = try logPipe(appendingTo: directory.appendingPathComponent("cuff-sim.log"), counting: logged)
         simulator = try ChildProcess(
             Self.binaries.appendingPathComponent("cuff-sim").path, ["--scenario", scenario.path, "--bus", bus.address],
             standardOutput: .descriptor(simulatorLog), standardError: .descriptor(simulatorLog))
@@ -71,7 +72,7 @@ final class Stack: @unchecked Sendable {
         self.daemon = daemon
         notify.wake(whenExits: daemon)
         let ready: @Sendable () -> Bool = { self.notify.texts.dropFirst(skip).contains { $0.contains("READY=1") } }
-        try await notify.received.wait("cuffd's READY=1 or its exit", detail: self.text("cuffd.log")) { ready() || !daemon.isRunning }
+        try await notify.received.wait(for: "cuffd's READY=1 or its exit:\n\(self.text("cuffd.log"))") { _ in ready() || !daemon.isRunning ? () : nil }
         guard ready() else { throw TestFailure("cuffd exited without READY=1:\n\(text("cuffd.log"))") }
         return clock.now - started
     }
@@ -159,15 +160,15 @@ final class Stack: @unchecked Sendable {
     }
 
     /// Waits until `log`, in the stack's folder, contains `fragment`.
-    func wait(for fragment: String, in log: String, within timeout: Duration = .seconds(60)) async throws {
-        try await logged.wait("\"\(fragment)\" in \(log)", within: timeout, detail: text(log)) { self.text(log).contains(fragment) }
+    func wait(for fragment: String, in log: String, within timeout: Duration = testDeadline) async throws {
+        try await logged.wait(for: "\"\(fragment)\" in \(log):\n\(text(log))", within: timeout) { _ in self.text(log).contains(fragment) ? () : nil }
     }
 
     /// The write end of a pipe for a process's standard output and error, whose bytes go to `log` in the stack's
-    /// folder (``logPipe(appendingTo:signalling:)``), signalling ``logged``. The caller closes it once the process has
+    /// folder (``logPipe(appendingTo:counting:)``), counted in ``logged``. The caller closes it once the process has
     /// started.
     func logWriter(_ log: String) throws -> Int32 {
-        try logPipe(appendingTo: directory.appendingPathComponent(log), signalling: logged)
+        try logPipe(appendingTo: directory.appendingPathComponent(log), counting: logged)
     }
 }
 
@@ -178,8 +179,8 @@ final class DatagramCollector: @unchecked Sendable {
     private let lock = NSLock()
     private var collected: [[UInt8]] = []
     private var running = true
-    /// Signalled at each datagram, and when a process ``wake(whenExits:)`` watches exits.
-    let received = ChangeSignal()
+    /// Counts the datagrams, and the exit of a process ``wake(whenExits:)`` watches: a wait looks again at each.
+    let received = Observed(0)
 
     var path: String { receiver.path }
     var datagrams: [[UInt8]] { lock.withLock { collected } }
@@ -192,19 +193,19 @@ final class DatagramCollector: @unchecked Sendable {
             while lock.withLock({ running }) {
                 guard let datagram = receiver.receive(timeout: .milliseconds(100)) else { continue }
                 lock.withLock { collected.append(datagram.bytes) }
-                received.signal()
+                received.update { $0 += 1 }
             }
         }
     }
 
     func stop() { lock.withLock { running = false } }
 
-    /// Signals ``received`` once `child` has exited (waitid(2) with WNOWAIT, which leaves it to be reaped by its owner).
+    /// Counts a change of ``received`` once `child` has exited (waitid(2) with WNOWAIT, which leaves it to be reaped by its owner).
     func wake(whenExits child: ChildProcess) {
         Thread.detachNewThread { [received] in
             var info = siginfo_t()
             _ = waitid(P_PID, id_t(child.pid), &info, WEXITED | WNOWAIT)
-            received.signal()
+            received.update { $0 += 1 }
         }
     }
 }

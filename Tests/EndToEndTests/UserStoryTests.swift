@@ -94,7 +94,7 @@ struct UserStoryTests {
     func watchdogAndPromptStop() async throws {
         let stack = try await Stack.make(scenario: "passkey.json")
         try await stack.startDaemon(environment: ["WATCHDOG_USEC": "400000"])
-        try await stack.notify.received.wait("two pings") { stack.notify.texts.filter { $0 == "WATCHDOG=1" }.count >= 2 }
+        try await stack.notify.received.wait(for: "two pings") { _ in stack.notify.texts.filter { $0 == "WATCHDOG=1" }.count >= 2 ? () : nil }
         // stopDaemon fails a cuffd that has not stopped 30 s after SIGTERM: held up, it would wait for good.
         #expect(try await stack.stopDaemon() == 0)
     }
