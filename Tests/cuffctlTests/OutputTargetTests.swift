@@ -99,7 +99,7 @@ struct OutputTargetTests {
         try Data("kept\n".utf8).write(to: folder.url.appendingPathComponent("file.csv"))
         #expect(symlink("file.csv", folder.path("link")) == 0)
         #expect(symlink("nowhere.csv", folder.path("dangling")) == 0)
-        for (name, kind) in [("fifo", "a FIFO"), ("folder", "a directory"), ("link", "a symbolic link to a regular file"), ("dangling", "a symbolic link to nothing")] {
+        for (name, kind) in [("fifo", "a FIFO"), ("folder", "a folder"), ("link", "a symbolic link to a regular file"), ("dangling", "a symbolic link to nothing,")] {
             let outcome = try await Self.run(command, output: folder.path(name), in: folder)
             #expect(outcome.status == 73, "\(name)")
             #expect(outcome.standardError.contains("cannot write to \(folder.path(name)): it is \(kind)"), "\(outcome.standardError)")

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import DurableFiles
 
 /// What `--output PATH` of `export` and `report` writes to (docs/export.md, "Output"), decided from what is at PATH
 /// before anything is opened, created or written. Nothing but a regular file is ever replaced: run as root,
@@ -14,42 +15,28 @@ enum OutputTarget: Equatable {
     /// terminal: opened and written through, never replaced nor truncated.
     case characterDevice(String)
 
-    /// The target `path` names; anything else — a FIFO, a socket, a block device, a directory, a symbolic link to
+    /// The target `path` names; anything else — a FIFO, a socket, a block device, a folder, a symbolic link to
     /// anything but a character device — is refused with exit 73 and a line naming what it is. A link to a file is
     /// refused rather than followed: root writing through a link someone planted in a shared folder would replace
     /// whatever it points to; nor is the link itself replaced.
     static func of(_ path: String) throws(CuffctlFailure) -> OutputTarget {
         if path == "-" { return .standardOutput }
         guard !path.isEmpty else { throw CuffctlFailure(message: "--output needs a path, or - for standard output", status: ExitStatus.cannotCreate) }
-        var status = stat()
-        guard lstat(path, &status) == 0 else {
+        guard let kind = FileKind.of(path) else {
             if errno == ENOENT { return .file(path) }
             throw CuffctlFailure(message: "\(path) cannot be written: \(String(cString: strerror(errno)))", status: ExitStatus.cannotCreate)
         }
-        switch status.st_mode & S_IFMT {
+        switch kind {
         case S_IFREG: return .file(path)
         case S_IFCHR: return .characterDevice(path)
         case S_IFLNK:
             var target = stat()
-            let leadsTo = stat(path, &target) == 0 ? kind(target.st_mode) : "nothing"
-            if leadsTo == kind(S_IFCHR) { return .characterDevice(path) }
-            throw refusal(path, "a symbolic link to \(leadsTo), neither replaced nor written through (give the file's own path)")
+            let leadsTo = stat(path, &target) == 0 ? target.st_mode & S_IFMT : nil
+            if leadsTo == S_IFCHR { return .characterDevice(path) }
+            let what = leadsTo.map(FileKind.name(of:)) ?? "nothing"
+            throw refusal(path, "a symbolic link to \(what), neither replaced nor written through (give the file's own path)")
         default:
-            throw refusal(path, kind(status.st_mode))
-        }
-    }
-
-    /// What a file of `mode` is, in words.
-    static func kind(_ mode: mode_t) -> String {
-        switch mode & S_IFMT {
-        case S_IFREG: "a regular file"
-        case S_IFDIR: "a directory"
-        case S_IFCHR: "a character device"
-        case S_IFBLK: "a block device"
-        case S_IFIFO: "a FIFO"
-        case S_IFSOCK: "a socket"
-        case S_IFLNK: "a symbolic link"
-        default: "a file of an unknown kind"
+            throw refusal(path, FileKind.name(of: kind))
         }
     }
 
