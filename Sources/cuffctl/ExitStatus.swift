@@ -19,7 +19,8 @@ enum ExitStatus {
     static let unavailable = ExitCode(69)
     /// sysexits.h `EX_NOINPUT`: an input file (cuff-forward's status) does not exist or cannot be read.
     static let noInput = ExitCode(66)
-    /// sysexits.h `EX_CANTCREAT`: `export --output` could not create or write its file.
+    /// sysexits.h `EX_CANTCREAT`: `export`/`report --output` could not create or write its file, or refused what is
+    /// there (``OutputTarget``).
     static let cannotCreate = ExitCode(73)
     /// sysexits.h `EX_IOERR`: `export` could not write to standard output.
     static let ioError = ExitCode(74)
