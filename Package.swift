@@ -47,20 +47,14 @@ let package = Package(
             dependencies: [
                 "GATTHealth", "DBus", "CuffdVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-                "CAllocationCounter",
-                "CBenchmarkSink",
-                "CuffSimulation",
-                "Daemon",
+                "DecodeArguments",
                 "DurableFiles",
                 "JSONEscaping",
                 "ReadingColumns",
                 "Diagnostics",
                 "ForwardingStatus",
-                "Gateway",
                 "HealthStore",
-                "ScenarioReplay",
-                "SystemdSupport",
+                "ReadingQueries",
             ]
         ),
         // libdbus-1, and the Swift D-Bus layer over it: a private connection on a dispatch queue,
@@ -79,10 +73,9 @@ let package = Package(
         .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
         // `cuffctl doctor`'s checks of the machine: kernel Bluetooth, adapters, rfkill, policy, store, clock.
         .target(name: "Diagnostics", dependencies: ["CBluetooth", "CLinux"]),
-        // Counts heap allocations for `cuffctl benchmark` (linked statically, so cuffctl stays self-contained).
-        .target(name: "CAllocationCounter"),
-        // The opaque sink `cuffctl benchmark decode` hands each decoded value to, as the C reference's harness does.
-        .target(name: "CBenchmarkSink"),
+        // What `cuffctl decode` and Benchmarks/decode-benchmark take on the command line: a characteristic or a bare
+        // scalar, a payload in hex, a device quirk.
+        .target(name: "DecodeArguments", dependencies: ["GATTHealth", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // Linux calls Swift's Glibc module leaves out (they need _GNU_SOURCE).
         .target(name: "CLinux"),
         // A small file replaced whole and durably (temporary file, fsync, rename, fsync of the folder), the one way
@@ -97,13 +90,13 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "BlueZ", "CuffdVersion", "DBus", "DurableFiles", "GATTHealth", "Gateway", "HealthStore", "INIConfiguration", "ReadingColumns", "SystemdSupport", "CLinux",
+                "BlueZ", "CuffdVersion", "DBus", "DurableFiles", "GATTHealth", "Gateway", "HealthStore", "INIConfiguration", "ReadingColumns", "ReadingQueries", "SystemdSupport", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // `cuffctl replay`: a scenario's cuffs played straight into Gateway sessions and a store, without Bluetooth
-        // or D-Bus — kept out of `Daemon`, so the daemon does not link the emulator.
+        // `cuff-sim replay`: a scenario's cuffs played straight into Gateway sessions and a store, without Bluetooth
+        // or D-Bus — kept out of `Daemon` and `cuffctl`, so that nothing shipped links the emulator.
         .target(
             name: "ScenarioReplay",
             dependencies: ["CuffSimulation", "Daemon", "Gateway", "GATTHealth", .product(name: "Logging", package: "swift-log")]
@@ -156,6 +149,9 @@ let package = Package(
         // A page of readings as columns, as cuffd's `ReadingColumns` and `ChangeColumns` send it: built by cuffd, read by
         // cuffctl and cuff-forward.
         .target(name: "ReadingColumns", dependencies: ["DBus"]),
+        // The reads of cuffd's control API over a HealthStore (filter, cursor, pages, its errors): cuffd answers with
+        // them, and `cuffctl export --store` reads a store file with them, without linking the daemon.
+        .target(name: "ReadingQueries", dependencies: ["BlueZ", "DBus", "GATTHealth", "Gateway", "HealthStore", "ReadingColumns"]),
         // cuff-forward's status file, written by it and read by `cuffctl forward status` (which so needs no libpq).
         .target(name: "ForwardingStatus", dependencies: ["DurableFiles"]),
         // `cuff-forward --config FILE [--bus ADDRESS] [--migrate]`: cuffd's readings into a central PostgreSQL, an MQTT
@@ -177,11 +173,13 @@ let package = Package(
         .executableTarget(name: "durable-file-crash-writer", dependencies: ["DurableFiles"], path: "Tests/durable-file-crash-writer"),
         // The emulated bluetoothd behind `cuff-sim`: scenario files and the cuffs they script.
         .target(name: "CuffSimulation", dependencies: ["BlueZ", "DBus", "GATTHealth"]),
-        // `cuff-sim --scenario FILE [--bus ADDRESS]`: owns org.bluez on a bus with scripted cuffs.
+        // `cuff-sim --scenario FILE [--bus ADDRESS]`: owns org.bluez on a bus with scripted cuffs; `cuff-sim replay
+        // SCENARIO --store PATH` plays them into a store without Bluetooth. Not shipped.
         .executableTarget(
             name: "cuff-sim",
             dependencies: [
-                "CuffdVersion", "CuffSimulation", "DBus", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CuffdVersion", "CuffSimulation", "Daemon", "DBus", "Gateway", "HealthStore", "ScenarioReplay", "SystemdSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -218,13 +216,17 @@ let package = Package(
         .testTarget(
             name: "DaemonTests",
             dependencies: [
-                "BlueZ", "Daemon", "DBus", "Gateway", "GATTHealth", "HealthStore", "CuffSimulation", "ScenarioReplay", "ReadingColumns",
+                "BlueZ", "Daemon", "DBus", "Gateway", "GATTHealth", "HealthStore", "CuffSimulation", "ScenarioReplay", "ReadingColumns", "ReadingQueries",
                 .product(name: "Logging", package: "swift-log"), .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "InstallationTests"),
+        // The shipped files, and what the shipped programs link (no emulator, benchmark or test code).
+        .testTarget(name: "InstallationTests", dependencies: ["DBusTestSupport"]),
+        // The benchmark programs' own checks, run as processes: the test bundle links none of them, so that the
+        // allocation counter of decode-benchmark interposes no test's malloc.
+        .testTarget(name: "BenchmarkTests", dependencies: ["DBusTestSupport"]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),
-        .testTarget(name: "MainLoopTests", dependencies: ["MainLoop"]),
+        .testTarget(name: "MainLoopTests", dependencies: ["MainLoop", "DBusTestSupport"]),
         .testTarget(name: "BroadcastingTests", dependencies: ["Broadcasting"]),
         // HealthKit-like typed health store on SQLite through GRDB.
         // SQL lives only in Sources/HealthStore/SQLite/; GRDBSQLite is SQLite's C API, used there for
@@ -293,6 +295,17 @@ let package = Package(
             dependencies: ["BenchmarkSupport", "BlueZ", "Daemon", "DBus", "DBusTestSupport", "Gateway", "HealthStore"],
             path: "Benchmarks/mqtt-benchmark"
         ),
+        // GATTHealth's decoders, ns and heap allocations per packet; Benchmarks/compare-decode runs it beside the C reference.
+        // Run: swift run -c release decode-benchmark --characteristic 2A35 --hex "…" [--count N] [--json]
+        .executableTarget(
+            name: "decode-benchmark",
+            dependencies: ["CAllocationCounter", "CBenchmarkSink", "DecodeArguments", "GATTHealth", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Benchmarks/decode-benchmark"
+        ),
+        // Counts heap allocations for decode-benchmark: it defines malloc, so no shipped program may link it.
+        .target(name: "CAllocationCounter", path: "Benchmarks/CAllocationCounter"),
+        // The opaque sink decode-benchmark hands each decoded value to, as the C reference's harness does.
+        .target(name: "CBenchmarkSink", path: "Benchmarks/CBenchmarkSink"),
         .executableTarget(
             name: "dbus-benchmark",
             dependencies: ["DBus", "DBusTestSupport"],

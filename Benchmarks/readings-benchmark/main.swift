@@ -3,7 +3,7 @@
 // the same run; cuffd's and cuffctl's peak resident memory (VmHWM) and the readings per second are printed.
 // Then `cuffctl export --store` (CSV and FHIR) of the same files beside `sqlite3 -csv` dumping the store's
 // sample rows, in readings per second, with the export's peak memory (docs/export.md).
-// First, heart rate: a day of a strap at 1 Hz through `cuffctl replay`, and cuffd's CPU while a strap streams at
+// First, heart rate: a day of a strap at 1 Hz through `cuff-sim replay`, and cuffd's CPU while a strap streams at
 // 1 Hz (docs/gateway.md, "Heart rate"); then the CPU `cuffctl report` takes over ten years of twice-daily
 // readings (docs/report.md).
 //
@@ -80,14 +80,14 @@ func strapScenario(count: Int, interval: Double) -> Data {
         """ + steps.joined(separator: ",\n") + "]}]}").utf8)
 }
 
-/// A day of a strap at 1 Hz (86 400 values) through `cuffctl replay`; then cuffd's CPU while a strap streams at
+/// A day of a strap at 1 Hz (86 400 values) through `cuff-sim replay`; then cuffd's CPU while a strap streams at
 /// 1 Hz over cuff-sim, beside its CPU idle before the strap was paired.
 func measureHeartRate() throws {
     let directory = try temporaryDirectory("heart-rate-benchmark")
     defer { try? FileManager.default.removeItem(at: directory) }
     let day = directory.appendingPathComponent("strap-day.json")
     try strapScenario(count: 86_400, interval: 1).write(to: day)
-    let replay = try timed(binaries.appendingPathComponent("cuffctl").path, ["replay", day.path, "--store", directory.appendingPathComponent("replay.sqlite").path])
+    let replay = try timed(binaries.appendingPathComponent("cuff-sim").path, ["replay", day.path, "--store", directory.appendingPathComponent("replay.sqlite").path])
     print(String(format: "replay of 86 400 heart-rate values: %.1f s (%.1f s of CPU), peak %@", replay.seconds, replay.cpuSeconds, mebibytes(replay.peakKiB)))
 
     let window = 30.0

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reads scenario files for `cuff-sim` and `cuffctl replay`, saying in words why one cannot be read.
+/// Reads scenario files for `cuff-sim` and `cuff-sim replay`, saying in words why one cannot be read.
 public enum ScenarioFile {
     /// Why a file could not be read: "is a directory", "does not exist", "permission denied", ….
     public struct Unreadable: Error, CustomStringConvertible {

@@ -1,94 +1,15 @@
 import ArgumentParser
 import CuffdVersion
-import CuffSimulation
-import DBus
-import Foundation
-import Logging
-import ServiceLifecycle
 
-/// `cuff-sim --scenario FILE [--bus ADDRESS]`: an emulated bluetoothd with scripted cuffs.
+/// `cuff-sim`: the emulated bluetoothd (`emulate`, the default: `cuff-sim --scenario FILE`), and a scenario played
+/// straight into a store without Bluetooth (`replay`) — the project's tools for trying cuffd without a cuff, none
+/// of them shipped (docs/cuff-sim.md).
 @main
 struct CuffSim: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cuff-sim",
-        abstract: "An emulated bluetoothd (org.bluez) with scripted blood-pressure cuffs.",
-        discussion: """
-            Owns org.bluez on the bus and exports the object model of BlueZ 5.66 with the cuffs the \
-            scenario describes (docs/cuff-sim.md). Runs until SIGINT or SIGTERM. Every event is \
-            printed on standard output, one line each. With --check, only validates the file.
-
-            Exit status: 0 after a signal (or a valid file with --check); 64 usage error; 65 invalid \
-            scenario; 66 scenario file unreadable; 69 the bus cannot be reached; 75 org.bluez is \
-            already owned on that bus.
-            """,
-        version: Release.version)
-
-    @Option(name: .long, help: "The scenario file (JSON, docs/cuff-sim.md).")
-    var scenario: String?
-
-    @Option(name: .long, help: ArgumentHelp("Validate a scenario file and exit, without a bus.", valueName: "file"))
-    var check: String?
-
-    @Option(name: .long, help: "The bus address (default: the system bus; libdbus honours DBUS_SYSTEM_BUS_ADDRESS).")
-    var bus: String?
-
-    func validate() throws {
-        guard (scenario == nil) != (check == nil) else {
-            throw ValidationError("Give either --scenario FILE or --check FILE.")
-        }
-        guard check == nil || bus == nil else { throw ValidationError("--check uses no bus.") }
-    }
-
-    func run() async throws {
-        // validate() made sure exactly one of the two is given.
-        let parsed = load(check ?? scenario ?? "")
-        if let check {
-            print("\(check): valid, \(parsed.cuffs.count) cuff(s)")
-            return
-        }
-        let emulator = BluezEmulator(scenario: parsed, bus: bus.map { .address($0) } ?? .system) { line in
-            FileHandle.standardOutput.write(Data("cuff-sim: \(line)\n".utf8))
-        }
-        do {
-            try await emulator.start()
-        } catch .nameTaken {
-            fail(CuffSimError.nameTaken.description, status: 75)
-        } catch {
-            fail(error.description, status: 69)
-        }
-        // SIGTERM and SIGINT end it through ServiceLifecycle, as they end cuffd.
-        let group = ServiceGroup(configuration: .init(
-            services: [EmulatorService(emulator: emulator)], gracefulShutdownSignals: [.sigterm, .sigint], logger: Logger(label: "cuff-sim")))
-        try await group.run()
-    }
-
-    /// Reads and validates a scenario; exits 66 when unreadable, 65 when invalid.
-    private func load(_ path: String) -> Scenario {
-        let data: Data
-        do {
-            data = try ScenarioFile.read(path)
-        } catch {
-            fail(error.description, status: 66)
-        }
-        do {
-            return try Scenario.parse(data)
-        } catch {
-            fail("\(path): \(error)", status: 65)
-        }
-    }
-
-    private func fail(_ message: String, status: Int32) -> Never {
-        FileHandle.standardError.write(Data("cuff-sim: \(message)\n".utf8))
-        Foundation.exit(status)
-    }
-}
-
-/// The emulator as a service of the group: it runs until a graceful shutdown, then takes org.bluez off the bus.
-private struct EmulatorService: Service {
-    let emulator: BluezEmulator
-
-    func run() async throws {
-        try? await gracefulShutdown()
-        await emulator.stop()
-    }
+        abstract: "An emulated bluetoothd with scripted blood-pressure cuffs, and their scenarios replayed into a store.",
+        version: Release.version,
+        subcommands: [EmulateCommand.self, ReplayCommand.self],
+        defaultSubcommand: EmulateCommand.self)
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DecodeArguments
 import GATTHealth
 
 /// `cuffctl decode CHARACTERISTIC HEX [--json] [--quirk NAME]`.

@@ -1,3 +1,4 @@
+import DecodeArguments
 import GATTHealth
 
 /// The fields of one decoded value, in wire order, named as in Tests/Vectors/TEST-VECTORS.json;

@@ -21,10 +21,10 @@ enum ExitStatus {
     static let malformedPayload = ExitCode(65)
     /// sysexits.h `EX_UNAVAILABLE`: cuffd is not running, Bluetooth is not available, or a `doctor` check failed.
     static let unavailable = ExitCode(69)
-    /// sysexits.h `EX_NOINPUT`: an input file (a scenario) does not exist or cannot be read.
+    /// sysexits.h `EX_NOINPUT`: an input file (cuff-forward's status) does not exist or cannot be read.
     static let noInput = ExitCode(66)
     /// sysexits.h `EX_CANTCREAT`: `export --output` could not create or write its file.
     static let cannotCreate = ExitCode(73)
-    /// sysexits.h `EX_IOERR`: the store could not be opened or written; `export` could not write to standard output.
+    /// sysexits.h `EX_IOERR`: `export` could not write to standard output.
     static let ioError = ExitCode(74)
 }

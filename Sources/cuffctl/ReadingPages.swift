@@ -1,6 +1,6 @@
 import DBus
-import Daemon
 import ReadingColumns
+import ReadingQueries
 
 /// Reads through cuffd a page at a time (docs/dbus-api.md, "Paging"), so that neither cuffd nor cuffctl holds more
 /// than one page of a store of any size: blood-pressure readings as columns (`ReadingColumns`), heart-rate sensors'

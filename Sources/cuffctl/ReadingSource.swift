@@ -1,7 +1,7 @@
 import ArgumentParser
-import Daemon
 import DBus
 import HealthStore
+import ReadingQueries
 
 /// Where `export` and `report` read readings: cuffd over the bus with the caller's rights, or with `--store` a
 /// store file opened read-only in cuffctl itself (docs/export.md, "Reading and writing").

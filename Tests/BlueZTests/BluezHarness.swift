@@ -48,7 +48,7 @@ final class BluezHarness: Sendable {
     }
 
     /// Waits for the next value of `uuid` from `id`.
-    func nextValue(_ uuid: String, of id: DeviceID = cuff, within timeout: Duration = .seconds(10)) async throws -> [UInt8] {
+    func nextValue(_ uuid: String, of id: DeviceID = cuff, within timeout: Duration = testDeadline) async throws -> [UInt8] {
         let event = try await events.next(within: timeout) { if case .value(id, uuid, _, _) = $0 { true } else { false } }
         guard case .value(_, _, let bytes, _) = event else { throw TestFailure("not a value") }
         return bytes

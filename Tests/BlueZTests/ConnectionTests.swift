@@ -46,7 +46,7 @@ struct ConnectingTests {
             try await harness.client.connect(BluezHarness.cuff)
             try await harness.client.disconnect(BluezHarness.cuff)
             let error = await #expect(throws: BluezError.self) {
-                try await harness.client.waitForServicesResolved(BluezHarness.cuff, timeout: .seconds(10))
+                try await harness.client.waitForServicesResolved(BluezHarness.cuff, timeout: testDeadline)
             }
             #expect(error?.kind == .notConnected)
         }

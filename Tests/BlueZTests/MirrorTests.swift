@@ -39,7 +39,7 @@ struct MirrorTests {
             teardown.add { await harness.stop() }
             await harness.client.keepNotifying(BluezHarness.cuff, uuids: [BluezHarness.bloodPressureMeasurement])
             try await harness.client.connect(BluezHarness.cuff)
-            let characteristics = try await harness.client.waitForServicesResolved(BluezHarness.cuff, timeout: .seconds(5))
+            let characteristics = try await harness.client.waitForServicesResolved(BluezHarness.cuff, timeout: testDeadline)
             #expect(characteristics.contains { $0.uuid == BluezHarness.bloodPressureMeasurement && $0.flags == ["indicate"] })
             let stored = try await harness.nextValue(BluezHarness.bloodPressureMeasurement)
             #expect(stored.first == 0x16 && stored.count == 18)

@@ -20,18 +20,17 @@ struct CuffSimExecutableTests {
         FileManager.default.createFile(atPath: log.path, contents: nil)
         let output = try FileHandle(forWritingTo: log)
         defer { try? output.close() }
+        let watcher = try DBusConnection.open(.address(bus.address))
+        defer { watcher.close() }
+        let owners = StreamRecorder(try await watcher.nameOwnerChanges(of: "org.bluez"))
         let child = try ChildProcess(
             executable, ["--scenario", file.path, "--bus", bus.address],
             standardOutput: .descriptor(output.fileDescriptor), standardError: .descriptor(output.fileDescriptor))
-        let watcher = try DBusConnection.open(.address(bus.address))
-        defer { watcher.close() }
-        let deadline = ContinuousClock.now + .seconds(30)
-        while (try? await watcher.nameOwner(of: "org.bluez")) == nil {
-            guard ContinuousClock.now < deadline, child.isRunning else {
-                let printed = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-                throw TestFailure("cuff-sim did not take org.bluez (running: \(child.isRunning)); it printed: \(printed)")
-            }
-            try await Task.sleep(for: .milliseconds(20))
+        do {
+            _ = try await owners.next { $0.newOwner != nil }
+        } catch {
+            let printed = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            throw TestFailure("cuff-sim did not take org.bluez (running: \(child.isRunning)): \(error); it printed: \(printed)")
         }
         return child
     }
@@ -46,7 +45,7 @@ struct CuffSimExecutableTests {
         let simulator = try await Self.start(scenario, on: bus)
         defer { simulator.terminate() }
 
-        let output = try await ExternalCommand.runDetached("python3", [Self.bleakStyleClient, "--address", bus.address, "--count", "2", "--timeout", "20"])
+        let output = try await ExternalCommand.runDetached("python3", [Self.bleakStyleClient, "--address", bus.address, "--count", "2", "--timeout", "\(Int(testDeadline / .seconds(1)))"])
         #expect(output.status == 0, "\(output.standardError)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
         #expect(report["address"] as? String == "C4:F3:12:53:F2:C9")

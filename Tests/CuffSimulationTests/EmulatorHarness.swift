@@ -1,3 +1,4 @@
+import BlueZ
 import CuffSimulation
 import DBus
 import DBusTestSupport
@@ -14,6 +15,9 @@ final class EmulatorHarness: Sendable {
 
     static let adapter: DBusObjectPath = "/org/bluez/hci0"
     static let device: DBusObjectPath = "/org/bluez/hci0/dev_C4_F3_12_53_F2_C9"
+    static let address = BluetoothAddress("C4:F3:12:53:F2:C9")!
+    /// How the emulator's event lines name the cuff.
+    static let cuffName = "BP-1 (C4:F3:12:53:F2:C9)"
 
     init(_ scenarioJSON: String) async throws {
         bus = try PrivateBus()
@@ -34,7 +38,7 @@ final class EmulatorHarness: Sendable {
     }
 
     func call(_ path: DBusObjectPath, _ interface: String, _ member: String, _ arguments: [DBusValue] = []) async throws -> [DBusValue] {
-        try await client.call("org.bluez", path, interface, member, arguments, timeout: .seconds(10))
+        try await client.call("org.bluez", path, interface, member, arguments, timeout: testDeadline)
     }
 
     func property(_ path: DBusObjectPath, _ interface: String, _ name: String) async throws -> DBusValue {
@@ -49,25 +53,52 @@ final class EmulatorHarness: Sendable {
 
     /// Records every signal org.bluez sends from now on, in arrival order.
     func recordSignals() async throws -> StreamRecorder<DBusMessage> {
-        StreamRecorder(try await client.signals(matching: MatchRule(sender: "org.bluez")))
+        try await client.recordSignals(matching: MatchRule(sender: "org.bluez"))
+    }
+
+    /// Returns once each of `recordings` holds every signal the emulator sent before this call.
+    func sync(_ recordings: [StreamRecorder<DBusMessage>]) async throws {
+        for recording in recordings { try await client.sync(recording, with: "org.bluez") }
+    }
+
+    func sync(_ recordings: StreamRecorder<DBusMessage>...) async throws { try await sync(recordings) }
+
+    /// Returns once the emulator has nothing under way (`BluezEmulator.settle()`) and each of `recordings` holds
+    /// every signal it sent: the sync point for "nothing more arrives".
+    func settle(_ recordings: StreamRecorder<DBusMessage>...) async throws {
+        let emulator = emulator
+        try await withDeadline("cuff-sim settling") { await emulator.settle() }
+        try await sync(recordings)
     }
 
     /// The characteristic object of `uuid` (16-bit like "2a35", or a full 128-bit UUID) under the device,
-    /// from the tree, waited for up to 2 s as a client must: a first resolution turns `ServicesResolved`
-    /// true before the objects are exported (docs/reference/BLUEZ-DBUS.md §6, docs/acceptance.md).
+    /// waited for as a client must: a first resolution turns `ServicesResolved` true before the objects are
+    /// exported (docs/reference/BLUEZ-DBUS.md §6, docs/acceptance.md).
     func characteristicPath(_ uuid: String) async throws -> DBusObjectPath {
-        let uuid = uuid.count == 4 ? "0000\(uuid.lowercased())-0000-1000-8000-00805f9b34fb" : uuid
-        let deadline = ContinuousClock.now + .seconds(2)
-        repeat {
-            for (path, interfaces) in try await managedObjects() {
-                if let characteristic = interfaces["org.bluez.GattCharacteristic1"],
-                   try characteristic.property("UUID", as: String.self) == uuid {
-                    return path
-                }
+        let uuid = Self.fullUUID(uuid)
+        let signals = try await recordSignals()
+        if let path = try await exportedCharacteristic(uuid) { return path }
+        let added = try await signals.next { message in
+            guard message.member == "InterfacesAdded",
+                  let interfaces = try? message.argument(1, as: [String: DBusProperties].self) else { return false }
+            return (try? interfaces["org.bluez.GattCharacteristic1"]?.property("UUID", as: String.self)) == uuid
+        }
+        return try added.argument(0)
+    }
+
+    /// The characteristic object of `uuid` if it is on the bus now.
+    func exportedCharacteristic(_ uuid: String) async throws -> DBusObjectPath? {
+        let uuid = Self.fullUUID(uuid)
+        for (path, interfaces) in try await managedObjects() {
+            if let characteristic = interfaces["org.bluez.GattCharacteristic1"], try characteristic.property("UUID", as: String.self) == uuid {
+                return path
             }
-            try await Task.sleep(for: .milliseconds(10))
-        } while ContinuousClock.now < deadline
-        throw TestFailure("no characteristic \(uuid)")
+        }
+        return nil
+    }
+
+    static func fullUUID(_ uuid: String) -> String {
+        uuid.count == 4 ? "0000\(uuid.lowercased())-0000-1000-8000-00805f9b34fb" : uuid
     }
 
     /// `ReadValue` on a characteristic.
@@ -91,13 +122,10 @@ final class EmulatorHarness: Sendable {
     /// docs/acceptance.md), so the emulator's own "services resolved" line marks the end.
     func connectAndResolve() async throws {
         let signals = try await recordSignals()
-        let resolutions = events.all.filter { $0.hasSuffix("services resolved") }.count
+        let resolutions = events.count("services resolved")
         _ = try await call(Self.device, "org.bluez.Device1", "Connect")
         _ = try await signals.next { $0.changes(Self.device)?["ServicesResolved"] == .boolean(true) }
-        let deadline = ContinuousClock.now + .seconds(2)
-        while events.all.filter({ $0.hasSuffix("services resolved") }).count == resolutions, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await events.waitFor("services resolved", count: resolutions + 1)
     }
 
     /// Starts discovery and waits for the cuff's Device1 object.

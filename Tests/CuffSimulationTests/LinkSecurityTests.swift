@@ -117,13 +117,21 @@ struct LinkSecurityTests {
         try await withTeardown { teardown in
             let harness = try await EmulatorHarness(ScenarioText.oneCuff(pairing: "passkey:123456"))
             teardown.add { await harness.stop() }
-            let requests = try await PairingTests.exportSlowAgent(on: harness, typing: .milliseconds(500))
+            let typed = Gate()
+            teardown.add { typed.open() }
+            let requests = try await PairingTests.exportSlowAgent(on: harness, typed: typed)
             _ = try await harness.call("/org/bluez", "org.bluez.AgentManager1", "RequestDefaultAgent", [.objectPath(Self.agent)])
             try await harness.discover()
             let signals = try await harness.recordSignals()
             let pairing = Task { try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "Pair") }
             _ = try await signals.next { $0.changes(EmulatorHarness.device)?["ServicesResolved"] == .boolean(true) }
-            #expect(try await harness.read(try await harness.characteristicPath("2a49")) == [0x27, 0x00])
+            try await requests.waitFor("RequestPasskey")
+            let feature = try await harness.characteristicPath("2a49")
+            let read = Task { try await harness.read(feature) }
+            // The read meets the unpaired link while the user has not typed yet; only then does the user type.
+            try await harness.events.waitFor("0x2A49 refused on an unpaired link")
+            typed.open()
+            #expect(try await read.value == [0x27, 0x00])
             _ = try await pairing.value
             #expect(requests.all == ["RequestPasskey"])
             #expect(!harness.events.all.contains { $0.hasSuffix("paired by security elevation") })

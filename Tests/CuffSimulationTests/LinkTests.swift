@@ -13,6 +13,7 @@ struct LinkTests {
             try await harness.discover()
             let signals = try await harness.recordSignals()
             try await harness.connectAndResolve()
+            try await harness.settle(signals)
 
             // BlueZ 5.66 discovering a database for the first time (docs/acceptance.md): Connected, then
             // ServicesResolved, then the objects.
@@ -40,6 +41,7 @@ struct LinkTests {
             _ = try await harness.call(measurement, "org.bluez.GattCharacteristic1", "StartNotify")
             _ = try await signals.next { $0.changes(EmulatorHarness.device)?["Connected"] == .boolean(false) }
             #expect(try await harness.managedObjects()[measurement] != nil, "the objects stay while the cuff is away")
+            try await harness.events.waitFor("\(EmulatorHarness.cuffName) advertising")
             _ = try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "Connect")
             _ = try await signals.next { $0.changes(EmulatorHarness.device)?["ServicesResolved"] == .boolean(true) }
 
@@ -79,7 +81,8 @@ struct LinkTests {
                 .string("org.bluez.Device1"), .string("Trusted"), .variant(.boolean(true)),
             ])
             _ = try await harness.call(EmulatorHarness.adapter, "org.bluez.Adapter1", "StopDiscovery")
-            try await Task.sleep(for: .milliseconds(600))
+            // Every removal the emulator scheduled has happened or been called off.
+            try await harness.settle()
             #expect(try await harness.managedObjects()[EmulatorHarness.device] != nil)
         }
     }

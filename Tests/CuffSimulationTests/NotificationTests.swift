@@ -29,10 +29,12 @@ struct NotificationTests {
             // The notify session outlives the link: on reconnection bluetoothd re-enables it and the
             // cuff re-sends its history, but its script ran once.
             _ = try await signals.next { $0.changes(EmulatorHarness.device)?["Connected"] == .boolean(false) }
+            try await harness.events.waitFor("\(EmulatorHarness.cuffName) advertising")
             _ = try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "Connect")
             let resent = try await signals.next { $0.changes(measurement)?["Value"] != nil }
             #expect(resent.changes(measurement)?["Value"] == .bytes(bytes(ScenarioText.recordA)))
-            try await Task.sleep(for: .milliseconds(400))
+            // A script started again would still be playing: once the emulator has settled, nothing more comes.
+            try await harness.settle(signals)
             let later = signals.all.compactMap { $0.changes(measurement)?["Value"] }
             #expect(later == [.bytes(bytes(ScenarioText.recordA)), .bytes(bytes(ScenarioText.recordB)), .bytes(bytes(ScenarioText.recordA))])
         }

@@ -45,19 +45,22 @@ struct OmronEmulationTests {
             return answer
         }
 
-        /// Sends `packet` in pieces and returns the answer joined from the receive channels.
+        /// Sends `packet` in pieces and returns the answer joined from the receive channels. The cuff answers while
+        /// it takes the last piece, before that write is answered: once the signals are synced, the answer is
+        /// recorded, or the cuff stayed silent.
         func exchange(_ packet: OmronPacket) async throws -> OmronPacket {
             let signals = try await harness.recordSignals()
             for (channel, piece) in packet.pieces().enumerated() { try await harness.write(piece, to: transmit[channel]) }
+            try await harness.sync(signals)
             var assembler = OmronPacketAssembler()
-            while true {
-                let message = try await signals.next(within: .seconds(2)) { message in self.receive.contains { message.changes($0) != nil } }
+            for message in signals.all {
                 for (channel, path) in receive.enumerated() {
                     if case .bytes(let piece)? = message.changes(path)?["Value"], let whole = assembler.append(piece, channel: channel) {
                         return try whole.get()
                     }
                 }
             }
+            throw TestFailure("no answer to \(packet)")
         }
     }
 
@@ -106,7 +109,7 @@ struct OmronEmulationTests {
             let end = try await link.exchange(.end)
             try end.validate(answering: .end)
             // The end started the timeline: one new record in slot 1, counted unread.
-            try await Task.sleep(for: .milliseconds(300))
+            try await link.harness.events.waitFor("Omron user 1 measured")
             let now = try OmronCounters(decoding: try await link.exchange(.read(model.settingsReadAddress, count: 8)).data, model: model)
             #expect(now == OmronCounters(nextSlots: [2, 0], unread: [1, 0]))
         }

@@ -29,13 +29,13 @@ struct PairingTests {
         return requests
     }
 
-    /// A KeyboardOnly Agent1 that types 123456 after `typing`, and notes each request and Cancel.
-    static func exportSlowAgent(on harness: EmulatorHarness, typing: Duration) async throws -> LineLog {
+    /// A KeyboardOnly Agent1 whose user types 123456 once `typed` opens, and that notes each request and Cancel.
+    static func exportSlowAgent(on harness: EmulatorHarness, typed: Gate) async throws -> LineLog {
         let requests = LineLog()
         await harness.client.export([DBusInterface("org.bluez.Agent1", methods: [
             .init("RequestPasskey", inputs: [.init("device", .objectPath)], outputs: [.init("passkey", .uint32)]) { _ in
                 requests.append("RequestPasskey")
-                try await Task.sleep(for: typing)
+                try await typed.wait()
                 return [.uint32(123_456)]
             },
             .init("Cancel") { _ in requests.append("Cancel"); return [] },
@@ -113,14 +113,16 @@ struct PairingTests {
         try await withTeardown { teardown in
             let harness = try await EmulatorHarness(ScenarioText.oneCuff(pairing: "passkey:123456"))
             teardown.add { await harness.stop() }
-            let requests = try await Self.exportSlowAgent(on: harness, typing: .seconds(20))  // the user is slow to type
+            let typed = Gate()  // the user types only after the test
+            teardown.add { typed.open() }
+            let requests = try await Self.exportSlowAgent(on: harness, typed: typed)
             try await harness.discover()
             let pairing = Task { try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "Pair") }
-            while !requests.all.contains("RequestPasskey") { try await Task.sleep(for: .milliseconds(10)) }
+            try await requests.waitFor("RequestPasskey")
             _ = try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "CancelPairing")
             let error = await #expect(throws: DBusError.self) { try await pairing.value }
             #expect(error?.name.rawValue == "org.bluez.Error.AuthenticationCanceled")
-            while !requests.all.contains("Cancel") { try await Task.sleep(for: .milliseconds(10)) }
+            try await requests.waitFor("Cancel")
             let nothing = await #expect(throws: DBusError.self) { try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "CancelPairing") }
             #expect(nothing?.name.rawValue == "org.bluez.Error.DoesNotExist")
         }

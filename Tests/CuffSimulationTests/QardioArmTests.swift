@@ -13,10 +13,16 @@ struct QardioArmTests {
           {"after": 0.2, "notify": "2A36", "hex": "00 78 00 FF 07 FF 07"},
           {"after": 1.0, "indicate": "2A35", "hex": "\#(ScenarioText.recordB)"}]
         """#
+    /// A measurement that is still pumping when the test cancels it: its reading is due in an hour.
+    static let pumping = #"""
+        "vendor": "qardioArm", "onStart": [
+          {"after": 0.1, "notify": "2A36", "hex": "00 28 00 FF 07 FF 07"},
+          {"after": 3600, "indicate": "2A35", "hex": "\#(ScenarioText.recordB)"}]
+        """#
 
     /// A connected QardioArm with its control point, 0x2A36 and 0x2A35 subscribed.
-    static func subscribed() async throws -> (EmulatorHarness, control: DBusObjectPath, pressure: DBusObjectPath, measurement: DBusObjectPath) {
-        let harness = try await EmulatorHarness(ScenarioText.oneCuff(extra: onStart))
+    static func subscribed(_ vendor: String = onStart) async throws -> (EmulatorHarness, control: DBusObjectPath, pressure: DBusObjectPath, measurement: DBusObjectPath) {
+        let harness = try await EmulatorHarness(ScenarioText.oneCuff(extra: vendor))
         try await harness.discover()
         try await harness.connectAndResolve()
         let control = try await harness.characteristicPath(QardioArmControlPoint.uuid)
@@ -50,21 +56,23 @@ struct QardioArmTests {
     @Test("F1 02 while measuring stops the script and notifies F2 05 (aborted)")
     func cancel() async throws {
         try await withTeardown { teardown in
-            let (harness, control, _, measurement) = try await Self.subscribed()
+            let (harness, control, _, measurement) = try await Self.subscribed(Self.pumping)
             teardown.add { await harness.stop() }
             let signals = try await harness.recordSignals()
             try await harness.write([0xF1, 0x01], to: control)
             _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0xF2, 0x01]) }
             try await harness.write([0xF1, 0x02], to: control)
             _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0xF2, 0x05]) }
-            try await Task.sleep(for: .milliseconds(1200))
+            // The emulator settles only once the canceled script has ended: a script that went on would keep it busy
+            // for an hour, and fail this at the deadline.
+            try await harness.settle(signals)
             let readingAfterCancel = signals.all.contains { $0.changes(measurement)?["Value"] != nil }
             let completed = signals.all.contains { $0.changes(control)?["Value"] == .bytes([0xF2, 0x04]) }
             #expect(!readingAfterCancel, "no reading after the cancel")
             #expect(!completed)
             // Cancel with nothing running is taken and changes nothing.
             try await harness.write([0xF1, 0x02], to: control)
-            try await Task.sleep(for: .milliseconds(50))
+            try await harness.settle(signals)
             #expect(signals.all.filter { $0.changes(control)?["Value"] == .bytes([0xF2, 0x05]) }.count == 1)
         }
     }

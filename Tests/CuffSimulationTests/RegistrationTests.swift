@@ -43,7 +43,7 @@ struct RegistrationTests {
         try await withTeardown { teardown in
             let harness = try await EmulatorHarness(ScenarioText.oneCuff(bonded: true, timeline: #"[{"after": 0.1, "restartBluez": true}]"#))
             teardown.add { await harness.stop() }
-            let owners = try await harness.client.nameOwnerChanges(of: "org.bluez")
+            let owners = StreamRecorder(try await harness.client.nameOwnerChanges(of: "org.bluez"))
             let firstOwner = try await harness.client.nameOwner(of: "org.bluez")
             let agent: DBusObjectPath = "/org/cuffd/test/agent"
             await harness.client.export([DBusInterface("org.bluez.Agent1", methods: [.init("Release") { _ in [] }])], at: agent)
@@ -51,13 +51,10 @@ struct RegistrationTests {
             try await harness.connectAndResolve()
             _ = try await harness.call(try await harness.characteristicPath("2a35"), "org.bluez.GattCharacteristic1", "StartNotify")
 
-            var changes: [NameOwnerChange] = []
-            for await change in owners {
-                changes.append(change)
-                if change.newOwner != nil { break }
-            }
-            #expect(changes.first == NameOwnerChange(name: "org.bluez", oldOwner: firstOwner, newOwner: nil))
-            #expect(changes.last?.newOwner != nil && changes.last?.newOwner != firstOwner)
+            let gone = try await owners.next { _ in true }
+            #expect(gone == NameOwnerChange(name: "org.bluez", oldOwner: firstOwner, newOwner: nil))
+            let back = try await owners.next { $0.newOwner != nil }
+            #expect(back.newOwner != firstOwner)
 
             let objects = try await harness.managedObjects()
             let device = try #require(objects[EmulatorHarness.device]?["org.bluez.Device1"])

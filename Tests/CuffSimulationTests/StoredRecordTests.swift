@@ -49,7 +49,8 @@ struct StoredRecordTests {
             teardown.add { await plain.stop() }
             try await plain.discover()
             try await plain.connectAndResolve()
-            await #expect(throws: TestFailure.self) { try await plain.characteristicPath("2a52") }
+            // Resolved: every object of its database is on the bus, and RACP is not among them.
+            #expect(try await plain.exportedCharacteristic("2a52") == nil)
         }
     }
 
@@ -131,9 +132,14 @@ struct StoredRecordTests {
         }
     }
 
-    /// A cuff with 40 records in 6-byte segments: a report of them all takes well over a second.
+    /// How many records `longMemory` holds.
+    static let longMemoryRecords = 1500
+
+    /// A cuff with 1500 records in 6-byte segments: a report of them all is 6000 indications at least 10 ms apart,
+    /// over a minute, longer than a test waits for anything; a request made while it runs finds it running on any
+    /// machine.
     static func longMemory(timeline: String = "[]") -> String {
-        let records = (1...40).map { #"{"sequence": \#($0), "hex": "\#(ScenarioText.enhancedA)"}"# }
+        let records = (1...longMemoryRecords).map { #"{"sequence": \#($0), "hex": "\#(ScenarioText.enhancedA)"}"# }
         return ScenarioText.oneCuff(timeline: timeline, extra: #""recordSegmentSize": 6, "records": ["# + records.joined(separator: ", ") + "]")
     }
 
@@ -148,10 +154,13 @@ struct StoredRecordTests {
             _ = try await signals.next { $0.changes(record)?["Value"] != nil }
             try await harness.write([0x03, 0x00], to: control)
             _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0x06, 0x00, 0x03, 0x01]) }
-            let sent = Self.values(signals, record).count
-            #expect(sent < 40 * 4, "40 records in 6-byte segments need 160")
-            try await Task.sleep(for: .milliseconds(200))
-            #expect(Self.values(signals, record).count == sent, "nothing after the abort")
+            // Once the emulator has settled, the aborted report has ended: what is recorded is all it sent.
+            try await harness.settle(signals)
+            #expect(Self.values(signals, record).count < Self.longMemoryRecords * 4, "a whole report is 4 segments a record")
+            let order = signals.all.compactMap { message -> String? in
+                message.changes(record)?["Value"] != nil ? "0x2B36" : message.changes(control)?["Value"] != nil ? "0x2A52" : nil
+            }
+            #expect(order.last == "0x2A52", "nothing after the abort's response")
             #expect(Self.values(signals, control) == [[0x06, 0x00, 0x03, 0x01]], "the aborted report sends no response")
         }
     }
@@ -169,11 +178,13 @@ struct StoredRecordTests {
             try await harness.write([0x01, 0x01], to: control)
             _ = try await signals.next { $0.changes(record)?["Value"] != nil }
             _ = try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "Disconnect")
-            try await Task.sleep(for: .milliseconds(100))
+            // The report ended with the link: once the emulator has settled, no response has come.
+            try await harness.settle(signals)
             #expect(Self.values(signals, control).isEmpty)
             try await harness.connectAndResolve()
             try await harness.write([0x04, 0x01], to: control)
-            _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0x05, 0x00, 40, 0x00]) }
+            let count = UInt16(Self.longMemoryRecords)
+            _ = try await signals.next { $0.changes(control)?["Value"] == .bytes([0x05, 0x00, UInt8(count & 0xFF), UInt8(count >> 8)]) }
         }
     }
 }

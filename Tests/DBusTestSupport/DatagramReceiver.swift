@@ -32,7 +32,7 @@ public final class DatagramReceiver: @unchecked Sendable {
     }
 
     /// The next datagram, and a descriptor passed with it if any; nil after `timeout` of silence.
-    public func receive(timeout: Duration = .seconds(5)) -> (bytes: [UInt8], passed: Int32?)? {
+    public func receive(timeout: Duration = testDeadline) -> (bytes: [UInt8], passed: Int32?)? {
         let (seconds, attoseconds) = timeout.components
         var limit = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))

@@ -15,9 +15,13 @@ public enum ExternalCommand {
         }
     }
 
+    /// How long a peer may run before it is killed: only a hang guard, longer than a peer's own deadlines
+    /// (`testDeadline`), so that a peer that gives up has said why.
+    public static let hangGuard = 2 * TimeInterval(testDeadline.components.seconds)
+
     /// Runs `executable` to completion, killing it after `timeout` seconds. Blocks the calling
     /// thread, so async tests call it through `runDetached`.
-    public static func run(_ executable: String, _ arguments: [String], timeout: TimeInterval = 60) throws -> Output {
+    public static func run(_ executable: String, _ arguments: [String], timeout: TimeInterval = hangGuard) throws -> Output {
         let out = Pipe()
         let err = Pipe()
         let child = try ChildProcess(
@@ -44,7 +48,7 @@ public enum ExternalCommand {
     }
 
     /// `run` on a thread of its own, so a test's task does not block the cooperative pool.
-    public static func runDetached(_ executable: String, _ arguments: [String], timeout: TimeInterval = 60) async throws -> Output {
+    public static func runDetached(_ executable: String, _ arguments: [String], timeout: TimeInterval = hangGuard) async throws -> Output {
         try await offCooperativePool { try run(executable, arguments, timeout: timeout) }
     }
 

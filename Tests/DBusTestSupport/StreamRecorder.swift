@@ -1,60 +1,76 @@
-import Foundation
-
 /// Records every element of a stream in the background; a test waits for the next element that matches,
-/// in arrival order, without ending the subscription.
-public final class StreamRecorder<Element: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var recorded: [Element] = []
-    private var cursor = 0
-    private var task: Task<Void, Never>?
+/// in arrival order, without ending the subscription. A waiter is woken by each element recorded.
+///
+/// A stream may carry sync points (`marker`): elements that are not recorded but tell `reach(_:)` that
+/// everything the stream delivered before them is recorded (`DBusConnection.sync(_:with:)`).
+public final class StreamRecorder<Element: Sendable>: Sendable {
+    private struct Recording: Sendable {
+        var elements: [Element] = []
+        var cursor = 0
+        var markers: Set<UInt64> = []
+        var ended = false
+    }
 
-    public init(_ stream: AsyncStream<Element>) {
-        task = Task { [weak self] in
+    private let recording: Observed<Recording>
+    private let task: Task<Void, Never>
+
+    public convenience init(_ stream: AsyncStream<Element>) {
+        self.init(stream) { _ in nil }
+    }
+
+    /// Records `stream`; `marker` names the elements that are sync points.
+    public init(_ stream: AsyncStream<Element>, marker: @escaping @Sendable (Element) -> UInt64?) {
+        let recording = Observed(Recording())
+        self.recording = recording
+        task = Task {
             for await element in stream {
-                guard let self else { return }
-                self.lock.withLock { self.recorded.append(element) }
+                recording.update { recording in
+                    if let mark = marker(element) {
+                        recording.markers.insert(mark)
+                    } else {
+                        recording.elements.append(element)
+                    }
+                }
             }
+            recording.update { $0.ended = true }
         }
     }
 
-    deinit { task?.cancel() }
+    deinit { task.cancel() }
 
     /// Everything recorded so far.
-    public var all: [Element] { lock.withLock { recorded } }
+    public var all: [Element] { recording.value.elements }
 
-    /// The next recorded element after the last one returned that satisfies `predicate`.
-    public func next(within timeout: Duration = .seconds(15), where predicate: (Element) -> Bool) async throws -> Element {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let found: Element? = lock.withLock {
-                while cursor < recorded.count {
-                    let element = recorded[cursor]
-                    cursor += 1
-                    if predicate(element) { return element }
-                }
-                return nil
+    /// The next recorded element after the last one returned that satisfies `predicate`, waited for.
+    public func next(within timeout: Duration = testDeadline, where predicate: (Element) -> Bool) async throws -> Element {
+        let found = try await recording.wait(for: "the next matching element", within: timeout) { recording -> Element?? in
+            while recording.cursor < recording.elements.count {
+                let element = recording.elements[recording.cursor]
+                recording.cursor += 1
+                if predicate(element) { return .some(element) }
             }
-            if let found { return found }
-            guard ContinuousClock.now < deadline else { throw TestFailure("nothing matching within \(timeout)") }
-            try await Task.sleep(for: .milliseconds(10))
+            return recording.ended ? .some(nil) : nil
         }
+        guard let found else { throw TestFailure("the stream ended without a matching element") }
+        return found
     }
-}
 
-/// Lines a component logged (cuff-sim's event lines), for checks of what it did.
-public final class LineLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
+    /// The first element ever recorded that satisfies `predicate`, waited for; `next` goes on where it was.
+    /// For an element whose place among others is not fixed.
+    public func first(within timeout: Duration = testDeadline, where predicate: (Element) -> Bool) async throws -> Element {
+        let found = try await recording.wait(for: "a matching element", within: timeout) { recording -> Element?? in
+            if let element = recording.elements.first(where: predicate) { return .some(element) }
+            return recording.ended ? .some(nil) : nil
+        }
+        guard let found else { throw TestFailure("the stream ended without a matching element") }
+        return found
+    }
 
-    public init() {}
-    public func append(_ line: String) { lock.withLock { lines.append(line) } }
-    public var all: [String] { lock.withLock { lines } }
-    /// How many lines contain `fragment`.
-    public func count(_ fragment: String) -> Int { all.filter { $0.contains(fragment) }.count }
-}
-
-/// A test's own failure, with what was expected.
-public struct TestFailure: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+    /// Waits until the sync point `mark` has come through: everything the stream delivered before it is recorded.
+    public func reach(_ mark: UInt64, within timeout: Duration = testDeadline) async throws {
+        let reached = try await recording.wait(for: "sync point \(mark)", within: timeout) { recording -> Bool? in
+            recording.markers.contains(mark) ? true : recording.ended ? false : nil
+        }
+        guard reached else { throw TestFailure("the stream ended before sync point \(mark)") }
+    }
 }

@@ -25,10 +25,15 @@ public struct ThreadSwitches {
 
     /// The threads of `pid` that ran during three seconds, after six to settle: libdispatch's idle worker threads
     /// (a D-Bus connection's queue) end after 5 s, which is not polling. Empty for a process that sleeps.
+    ///
+    /// Both sleeps stay, as measurement windows rather than waits: "idle" means that nothing runs for a while,
+    /// so the check needs real time to pass, and there is no event that says a process will not wake. Neither
+    /// window gets shorter on a slow machine (a sleep never ends early); the first only has to outlast
+    /// libdispatch's 5 s worker timeout, whose exit is then not counted (a thread that is gone has no entry).
     public static func wokenWhileIdle(_ pid: Int32) async throws -> (woken: [Int: Int], names: [Int: String]) {
-        try await Task.sleep(for: .seconds(6))
+        try await Task.sleep(for: .seconds(6))  // measurement window: libdispatch's idle workers leave (see above)
         let before = try ThreadSwitches(of: pid)
-        try await Task.sleep(for: .seconds(3))
+        try await Task.sleep(for: .seconds(3))  // measurement window: what runs while the process is idle
         let after = try ThreadSwitches(of: pid)
         return (after.woken(since: before), after.names)
     }

@@ -48,10 +48,11 @@ struct ConnectionTests {
         let bus = try PrivateBus()
         let server = try DBusConnection.open(.address(bus.address))
         let client = try DBusConnection.open(.address(bus.address))
-        defer { server.close(); client.close() }
+        let answer = Gate()  // opened only when the test is over: until then the handler never answers
+        defer { answer.open(); server.close(); client.close() }
         await server.export([
             DBusInterface("org.cuffd.Test.Slow1", methods: [.init("Hang") { _ in
-                try await Task.sleep(for: .seconds(30))
+                try await answer.wait()
                 return []
             }]),
             EchoService.interface,
@@ -78,7 +79,7 @@ struct ConnectionTests {
             guard passkey == [.uint32(123456)] else { throw DBusError("org.bluez.Error.AuthenticationFailed", "wrong passkey") }
             return []
         }])], at: "/org/bluez/hci0/dev_C4_F3_12_53_F2_C9")
-        let reply = try await client.call(bluez.uniqueName, "/org/bluez/hci0/dev_C4_F3_12_53_F2_C9", "org.bluez.Device1", "Pair", timeout: .seconds(5))
+        let reply = try await client.call(bluez.uniqueName, "/org/bluez/hci0/dev_C4_F3_12_53_F2_C9", "org.bluez.Device1", "Pair", timeout: testDeadline)
         #expect(reply.isEmpty)
     }
 
@@ -154,16 +155,11 @@ struct ConnectionTests {
         #expect(try await bluez.requestName("org.bluez") == .primaryOwner)
         let owners = try await client.nameOwnerChanges(of: "org.bluez")
         let stream = try await client.signals(matching: MatchRule(sender: "org.bluez", member: "Tick"))
+        let recorded = StreamRecorder(stream)
         try bluez.emitSignal("/x", "org.cuffd.Test", "Tick", [.string("bluez")])
         // Bounded: a rule that never matches must fail the test, not hang it.
-        let first = await withTaskGroup(of: DBusMessage?.self) { group in
-            group.addTask { await stream.first { _ in true } }
-            group.addTask { try? await Task.sleep(for: .seconds(5)); return nil }
-            let winner = await group.next() ?? nil
-            group.cancelAll()
-            return winner
-        }
-        #expect(first?.arguments == [.string("bluez")])
+        let first = try await recorded.next { _ in true }
+        #expect(first.arguments == [.string("bluez")])
         _ = owners
     }
 
@@ -200,14 +196,18 @@ struct ConnectionTests {
         let bus = try PrivateBus()
         let server = try DBusConnection.open(.address(bus.address))
         let client = try DBusConnection.open(.address(bus.address))
+        let called = Gate(), answer = Gate()
+        defer { answer.open() }
         await server.export([DBusInterface("org.cuffd.Test.Slow1", methods: [.init("Hang") { _ in
-            try await Task.sleep(for: .seconds(30))
+            called.open()
+            try await answer.wait()
             return []
         }])], at: "/t")
         let events = client.events()
         let stream = try await client.signals(matching: MatchRule(member: "Tick"))
-        let hanging = Task { try await client.call(server.uniqueName, "/t", "org.cuffd.Test.Slow1", "Hang", timeout: .seconds(20)) }
-        try await Task.sleep(for: .milliseconds(100))
+        let hanging = Task { try await client.call(server.uniqueName, "/t", "org.cuffd.Test.Slow1", "Hang", timeout: testDeadline) }
+        // The call is pending once the server is in its handler.
+        try await called.wait()
         bus.stop()
         let error = await #expect(throws: DBusError.self) { try await hanging.value }
         #expect(error?.name == .disconnected || error?.name == .noReply)

@@ -2,6 +2,7 @@ import DBus
 import Foundation
 import HealthStore
 import ReadingColumns
+import ReadingQueries
 import Testing
 @testable import Daemon
 

@@ -4,6 +4,7 @@ import Foundation
 import Gateway
 import HealthStore
 import PropertyBased
+import ReadingQueries
 import Testing
 @testable import Daemon
 

@@ -9,6 +9,7 @@ import Gateway
 import HealthStore
 import Logging
 import ReadingColumns
+import ReadingQueries
 import Testing
 
 /// Every scenario in scenarios/ states what the store must hold afterwards (`expect`); replayed through the

@@ -29,10 +29,10 @@ struct HostileArgumentTests {
         return url
     }
 
-    /// `cuffctl replay SCENARIO --store` into the stack's store, before cuffd starts; its exit status.
+    /// `cuff-sim replay SCENARIO --store` into the stack's store, before cuffd starts; its exit status.
     static func replay(_ scenario: URL, into stack: Stack) async throws -> Int32 {
         let replay = Process()
-        replay.executableURL = Stack.binaries.appendingPathComponent("cuffctl")
+        replay.executableURL = Stack.binaries.appendingPathComponent("cuff-sim")
         replay.arguments = ["replay", scenario.path, "--store", stack.storePath]
         replay.standardOutput = FileHandle.nullDevice
         return try await offCooperativePool {

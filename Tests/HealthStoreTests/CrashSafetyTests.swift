@@ -34,10 +34,10 @@ import Testing
 
         var readings: [String: UUID] = [:]
         var batches: [String] = []
-        var killedMidRun = 0
         for iteration in 0..<iterations {
-            let pause = UInt32(rng.next() % 40_000)  // 0–40 ms of writing, then SIGKILL
-            let (output, reason) = try await offCooperativePool { try Self.killWriter(writer, path: path, run: iteration, after: pause) }
+            let pause = UInt32(rng.next() % 40_000)  // 0–40 ms more of writing after the first commit, then SIGKILL
+            let (output, reason, acknowledged) = try await offCooperativePool { try Self.killWriter(writer, path: path, run: iteration, after: pause) }
+            #expect(acknowledged, "writer acknowledged no commit in iteration \(iteration)")
             #expect(reason == .uncaughtSignal, "writer exited on its own in iteration \(iteration)")
             let text = String(decoding: output, as: UTF8.self)
             // Only complete lines are acknowledged commits.
@@ -47,15 +47,17 @@ import Testing
                 if fields.first == "R", fields.count == 3 { readings[String(fields[1])] = UUID(uuidString: String(fields[2])) }
                 if fields.first == "B", fields.count == 2 { batches.append(String(fields[1])) }
             }
-            if lines.count > 1 { killedMidRun += 1 }
             try verify(path: path, readings: readings, batches: batches)
         }
-        #expect(killedMidRun > iterations / 2, "most kills should land while writing")
         #expect(!readings.isEmpty)
     }
 
-    /// One writer run: started, SIGKILLed `pause` µs after it is ready, its acknowledgements read to the end.
-    static func killWriter(_ writer: String, path: String, run: Int, after pause: UInt32) throws -> (Data, Process.TerminationReason) {
+    /// One writer run: started, SIGKILLed `pause` µs after its first acknowledged commit (so that every kill lands
+    /// while it writes), its acknowledgements read to the end. `acknowledged` is false when the writer ended or
+    /// hung before a first commit (a hung one is killed at the deadline).
+    static func killWriter(
+        _ writer: String, path: String, run: Int, after pause: UInt32
+    ) throws -> (output: Data, reason: Process.TerminationReason, acknowledged: Bool) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: writer)
         process.arguments = [path, "run\(run)"]
@@ -63,18 +65,25 @@ import Testing
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
         try process.run()
+        let hung = DispatchWorkItem { kill(process.processIdentifier, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Int(testDeadline.components.seconds)), execute: hung)
+        defer { hung.cancel() }
         let reader = pipe.fileHandleForReading
         var output = Data()
-        while !(String(decoding: output, as: UTF8.self).contains("ready\n")) {
+        // "ready" and a first acknowledgement: two complete lines.
+        while output.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).count < 3 {
             let chunk = reader.availableData
             if chunk.isEmpty { break }
             output += chunk
         }
+        let acknowledged = output.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).count >= 3
+        // Not a wait: a random stretch of further writing, so that the kill lands at a random point of a commit.
+        // The checks hold wherever it lands.
         usleep(pause)
         kill(process.processIdentifier, SIGKILL)
         output += reader.readDataToEndOfFile()
         process.waitUntilExit()
-        return (output, process.terminationReason)
+        return (output, process.terminationReason, acknowledged)
     }
 
     func verify(path: String, readings: [String: UUID], batches: [String]) throws {

@@ -34,9 +34,10 @@ Sequence (step names as reported in ``steps``):
     ``Connected = false`` change or the removal of the device after Connect
     was called fails the step.
 11. ``find_characteristic``: the ``GattCharacteristic1`` with UUID 0x2A35
-    (Blood Pressure Measurement) under the device, waited for up to 2 s: on a
-    first connection BlueZ 5.66 turns ``ServicesResolved`` true before it
-    exports the objects (docs/acceptance.md).
+    (Blood Pressure Measurement) under the device, waited for until the
+    session's deadline: on a first connection BlueZ 5.66 turns
+    ``ServicesResolved`` true before it exports the objects
+    (docs/acceptance.md).
 12. ``start_notify``: StartNotify on it.  Values are collected from the
     moment the call is sent.
 13. ``collect_values``: wait until ``--count`` PropertiesChanged signals
@@ -378,8 +379,7 @@ class Session:
 
         measurement = await mirror.wait_until(
             lambda: mirror.characteristic(device, UUID_BLOOD_PRESSURE_MEASUREMENT),
-            min(self.deadline, asyncio.get_running_loop().time() + 2.0), "find_characteristic",
-            f"GattCharacteristic1 0x2A35 under {device}")
+            self.deadline, "find_characteristic", f"GattCharacteristic1 0x2A35 under {device}")
         self.done("find_characteristic")
 
         mirror.wanted_values = self.count

@@ -54,7 +54,7 @@ import time
 from dbus_fast import Message, MessageType, Variant
 from dbus_fast.aio import MessageBus
 
-CALL_TIMEOUT = 10.0
+CALL_TIMEOUT = 60.0
 SIGNAL_TIMEOUT = 60.0
 SIGNAL_PAYLOAD = bytes(range(16))
 UUID_HRS = "0000180d-0000-1000-8000-00805f9b34fb"

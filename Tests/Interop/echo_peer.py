@@ -172,7 +172,7 @@ async def run(address: str, name: str) -> int:
 
     lost_wait.cancel()
     try:
-        await asyncio.wait_for(flush(bus), timeout=5)
+        await asyncio.wait_for(flush(bus), timeout=60)
     except Exception:  # noqa: BLE001 - the bus may already be gone at SIGTERM
         pass
     bus.disconnect()

@@ -1,3 +1,4 @@
+import DBusTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -28,17 +29,17 @@ struct MainLoopTests {
     private func withRunningLoop(_ body: (MainLoop, pthread_t) async throws -> Void) async throws {
         let loop = MainLoop()
         let loopThread = Mutex<pthread_t?>(nil)
-        let ended = Mutex(false)
-        let thread = Thread {
+        let started = Gate(), ended = Gate()
+        Thread {
             loopThread.withLock { $0 = pthread_self() }
+            started.open()
             loop.run()
-            ended.withLock { $0 = true }
-        }
-        thread.start()
-        while loopThread.withLock({ $0 }) == nil { await Task.yield() }
+            ended.open()
+        }.start()
+        try await started.wait()
         try await body(loop, loopThread.withLock { $0! })
         loop.stop()
-        while !ended.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(1)) }
+        try await ended.wait()
     }
 
     @Test func tasksPreferringTheLoopRunOnItsThread() async throws {
@@ -80,7 +81,7 @@ struct MainLoopTests {
                 var (shortest, offLoop) = (Duration.seconds(60), 0)
                 while !seen.isSet {
                     let asleep = clock.now
-                    try? await Task.sleep(for: .milliseconds(50))
+                    try? await Task.sleep(for: .milliseconds(50))  // the sleep under test
                     shortest = min(shortest, clock.now - asleep)
                     if pthread_equal(pthread_self(), loopThread) == 0 { offLoop += 1 }
                 }
@@ -88,8 +89,9 @@ struct MainLoopTests {
             }
             let started = clock.now
             var observed = false
-            while !observed, clock.now - started < .seconds(60) {
+            while !observed, clock.now - started < testDeadline {
                 observed = loop.queue.waitingJobs == 1
+                // A poll, bounded by the deadline: a job that starts waiting in the queue raises no event.
                 try await Task.sleep(for: .milliseconds(5))
             }
             seen.set()  // also when never observed, so that the sleeper stops

@@ -75,8 +75,9 @@ struct DecodeCommandTests {
         ["decode", "2A35", "zz"],
         ["decode", "2A35", "00", "--quirk", "nonsense"],
         ["decode"],
-        ["benchmark", "decode", "--characteristic", "2A35", "--hex", "00", "--count", "10"],
-        ["benchmark", "decode", "--characteristic", "2A35", "--hex", "00BDF00B009FF0", "--count", "0"],
+        // Moved out of what ships: Benchmarks/decode-benchmark and `cuff-sim replay`.
+        ["benchmark", "decode", "--characteristic", "2A35", "--hex", "00BDF00B009FF0"],
+        ["replay", "scenarios/one-cuff.json"],
     ])
     func usageErrorsExit64(_ arguments: [String]) async throws {
         let outcome = try await CuffctlProcess.run(arguments)
@@ -103,26 +104,6 @@ struct DecodeCommandTests {
     }
 }
 
-@Suite("cuffctl benchmark decode")
-struct DecodeBenchmarkCommandTests {
-    static func allocations(_ characteristic: String, _ hex: String) async throws -> Double {
-        let outcome = try await CuffctlProcess.run(
-            ["benchmark", "decode", "--characteristic", characteristic, "--hex", hex, "--count", "2000", "--json"])
-        #expect(outcome.status == 0, "\(outcome.standardError)")
-        let printed = try #require(try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Double])
-        #expect((printed["nsPerPacket"] ?? 0) > 0)
-        return try #require(printed["allocationsPerPacket"])
-    }
-
-    /// The allocation counter sees allocations (a long string must be stored on the heap), and the blood
-    /// pressure and heart rate decoders make none.
-    @Test func countsAllocations() async throws {
-        #expect(try await Self.allocations("2A29", String(repeating: "41", count: 40)) >= 1)
-        #expect(try await Self.allocations("2A35", "1E 8A 00 58 00 78 00 00 00 04 11 14 29 3B 3C 00 01 27 00") == 0)
-        #expect(try await Self.allocations("2A37", "19 4B 00 38 04 04 04 38 04 00 04") == 0)
-    }
-}
-
 @Suite("cuffctl doctor")
 struct DoctorCommandTests {
     /// Whatever this machine has, the report names every check and the exit code agrees with it.
@@ -135,32 +116,5 @@ struct DoctorCommandTests {
         #expect(checks.last?["status"] == "failure")
         let failed = checks.contains { $0["status"] == "failure" }
         #expect(outcome.status == (failed ? 69 : 0))
-    }
-}
-
-@Suite("cuffctl replay")
-struct ReplayCommandTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    @Test func aReplayStoresAndLogsThenRecognizesTheSameReadings() async throws {
-        let store = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString).sqlite").path
-        let scenario = Self.root.appendingPathComponent("scenarios/one-cuff.json").path
-        let first = try await CuffctlProcess.run(["replay", scenario, "--store", store])
-        #expect(first.status == 0, "\(first.standardError)")
-        #expect(first.standardOutput.hasPrefix("2 readings stored, 1 already stored"))
-        #expect(first.standardError.contains("Reading stored: 122/80 mmHg, pulse 72/min"))
-        #expect(first.standardError.contains("MESSAGE_ID=4f1c2a9e7b3d4c61a8e05d2b9c7f3e10"))
-        let second = try await CuffctlProcess.run(["replay", scenario, "--store", store])
-        #expect(second.standardOutput.hasPrefix("0 readings stored, 3 already stored"))
-        let mode = try FileManager.default.attributesOfItem(atPath: store)[.posixPermissions] as? Int
-        #expect(mode.map { $0 & 0o077 } == 0, "health data must not be readable by others")
-    }
-
-    @Test func aBadScenarioExits65NamingTheField() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).json")
-        try Data(#"{"adapter": {"address": "nope"}, "cuffs": []}"#.utf8).write(to: file)
-        let outcome = try await CuffctlProcess.run(["replay", file.path, "--store", "/tmp/unused.sqlite"])
-        #expect(outcome.status == 65)
-        #expect(outcome.standardError.contains("adapter.address"))
     }
 }

@@ -33,7 +33,7 @@ extension BluezEmulator {
             await update(Bluez.adapterPath, Bluez.adapter, ["Discovering": .boolean(true)])
         }
         let generation = generation
-        Task {
+        spawn {
             // Advertisements arrive a moment after the scan starts.
             try? await Task.sleep(for: .milliseconds(100))
             await self.reportAdvertisingCuffs(generation: generation)
@@ -96,7 +96,7 @@ extension BluezEmulator {
         cuffs[index].removalToken += 1
         let token = cuffs[index].removalToken
         let delay = scenario.adapter.temporaryTimeout
-        Task {
+        spawn {
             try? await Task.sleep(for: .seconds(delay))
             await self.removeIfStillTemporary(index, token: token)
         }

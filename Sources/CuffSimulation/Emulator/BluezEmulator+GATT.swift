@@ -1,3 +1,4 @@
+import BlueZ
 import DBus
 import GATTHealth
 
@@ -95,7 +96,7 @@ extension BluezEmulator {
         guard first, cuffs[index].connected else { return }
         await update(path, Bluez.gattCharacteristic, ["Notifying": .boolean(true)])
         log("\(name(index)) \(key.label) \(characteristic.indicates ? "indications" : "notifications") enabled by \(client)")
-        Task { await self.configurationEnabled(index, key) }
+        spawn { await self.configurationEnabled(index, key) }
     }
 
     func stopNotify(at path: DBusObjectPath, client: String) async throws(DBusError) {
@@ -129,7 +130,7 @@ extension BluezEmulator {
         guard !cuffs[index].timelineStarted else { return }
         cuffs[index].timelineStarted = true
         let timeline = cuffs[index].spec.timeline
-        Task { await self.play(timeline, cuff: index) }
+        spawn { await self.play(timeline, cuff: index) }
     }
 
     /// A notification or indication: `PropertiesChanged` on `Value`, even when the value is the
@@ -156,25 +157,37 @@ extension BluezEmulator {
             } catch {
                 return false
             }
-            switch step.action {
-            case .notify(let characteristic, let value):
-                await send(index, .assigned(characteristic), value.bytes, kind: "notified")
-            case .indicate(let characteristic, let value):
-                await send(index, .assigned(characteristic), value.bytes, kind: "indicated")
-            case .disconnect:
-                await dropLink(index, byHost: false)
-            case .advertise:
-                cuffs[index].advertising = true
-                log("\(name(index)) advertising")
-                await cuffAdvertised(index)
-            case .restartBluez:
-                await restart()
-            case let .measure(user, slot):
-                guard let model = cuffs[index].omron?.model else { continue }
-                cuffs[index].omron?.measure(slot.bytes(model.layout), user: user - 1)
-                log("\(name(index)) Omron user \(user) measured: \(Hex.bytes(slot.bytes(model.layout)))")
-            }
+            await perform(step.action, cuff: index)
         }
         return true
+    }
+
+    /// Does what a step does when its time comes.
+    func perform(_ action: TimelineStep.Action, cuff index: Int) async {
+        switch action {
+        case .notify(let characteristic, let value):
+            await send(index, .assigned(characteristic), value.bytes, kind: "notified")
+        case .indicate(let characteristic, let value):
+            await send(index, .assigned(characteristic), value.bytes, kind: "indicated")
+        case .disconnect:
+            await dropLink(index, byHost: false)
+        case .advertise:
+            cuffs[index].advertising = true
+            log("\(name(index)) advertising")
+            await cuffAdvertised(index)
+        case .restartBluez:
+            await restart()
+        case let .measure(user, slot):
+            guard let model = cuffs[index].omron?.model else { return }
+            cuffs[index].omron?.measure(slot.bytes(model.layout), user: user - 1)
+            log("\(name(index)) Omron user \(user) measured: \(Hex.bytes(slot.bytes(model.layout)))")
+        }
+    }
+
+    /// Does `action` now for the cuff at `address`, as a timeline step would: for tests that drive a cuff step by
+    /// step, each step once the state it needs is there rather than at a time. Nothing for an unknown address.
+    public func perform(_ action: TimelineStep.Action, cuffAt address: BluetoothAddress) async {
+        guard let index = cuffs.firstIndex(where: { $0.spec.address == address }) else { return }
+        await perform(action, cuff: index)
     }
 }

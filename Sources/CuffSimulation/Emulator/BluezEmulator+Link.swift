@@ -42,7 +42,7 @@ extension BluezEmulator {
         cuffs[index].removalToken += 1
         log("\(name(index)) connected")
         await update(cuffs[index].devicePath, Bluez.device, ["Connected": .boolean(true)])
-        Task { await self.resolveServices(index, generation: generation) }
+        spawn { await self.resolveServices(index, generation: generation) }
     }
 
     /// The order BlueZ 5.66 was measured to keep (docs/acceptance.md, "BlueZ 5.66 as measured"): a
@@ -90,7 +90,7 @@ extension BluezEmulator {
         let offered = Set(cuff.spec.advertisedUUIDs)
         guard applications.values.contains(where: { !$0.isDisjoint(with: offered) }) else { return }
         log("\(name(index)) auto-connecting (GattProfile1)")
-        Task { try? await self.establishLink(index) }
+        spawn { try? await self.establishLink(index) }
     }
 
     func setTrusted(_ trusted: Bool, device path: DBusObjectPath) throws(DBusError) {

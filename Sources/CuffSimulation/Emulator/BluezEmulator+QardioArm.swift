@@ -16,7 +16,7 @@ extension BluezEmulator {
         case .start:
             // A start while measuring changes nothing: the pump is already running.
             guard cuffs[index].vendorMeasurement == nil else { return }
-            cuffs[index].vendorMeasurement = Task { await self.measure(cuff: index) }
+            cuffs[index].vendorMeasurement = spawn { await self.measure(cuff: index) }
         case .cancel:
             guard let measurement = cuffs[index].vendorMeasurement else { return }
             measurement.cancel()

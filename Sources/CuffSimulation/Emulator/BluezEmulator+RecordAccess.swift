@@ -18,7 +18,7 @@ extension BluezEmulator {
         if case .delete(let sequences) = request.action {
             log("\(name(index)) records deleted: \(sequences.sorted().map(String.init).joined(separator: ", "))")
         }
-        cuffs[index].recordProcedure = Task { await self.carryOut(request, cuff: index) }
+        cuffs[index].recordProcedure = spawn { await self.carryOut(request, cuff: index) }
     }
 
     /// Indicates the records a report selected, then the response. Canceled by Abort or a lost link.

@@ -29,6 +29,8 @@ public actor BluezEmulator {
     /// Discovery sessions and filters by client (docs/reference/BLUEZ-DBUS.md §2: one session per client).
     var discoverySessions: Set<String> = []
     var discoveryFilters: [String: Set<String>] = [:]
+    /// What runs in the background, for `settle()`.
+    var background = BackgroundWork()
     private var clientWatch: Task<Void, Never>?
 
     struct AgentRegistration: Equatable {

@@ -1,5 +1,6 @@
 import DBus
 import HealthStore
+import ReadingQueries
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import DBus
 import HealthStore
 import ReadingColumns
+import ReadingQueries
 
 /// The request of `Changes` and `ChangeColumns` (docs/dbus-api.md, "Change feed"): `anchor` (`t`, where the
 /// caller's last reply ended; 0 or absent for the beginning), `limit` (`u`, 1–1000, or 1–10 000 for columns, 100

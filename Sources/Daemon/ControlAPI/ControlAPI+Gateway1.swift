@@ -4,6 +4,7 @@ import Foundation
 import Gateway
 import HealthStore
 import ReadingColumns
+import ReadingQueries
 
 /// The methods and properties of `org.cuffd.Gateway1` (docs/dbus-api.md).
 extension ControlAPI {

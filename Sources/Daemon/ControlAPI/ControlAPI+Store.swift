@@ -1,24 +1,14 @@
 import DBus
 import Foundation
 import HealthStore
+import ReadingQueries
 
 /// Statistics and grants: the store half of the API (docs/reference/HEALTH-STORE.md §5–§6).
 extension ControlAPI {
-    /// The types a grant or a statistic names; `bloodPressure` stands for the correlation's members and the
-    /// pulse stored with them.
-    static let typeGroups: [String: [QuantityType]] = [
-        "bloodPressure": [.bloodPressureSystolic, .bloodPressureDiastolic, .bloodPressureMean, .heartRate],
-        QuantityType.bloodPressureSystolic.identifier: [.bloodPressureSystolic],
-        QuantityType.bloodPressureDiastolic.identifier: [.bloodPressureDiastolic],
-        QuantityType.bloodPressureMean.identifier: [.bloodPressureMean],
-        QuantityType.heartRate.identifier: [.heartRate],
-    ]
-    static let typeNames = typeGroups.keys.sorted().joined(separator: ", ")
-
     /// Minimum, maximum, average and most recent of each type over the filter, by type identifier.
     func statistics(_ filter: ReadingFilter, as client: HealthClient) throws -> [String: DBusVariant] {
         var result: [String: DBusVariant] = [:]
-        for type in Self.typeGroups["bloodPressure"]! {
+        for type in TypeGroups.byName["bloodPressure"]! {
             var predicate = filter.predicate
             // `heartRate` is the pulse of readings; heart-rate sensors have their own entry.
             predicate.onlyCorrelated = type == .heartRate
@@ -48,7 +38,7 @@ extension ControlAPI {
 
     /// `Grant`/`Revoke`: `access` is `read`, `share`, `read,share`, or empty to revoke.
     func setGrants(uid: UInt32, type: String, access: String, by caller: ConnectionCredentials) throws {
-        guard let types = Self.typeGroups[type] else { throw ControlError.invalidArguments("unknown type \"\(type)\"; types: \(Self.typeNames)") }
+        guard let types = TypeGroups.byName[type] else { throw ControlError.invalidArguments("unknown type \"\(type)\"; types: \(TypeGroups.names)") }
         guard uid != UInt32.max else { throw ControlError.invalidArguments("uid \(uid) is (uid_t) -1, which names nobody") }
         let (read, share) = try Self.access(parsing: access)
         let client = HealthClient.user(uid: caller.uid, groups: caller.groups)

@@ -1,14 +1,14 @@
 import ArgumentParser
 import GATTHealth
 
-/// What `cuffctl decode` decodes: a characteristic (by 16-bit UUID, 128-bit UUID or name), or a bare
-/// IEEE 11073 `sfloat` / `float` scalar.
-enum DecodeTarget: ExpressibleByArgument {
+/// What `cuffctl decode` decodes (and Benchmarks/decode-benchmark measures): a characteristic (by 16-bit UUID,
+/// 128-bit UUID or name), or a bare IEEE 11073 `sfloat` / `float` scalar.
+public enum DecodeTarget: ExpressibleByArgument {
     case characteristic(HealthCharacteristic)
     case medFloat16
     case medFloat32
 
-    init?(argument: String) {
+    public init?(argument: String) {
         switch argument.lowercased() {
         case "sfloat": self = .medFloat16
         case "float": self = .medFloat32
@@ -18,7 +18,7 @@ enum DecodeTarget: ExpressibleByArgument {
         }
     }
 
-    static var allValueStrings: [String] {
+    public static var allValueStrings: [String] {
         HealthCharacteristic.allCases.map(\.commandLineName) + ["sfloat", "float"]
     }
 }

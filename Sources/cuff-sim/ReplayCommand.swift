@@ -1,24 +1,22 @@
 import ArgumentParser
-import CuffSimulation
 import Daemon
-import ScenarioReplay
-import Foundation
 import Gateway
 import HealthStore
 import Logging
+import ScenarioReplay
 import SystemdSupport
 
-/// `cuffctl replay SCENARIO [--store PATH]`: plays a cuff-sim scenario through the Gateway into a store,
-/// without Bluetooth, logging every reading as cuffd does (to the journal under systemd, stderr otherwise).
+/// `cuff-sim replay SCENARIO [--store PATH]`: plays a scenario through the Gateway into a store, without Bluetooth,
+/// logging every reading as cuffd does (to the journal under systemd, stderr otherwise).
 struct ReplayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
-        abstract: "Play a cuff-sim scenario through the Gateway into a health store, without Bluetooth.",
+        abstract: "Play a scenario through the Gateway into a health store, without Bluetooth.",
         discussion: """
             Each cuff connects, re-sends its stored records and runs its timeline; every reading is committed \
             to the store (deduplicated by sync identifier, so a second replay stores nothing new) and logged \
-            with cuffd's journal fields. Exit codes: 0 done; 65 the scenario is invalid; 74 the store cannot \
-            be opened or written.
+            with cuffd's journal fields. Exit codes: 0 done; 65 the scenario is invalid; 66 it cannot be read; \
+            74 the store cannot be opened or written.
             """
     )
 
@@ -29,24 +27,14 @@ struct ReplayCommand: AsyncParsableCommand {
     var store = "cuffd-replay.sqlite"
 
     func run() async throws {
-        LogDestination.bootstrap(identifier: "cuffctl")
-        let logger = Logger(label: "cuffctl.replay")
-        let parsed: Scenario
-        do {
-            parsed = try Scenario.parse(ScenarioFile.read(scenario))
-        } catch let error as ScenarioError {
-            printToStandardError("\(scenario): \(error)")
-            throw ExitStatus.malformedPayload
-        } catch {
-            printToStandardError("\(error)")
-            throw ExitStatus.noInput
-        }
+        LogDestination.bootstrap(identifier: "cuff-sim")
+        let logger = Logger(label: "cuff-sim.replay")
+        let parsed = loadScenario(scenario)
         let healthStore: HealthStore
         do {
             healthStore = try HealthStore.open(path: store)
         } catch {
-            printToStandardError("\(store): \(error)")
-            throw ExitStatus.ioError
+            fail("\(store): \(error)", status: 74)
         }
         let events = await ScenarioReplay(scenario: parsed).run(into: HealthStoreReadingStore(store: healthStore), logger: logger)
         var stored = 0, again = 0, failed = 0, refused = 0, heartRates = 0
@@ -62,6 +50,6 @@ struct ReplayCommand: AsyncParsableCommand {
         }
         let heartRateCount = heartRates > 0 ? ", \(heartRates) heart-rate value\(heartRates == 1 ? "" : "s")" : ""
         print("\(stored) reading\(stored == 1 ? "" : "s") stored, \(again) already stored, \(failed) failed measurement\(failed == 1 ? "" : "s")\(heartRateCount) — \(store)")
-        if refused > 0 { throw ExitStatus.ioError }
+        if refused > 0 { throw ExitCode(74) }
     }
 }

@@ -1,9 +1,10 @@
 import DBus
-import Gateway
 import HealthStore
 
-/// The control API's errors (`org.cuffd.Error.*`, docs/dbus-api.md); `cuffctl` maps each to an exit code.
-enum ControlError: Error, DBusErrorConvertible {
+/// The control API's errors (`org.cuffd.Error.*`, docs/dbus-api.md); `cuffctl` maps each to an exit code. Here, beside the
+/// reads, because a read answers with them whether cuffd or `cuffctl export --store` makes it; cuffd's own mappings
+/// (roles, Gateway errors) are in Daemon (ControlError+Daemon.swift).
+public enum ControlError: Error, DBusErrorConvertible {
     /// The caller's role or HealthStore's grants do not allow it.
     case notAuthorized(String)
     case unknownDevice(String)
@@ -23,7 +24,7 @@ enum ControlError: Error, DBusErrorConvertible {
     case downloadIncomplete(String)
     case failed(String)
 
-    var dbusError: DBusError {
+    public var dbusError: DBusError {
         switch self {
         case .notAuthorized(let why): DBusError("org.cuffd.Error.NotAuthorized", why)
         case .unknownDevice(let what): DBusError("org.cuffd.Error.UnknownDevice", what)
@@ -40,31 +41,12 @@ enum ControlError: Error, DBusErrorConvertible {
         }
     }
 
-    /// A caller whose role is below what the call needs (``AccessPolicy``).
-    static func lacksRole(uid: UInt32, needs: AccessPolicy.Role) -> ControlError {
-        .notAuthorized("uid \(uid) may not do this; it needs the \(needs == .administrator ? "cuffd-admin" : "cuffd") group")
-    }
-
-    /// A Gateway error as the API reports it; BlueZ's own errors pass through by name.
-    static func from(_ error: GatewayError) -> any DBusErrorConvertible {
-        switch error {
-        case .bluetoothUnavailable(let why): ControlError.notReady(why)
-        case .unknownCuff, .noCuffs: ControlError.unknownDevice(error.description)
-        case .timedOut: ControlError.timedOut(error.description)
-        case .busy: ControlError.failed(error.description)
-        case .refused: ControlError.pairingRefused(error.description)
-        case .downloadStopped: ControlError.downloadIncomplete(error.description)
-        case .bluez(let bluez): bluez
-        case .unsupported: ControlError.notSupported(error.description)
-        }
-    }
-
     /// A store error as the API reports it: what the caller may not do is `NotAuthorized`, what it asked
     /// wrongly is `InvalidArguments`, anything else the store's own failure.
-    static func from(_ error: HealthStoreError) -> ControlError {
+    public static func from(_ error: HealthStoreError) -> ControlError {
         switch error {
         case .notAdministrator, .authorizationDenied, .authorizationNotDetermined, .notOwner: .notAuthorized(error.description)
-        case .unknownType: .invalidArguments("\(error.description); types: \(ControlAPI.typeNames)")
+        case .unknownType: .invalidArguments("\(error.description); types: \(TypeGroups.names)")
         case .unsupportedDate: .invalidArguments(error.description)
         case .anchorExpired: .anchorExpired("\(error.description): start again from anchor 0")
         default: .failed("the store failed: \(error)")

@@ -11,9 +11,9 @@ import ReadingColumns
 /// Every value is checked here, where it crosses the bus: a time must be a finite date of the years 1–9999
 /// (``SamplePredicate/supportedDates``) and a limit at most ``maximumLimit``, so that no reply outgrows the bus's
 /// message size and no request makes cuffd hold more than one page of readings.
-struct ReadingFilter: Sendable {
+public struct ReadingFilter: Sendable {
     /// Which end of the matching readings a page is taken from.
-    enum Page: Sendable, Equatable {
+    public enum Page: Sendable, Equatable {
         /// The newest `limit` (before a cursor, if given).
         case newest(before: SamplePosition?)
         /// The oldest `limit` after a cursor, or from the very oldest.
@@ -21,21 +21,21 @@ struct ReadingFilter: Sendable {
     }
 
     /// Readings per reply when the caller names no `limit`.
-    static let defaultLimit = 100
+    public static let defaultLimit = 100
     /// The most readings one reply carries: at about 700 bytes each on the wire, well under dbus-daemon's
     /// message limit, and a bounded amount of memory in cuffd whatever the store holds.
-    static let maximumLimit = 1000
+    public static let maximumLimit = 1000
 
-    var since: Date?
-    var until: Date?
-    var device: BluetoothAddress?
-    var user: UInt8?
-    var limit = Self.defaultLimit
-    var syncIdentifier: String?
-    var page = Page.newest(before: nil)
+    public var since: Date?
+    public var until: Date?
+    public var device: BluetoothAddress?
+    public var user: UInt8?
+    public var limit = Self.defaultLimit
+    public var syncIdentifier: String?
+    public var page = Page.newest(before: nil)
 
     /// `maximumLimit`: the largest page the method answers (``ReadingColumns/maximumRows`` for `ReadingColumns`).
-    init(_ dictionary: DBusProperties, maximumLimit: Int = Self.maximumLimit) throws {
+    public init(_ dictionary: DBusProperties, maximumLimit: Int = Self.maximumLimit) throws {
         for key in dictionary.keys where !Self.keys.contains(key) {
             throw ControlError.invalidArguments("unknown filter key \"\(key)\"; expected \(Self.keys.sorted().joined(separator: ", "))")
         }
@@ -88,7 +88,7 @@ struct ReadingFilter: Sendable {
     }
 
     /// The store predicate: dates, User ID, sync identifier, the cuff's address and the page's bounds.
-    var predicate: SamplePredicate {
+    public var predicate: SamplePredicate {
         var predicate = SamplePredicate()
         if since != nil || until != nil { predicate.dateRange = DateRange(start: since, end: until) }
         if let user { predicate.metadata[MetadataKey.deviceUserID.name] = [.integer(Int64(user))] }
@@ -105,7 +105,7 @@ struct ReadingFilter: Sendable {
     }
 
     /// One page of the heart-rate samples of sensors (not the pulse of blood-pressure readings), oldest first.
-    func heartRates(in store: any HealthStoring, as client: HealthClient) throws -> [StoredHeartRate] {
+    public func heartRates(in store: any HealthStoring, as client: HealthClient) throws -> [StoredHeartRate] {
         let newestFirst = if case .newest = page { true } else { false }
         var predicate = predicate
         predicate.excludeCorrelated = true
@@ -115,7 +115,7 @@ struct ReadingFilter: Sendable {
     }
 
     /// One page of the readings the store holds for `client`, oldest first, read flat (``ReadingRows``).
-    func readings(in store: any HealthStoring, as client: HealthClient) throws -> [ReadingRecord] {
+    public func readings(in store: any HealthStoring, as client: HealthClient) throws -> [ReadingRecord] {
         let newestFirst = if case .newest = page { true } else { false }
         let query = CorrelationQuery(type: .bloodPressure, predicate: predicate, sort: newestFirst ? .startDateDescending : .startDateAscending, limit: limit)
         let readings = ReadingRows.records(try store.correlationRows(query, columns: ReadingRows.columns, as: client))

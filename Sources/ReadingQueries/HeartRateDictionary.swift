@@ -3,8 +3,8 @@ import DBus
 /// A heart-rate sample as the control API sends it (`a{sv}`, docs/dbus-api.md, `HeartRates`): `heartRate` in
 /// beats per minute, `time` as unix seconds, `sensorContact`, `energyExpended` (kJ) and `rrIntervals` (1/1024 s)
 /// when sent, the device and person as `Readings` gives them, and `cursor` for paging (``ReadingCursor``).
-enum HeartRateDictionary {
-    static func make(_ sample: StoredHeartRate) -> [String: DBusVariant] {
+public enum HeartRateDictionary {
+    public static func make(_ sample: StoredHeartRate) -> [String: DBusVariant] {
         var entries: [String: DBusVariant] = [
             "heartRate": DBusVariant(sample.beatsPerMinute), "time": DBusVariant(sample.time.timeIntervalSince1970),
             "sensorContact": DBusVariant(sample.sensorContact), "syncIdentifier": DBusVariant(sample.syncIdentifier),

@@ -1,15 +1,19 @@
 import ArgumentParser
+import DecodeArguments
 import GATTHealth
 
-/// `cuffctl benchmark decode --characteristic C --hex H [--count N] [--json]`: decodes one payload N
-/// times and prints nanoseconds and heap allocations per packet.
-struct DecodeBenchmarkCommand: ParsableCommand {
+/// `decode-benchmark --characteristic C --hex H [--count N] [--quirk NAME] [--json]`: decodes one payload N times
+/// and prints nanoseconds and heap allocations per packet; Benchmarks/compare-decode runs it beside the C
+/// reference. A program of its own, so that its malloc interposer (Benchmarks/CAllocationCounter) is in no program
+/// that ships.
+@main
+struct DecodeBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "decode",
+        commandName: "decode-benchmark",
         abstract: "Decode one payload many times; print ns and heap allocations per packet.",
         discussion: """
             Build with -c release for meaningful figures. Allocations are counted by interposing malloc \
-            (Sources/CAllocationCounter); every decoded value is handed to an opaque sink so the loop \
+            (Benchmarks/CAllocationCounter); every decoded value is handed to an opaque sink so the loop \
             cannot be optimised away.
             """
     )
@@ -26,13 +30,13 @@ struct DecodeBenchmarkCommand: ParsableCommand {
     @Option(help: "Decode with a device quirk (beurerByteSwapped).")
     var quirk: BloodPressureQuirk?
 
-    @Flag(help: "Print {\"nsPerPacket\": x, \"allocationsPerPacket\": y}.")
+    @Flag(help: "Print {\"nsPerPacket\":x,\"allocationsPerPacket\":y}.")
     var json = false
 
     func validate() throws {
         guard count > 0 else { throw ValidationError("--count must be at least 1") }
         guard case let .characteristic(target) = characteristic else {
-            throw ValidationError("benchmark decode takes a characteristic, not a bare scalar")
+            throw ValidationError("decode-benchmark takes a characteristic, not a bare scalar")
         }
         do {
             _ = try DecodedCharacteristic.decode(target, hex.bytes, quirk: quirk)
@@ -44,12 +48,10 @@ struct DecodeBenchmarkCommand: ParsableCommand {
     func run() throws {
         guard case let .characteristic(target) = characteristic else { return }
         let result = DecodeLoop(characteristic: target, bytes: hex.bytes, quirk: quirk).measure(count: count)
-        let nanoseconds = String(format3(result.nanosecondsPerPacket))
-        let allocations = String(format3(result.allocationsPerPacket))
+        let nanoseconds = format3(result.nanosecondsPerPacket)
+        let allocations = format3(result.allocationsPerPacket)
         if json {
-            print(JSONValue.object([
-                ("nsPerPacket", .number(nanoseconds)), ("allocationsPerPacket", .number(allocations)),
-            ]).rendered)
+            print("{\"nsPerPacket\":\(nanoseconds),\"allocationsPerPacket\":\(allocations)}")
         } else {
             print("\(target.name): \(count) packets, \(nanoseconds) ns and \(allocations) heap allocations per packet")
         }

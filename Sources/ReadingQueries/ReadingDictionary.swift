@@ -5,8 +5,8 @@ import ReadingColumns
 /// A reading as the control API sends it (`a{sv}`, docs/dbus-api.md): the keys of `cuffctl readings --json`,
 /// pressures in mmHg and pulse in beats per minute, `time` as unix seconds, absent keys for absent values,
 /// and `cursor`, the reading's place for paging (``ReadingCursor``).
-enum ReadingDictionary {
-    static func make(_ reading: ReadingRecord) -> [String: DBusVariant] {
+public enum ReadingDictionary {
+    public static func make(_ reading: ReadingRecord) -> [String: DBusVariant] {
         var entries: [String: DBusVariant] = [
             "systolic": DBusVariant(reading.systolic), "diastolic": DBusVariant(reading.diastolic),
             "unit": DBusVariant(ReadingRecord.unit), "time": DBusVariant(reading.time),
@@ -23,7 +23,7 @@ enum ReadingDictionary {
     }
 
     /// A stored device as `a{ss}`: `address`, `name`, `manufacturer`, `model`, `serial`, `firmware`, each when known.
-    static func device(_ stored: HealthDevice?) -> [String: String] {
+    public static func device(_ stored: HealthDevice?) -> [String: String] {
         var device: [String: String] = [:]
         device["address"] = stored?.localIdentifier
         device["name"] = stored?.name

@@ -1,4 +1,5 @@
 import GATTHealth
+import Gateway
 import HealthStore
 import ReadingColumns
 
@@ -6,14 +7,14 @@ import ReadingColumns
 /// `ChangeColumns` answer, without building a ``Correlation`` per reading: pressures in mmHg and pulse per minute
 /// (the canonical units of their types), the cuff's wall clock from `DeviceTimestamp`, kept as a date read in UTC
 /// (`DateTime.dateReadAsUTC`).
-enum ReadingRows {
-    static let columns = CorrelationColumns(
+public enum ReadingRows {
+    public static let columns = CorrelationColumns(
         values: [.bloodPressureSystolic, .bloodPressureDiastolic, .bloodPressureMean, .heartRate],
         metadata: [.deviceTimestamp, .deviceUserID, .personIdentifier, .measurementStatus])
 
     /// The readings of `rows`, in their order; a row without a systolic and a diastolic value the caller may read
     /// is left out.
-    static func records(_ rows: [CorrelationRow]) -> [ReadingRecord] {
+    public static func records(_ rows: [CorrelationRow]) -> [ReadingRecord] {
         var records: [ReadingRecord] = []
         records.reserveCapacity(rows.count)
         // A page's readings mostly come from one cuff: its a{ss} made once.

@@ -6,7 +6,7 @@ import CBenchmarkSink
 import Glibc
 #endif
 
-/// The measured loop of `cuffctl benchmark decode`: the typed decoder of one characteristic, called
+/// The measured loop of Benchmarks/decode-benchmark: the typed decoder of one characteristic, called
 /// `count` times over the same bytes, the address of each result handed to `cuffd_benchmark_sink`. It has
 /// the shape of Benchmarks/c-reference/bench.c's loop: per packet, one call to the decoder and one to the
 /// same sink.
