@@ -165,7 +165,13 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-availability-checking"])],
             linkerSettings: smallResidentFootprint(order: "Sources/cuff-forward/cuff-forward.order", archives: ["libstdc++", "libdbus-1", "libpq"])
         ),
-        .testTarget(name: "ForwardingTests", dependencies: ["DBus", "DBusTestSupport", "DurableFiles", "Forwarding", "ForwardingStatus", "INIConfiguration", "ReadingColumns"]),
+        .testTarget(
+            name: "ForwardingTests",
+            dependencies: [
+                "DBus", "DBusTestSupport", "DurableFiles", "Forwarding", "ForwardingStatus", "INIConfiguration", "ReadingColumns",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
         // DurableFiles: modes, errors, leftovers, and a writer SIGKILLed mid-write (`durable-file-crash-writer`).
         .testTarget(name: "DurableFilesTests", dependencies: ["DBusTestSupport", "DurableFiles", "durable-file-crash-writer"]),
         // Child process for DurableFilesTests' crash test: replaces one file over and over, reports each step of each

@@ -7,7 +7,9 @@ import Glibc
 /// content goes to a temporary file beside it, created with the file's mode, is flushed to the disk (fsync(2)), and
 /// replaces the file by rename(2), which POSIX makes atomic; then the folder is flushed too, so that the rename itself
 /// survives a power loss. A crash at any point leaves the old content or the new, never a torn or missing file; the
-/// temporary file a crash leaves is removed by the next write (``FileReplacement``).
+/// temporary file a crash leaves is removed by the next write (``FileReplacement``). The file is a regular file or
+/// nothing yet: a symbolic link in its place, a folder, a device or a FIFO is refused and left as it is, as cuffd's
+/// store refuses one (docs/health-store.md, "The store file").
 ///
 /// No Foundation: cuff-forward links FoundationEssentials only (docs/architecture.md).
 public struct DurableFile: Sendable {
@@ -20,14 +22,21 @@ public struct DurableFile: Sendable {
         self.mode = mode
     }
 
-    /// The file's bytes; nil when there is no file.
+    /// The file's bytes; nil when there is no file. A symbolic link is not followed, and it or anything else that is
+    /// not a regular file is refused (``DurableFileError/isWrongKind``): what another file says is never taken for this
+    /// one's content, and a FIFO does not block the reader.
     public func read() throws(DurableFileError) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
-            if errno == ENOENT { return nil }
-            throw DurableFileError(path: path, problem: "cannot be opened", code: errno)
+            let code = errno
+            if code == ENOENT { return nil }
+            if code == ELOOP, let kind = FileKind.of(path), kind == S_IFLNK { throw DurableFileError(path: path, cannot: "cannot be read", mode: kind) }
+            throw DurableFileError(path: path, problem: "cannot be opened", code: code)
         }
         defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw DurableFileError(path: path, problem: "cannot be read", code: errno) }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw DurableFileError(path: path, cannot: "cannot be read", mode: status.st_mode) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16_384)
         while true {

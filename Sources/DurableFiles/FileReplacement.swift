@@ -20,8 +20,11 @@ public final class FileReplacement {
     /// The temporary file, open for writing and locked; -1 once committed or discarded.
     private var descriptor: Int32
 
-    /// Creates the temporary file beside `file`, with `file`'s mode, after removing what crashed writers left.
+    /// Creates the temporary file beside `file`, with `file`'s mode, after removing what crashed writers left. Refuses
+    /// when something other than a regular file is at `file`'s path: a symbolic link is not replaced by a file (nor
+    /// written through), a folder or a device not replaced at all.
     public init(replacing file: DurableFile) throws(DurableFileError) {
+        if let kind = FileKind.of(file.path), kind != S_IFREG { throw DurableFileError(path: file.path, cannot: "cannot be replaced", mode: kind) }
         self.file = file
         let names = TemporaryFiles(of: file.path)
         names.removeAbandoned()

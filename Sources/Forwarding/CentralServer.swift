@@ -10,7 +10,7 @@ struct CentralServer: Sendable {
             ("dbname", settings.url), ("sslmode", settings.sslMode.rawValue),
             ("application_name", "cuff-forward"), ("connect_timeout", "10"),
         ]
-        if let path = settings.passwordFile { parameters.append(("password", try PasswordFile.read(path))) }
+        if let file = settings.passwordFile { parameters.append(("password", try file.read())) }
         return try PostgresConnection(parameters: parameters)
     }
 }

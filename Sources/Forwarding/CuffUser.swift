@@ -5,8 +5,7 @@ import ReadingColumns
 /// the cuff sent with the reading (Blood Pressure Measurement, GATT Specification Supplement §3.31) — not by the
 /// person a user is mapped to, so that a renamed person keeps their history and entities.
 struct CuffUser: Hashable, Sendable, Comparable {
-    /// The serial number or address, each character outside `[A-Za-z0-9_-]` as `_`, so that it serves as a topic level
-    /// and in Home Assistant's `node_id` and `unique_id`, which allow only those characters.
+    /// The serial number or address as a topic level and a part of Home Assistant's ids (``CuffName``).
     let cuff: String
     /// `user1`, `user2` …; `user` when the cuff sent no User ID.
     let user: String
@@ -17,11 +16,7 @@ struct CuffUser: Hashable, Sendable, Comparable {
     }
 
     init(_ reading: ReadingRecord) {
-        let name = reading.device["serial"].flatMap { $0.isEmpty ? nil : $0 } ?? reading.device["address"] ?? "unknown"
-        cuff = String(name.unicodeScalars.map { scalar in
-            ("0"..."9").contains(scalar) || ("A"..."Z").contains(scalar) || ("a"..."z").contains(scalar) || scalar == "-" || scalar == "_"
-                ? Character(scalar) : "_"
-        })
+        cuff = CuffName.of(reading.device)
         user = reading.userID.map { "user\($0)" } ?? "user"
     }
 

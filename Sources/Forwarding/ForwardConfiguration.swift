@@ -15,7 +15,8 @@ import INIConfiguration
 ///     [MQTT]
 ///     URL=mqtt://localhost
 public struct ForwardConfiguration: Sendable, Equatable {
-    /// The name this gateway's rows carry centrally, and part of the MQTT client identifier.
+    /// The name this gateway's rows carry centrally, and part of the MQTT client identifier: 1 to
+    /// ``gatewayLimit`` bytes of UTF-8, none of them a control or format character (``gatewayName(_:)``).
     public var gateway: String
     /// The file holding the last anchor PostgreSQL acknowledged; the MQTT sink's state is in `mqtt/` beside it.
     public var statePath = "/var/lib/cuff-forward/anchor"
@@ -31,7 +32,7 @@ public struct ForwardConfiguration: Sendable, Equatable {
             switch section.header {
             case "Forward":
                 try reader.allow(["Gateway", "State"])
-                gateway = reader.string("Gateway")
+                gateway = try Self.gatewayName(reader)
                 if let path = try reader.path("State") { statePath = path }
             case "PostgreSQL":
                 postgreSQL = try PostgreSQLSettings(reader)
@@ -49,6 +50,26 @@ public struct ForwardConfiguration: Sendable, Equatable {
         guard postgreSQL != nil || mqtt != nil else {
             throw ConfigurationError(file: file, line: 0, message: "nothing to forward to: add a [PostgreSQL] section, an [MQTT] section, or both")
         }
+    }
+
+    /// The longest `Gateway=`, in bytes of UTF-8: a name a person reads in a table, a log line and a status, not a
+    /// document.
+    public static let gatewayLimit = 64
+
+    /// `Gateway=`, refused when it is longer than ``gatewayLimit`` or holds a character that is not printed: a control
+    /// character (a tab, a line end, an escape sequence's ESC), a format character (bidirectional overrides, zero-width
+    /// ones), or a line or paragraph separator — each would make the name in the log, in `cuffctl forward status` and
+    /// in the central table other than it looks.
+    private static func gatewayName(_ reader: SectionReader) throws(ConfigurationError) -> String? {
+        guard let entry = reader.entry("Gateway"), !entry.value.isEmpty else { return nil }
+        guard entry.value.utf8.count <= gatewayLimit else {
+            throw reader.fail(entry.line, "Gateway= must be at most \(gatewayLimit) bytes, not \(entry.value.utf8.count)")
+        }
+        if let hidden = entry.value.unicodeScalars.first(where: { [.control, .format, .lineSeparator, .paragraphSeparator].contains($0.properties.generalCategory) }) {
+            let hex = String(hidden.value, radix: 16, uppercase: true)
+            throw reader.fail(entry.line, "Gateway= must be printable; it holds U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex)")
+        }
+        return entry.value
     }
 
     /// Reads the configuration file; a missing or unreadable file is an error (nothing to forward to).

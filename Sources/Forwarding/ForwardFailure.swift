@@ -28,8 +28,9 @@ public struct ForwardFailure: Error, CustomStringConvertible {
             }
         case let error as GatewayRegistration.NotRegistered: self.init(message: error.description, status: 77)  // EX_NOPERM
         case let error as SchemaMismatch: self.init(message: error.description, status: 76)  // EX_PROTOCOL
-        // A state file that cannot be read or written: cuff-forward stops rather than forget where it was.
-        case let error as DurableFileError: self.init(message: "the state file \(error)", status: 74)  // EX_IOERR
+        // A state file that cannot be read or written: cuff-forward stops rather than forget where it was. One of the
+        // wrong kind (a symbolic link) is not retried.
+        case let error as DurableFileError: self.init(message: "the state file \(error)", status: error.isWrongKind ? 73 : 74)  // EX_CANTCREAT, EX_IOERR
         case let error as PostgresError: self.init(message: "PostgreSQL: \(error)", status: 69)  // EX_UNAVAILABLE
         case let error as SinkUnreachable: self.init(error.underlying)
         default: self.init(message: "\(error)", status: 70)  // EX_SOFTWARE

@@ -1,7 +1,6 @@
 import DBus
 import DurableFiles
 import FoundationEssentials
-import Glibc
 
 /// Forwards every reading of cuffd's store to one ``Sink``, at least once, each sink with an anchor of its own
 /// (docs/forwarding.md).
@@ -117,21 +116,19 @@ public final class Forwarder: @unchecked Sendable {
 
 extension Forwarder {
     /// A forwarder for each sink forward.conf configures — PostgreSQL, MQTT, or both —, each with its own anchor and
-    /// status file, all reading the same change feed through `connection`. Sets glibc's allocator to give large blocks
-    /// back as soon as they are freed (``FreedMemory/returnLargeBlocksAtOnce()``).
+    /// status file in a folder checked first (``StateFolder``), all reading the same change feed through `connection`.
+    /// Sets glibc's allocator to give large blocks back as soon as they are freed (``FreedMemory/returnLargeBlocksAtOnce()``).
     public static func all(_ configuration: ForwardConfiguration, connection: DBusConnection, log: ForwardLog) throws -> [Forwarder] {
         FreedMemory.returnLargeBlocksAtOnce()
         var forwarders: [Forwarder] = []
         if let settings = configuration.postgreSQL {
+            try StateFolder.prepare(parentFolder(of: configuration.statePath), make: false)
             let sink = PostgresSink(settings: settings, gateway: configuration.gateway)
             forwarders.append(Forwarder(sink: sink, gateway: configuration.gateway, anchorPath: configuration.statePath, connection: connection, log: log))
         }
         if let settings = configuration.mqtt {
             // The MQTT sink's folder (mqtt/ beside the PostgreSQL anchor by default) is made on first start.
-            let folder = parentFolder(of: settings.statePath)
-            if mkdir(folder, 0o700) != 0, errno != EEXIST {
-                throw DurableFileError(path: folder, problem: "cannot be made", code: errno)
-            }
+            try StateFolder.prepare(parentFolder(of: settings.statePath), make: true)
             let doorbell = Doorbell()
             let sink = try MQTTSink(settings: settings, feed: CuffdFeed(connection: connection), log: log, doorbell: doorbell)
             forwarders.append(

@@ -27,7 +27,7 @@ public struct MQTTSettings: Sendable, Equatable {
     public var discoveryPrefix = "homeassistant"
     public var user: String?
     /// The file whose first line is the password; read at each connection.
-    public var passwordFile: String?
+    public var passwordFile: PasswordFile?
     /// The CA certificates (PEM) the broker's certificate must chain to; nil: the system's (`/etc/ssl/certs`).
     public var caFile: String?
     /// `CertificateFile=` and `KeyFile=`: the certificate to present to a broker that asks for one.
@@ -46,10 +46,10 @@ public struct MQTTSettings: Sendable, Equatable {
         if let prefix = try Self.topicLevels("TopicPrefix", reader) { topicPrefix = prefix }
         if let prefix = try Self.topicLevels("DiscoveryPrefix", reader) { discoveryPrefix = prefix }
         user = reader.string("User")
-        passwordFile = try reader.path("PasswordFile")
-        if passwordFile != nil, user == nil {
+        passwordFile = try PasswordFile(reader)
+        if let passwordFile, user == nil {
             // MQTT 3.1.1 §3.1.2.9: a password without a user name is a protocol violation.
-            throw reader.fail(reader.entry("PasswordFile")!.line, "PasswordFile= needs User=, the name the password belongs to")
+            throw reader.fail(passwordFile.line, "PasswordFile= needs User=, the name the password belongs to")
         }
         caFile = try reader.path("CAFile")
         if caFile != nil, !usesTLS { throw reader.fail(reader.entry("CAFile")!.line, "CAFile= needs an mqtts:// URL (TLS)") }
@@ -73,11 +73,12 @@ public struct MQTTSettings: Sendable, Equatable {
             throw reader.fail(line, "URL must be only mqtt(s)://HOST[:PORT]; topics are set by TopicPrefix=")
         }
         let tls = scheme == "mqtts"
-        let port = parts.port ?? (tls ? 8883 : 1883)
-        guard (1...65_535).contains(port) else {
-            throw reader.fail(line, "URL: the port must be 1–65535")
+        // The port as written: URLComponents' `port` is nil for one too large for an Int, as for none.
+        guard let written = parts.rangeOfPort.map({ url[$0] }) else { return (host, tls ? 8883 : 1883, tls) }
+        guard let port = PortNumber.parse(written) else {
+            throw reader.fail(line, "URL: the port must be 1–65535, not \"\(written.prefix(40))\"")
         }
-        return (host, Int32(port), tls)
+        return (host, port, tls)
     }
 
     /// A prefix of topic levels: not empty, no wildcards `+` `#` (MQTT 3.1.1 §4.7.1), no empty level, no NUL.

@@ -21,6 +21,9 @@ final class MQTTSink: Sink {
     private let doorbell: Doorbell
     private let homeAssistantStarted = Flag()
     private var users: [CuffUser: PublishedUser]
+    /// Users `users.json` names otherwise than this version does (``PublishedUsers/renamed(_:)``), until their old
+    /// entities are removed.
+    private var renamed: [(from: CuffUser, to: CuffUser)]
     private var remembered = RememberedCuffs(addresses: nil)
     private var connection: MQTTConnection?
 
@@ -30,7 +33,7 @@ final class MQTTSink: Sink {
         self.settings = settings
         topics = MQTTTopics(prefix: settings.topicPrefix, discoveryPrefix: settings.discoveryPrefix)
         published = PublishedUsers(path: parentFolder(of: settings.statePath) + "/users.json")
-        users = try published.read()
+        (users, renamed) = PublishedUsers.renamed(try published.read())
         self.feed = feed
         self.log = log
         self.doorbell = doorbell
@@ -40,7 +43,7 @@ final class MQTTSink: Sink {
         remembered = try await feed.rememberedCuffs()
         let forgotten = users.values.filter { !remembered.remember($0.device) }.map(\.key).sorted()
         let kept = users.filter { !forgotten.contains($0.key) }
-        var messages = forgotten.flatMap { HomeAssistantDiscovery.removal($0, topics: topics) }
+        var messages = (renamed.map(\.from) + forgotten).flatMap { HomeAssistantDiscovery.removal($0, topics: topics) }
         if connection?.hasEnded == true { connection = nil }
         var connected: String?
         if connection == nil {
@@ -52,12 +55,16 @@ final class MQTTSink: Sink {
             messages += announcements(kept)
         }
         try await publish(messages)
-        if !forgotten.isEmpty {
+        if !forgotten.isEmpty || !renamed.isEmpty {
             try published.write(kept)
             users = kept
             for user in forgotten {
                 log.log(.info, "removed \(user.node) from Home Assistant: cuffd no longer remembers its cuff (cuffctl forget)")
             }
+            for (from, to) in renamed {
+                log.log(.info, "renamed \(from.node) to \(to.node) in Home Assistant: its name is escaped now (docs/home-assistant.md, \"Topics\")")
+            }
+            renamed = []
         }
         return connected
     }
@@ -76,7 +83,7 @@ final class MQTTSink: Sink {
     private func open() async throws -> MQTTConnection {
         let options = try MQTTConnection.Options(
             host: settings.host, port: settings.port, clientID: settings.clientID, user: settings.user,
-            password: settings.passwordFile.map(PasswordFile.read), tls: settings.usesTLS, caFile: settings.caFile,
+            password: settings.passwordFile?.read(), tls: settings.usesTLS, caFile: settings.caFile,
             clientCertificate: settings.clientCertificate,
             will: MQTTConnection.Message(topic: topics.availability, payload: Array("offline".utf8), retain: true),
             subscriptions: [topics.homeAssistantStatus])

@@ -2,14 +2,28 @@ import INIConfiguration
 
 /// A secret kept in a file — forward.conf's `PasswordFile=`, or a systemd credential (`LoadCredential=`) —, never on
 /// the command line or in the environment, which other processes read through `/proc`. Read at each connection, so
-/// that a rotated password is picked up without a restart.
-enum PasswordFile {
+/// that a rotated password is picked up without a restart; one that cannot be read is refused at the line of
+/// forward.conf that names it (exit 78).
+public struct PasswordFile: Sendable, Equatable {
+    public let path: String
+    /// forward.conf, and the line of its `PasswordFile=`.
+    private let file: String
+    let line: Int
+
+    /// The `PasswordFile=` of `reader`'s section; nil when it has none.
+    init?(_ reader: SectionReader) throws(ConfigurationError) {
+        guard let path = try reader.path("PasswordFile"), let entry = reader.entry("PasswordFile") else { return nil }
+        self.path = path
+        file = reader.file
+        line = entry.line
+    }
+
     /// The file's first line.
-    static func read(_ path: String) throws(ConfigurationError) -> String {
+    func read() throws(ConfigurationError) -> String {
         do {
             return String(try TextFile.read(path).prefix { !$0.isNewline })
         } catch {
-            throw ConfigurationError(file: path, line: 0, message: "the password cannot be read: \(error.reason)")
+            throw ConfigurationError(file: file, line: line, message: "PasswordFile=\(path) cannot be read: \(error.reason)")
         }
     }
 }

@@ -38,6 +38,20 @@ struct PublishedUsers: Sendable {
         }
     }
 
+    /// `stored` under the names this version gives the cuffs (``CuffName``, from each user's `device`), and each user
+    /// whose name changed: one a version before the escaping named otherwise (`SN/1` as `SN_1`), whose entities are
+    /// to be removed from Home Assistant and announced again under the new name.
+    static func renamed(_ stored: [CuffUser: PublishedUser]) -> (users: [CuffUser: PublishedUser], renamed: [(from: CuffUser, to: CuffUser)]) {
+        var users: [CuffUser: PublishedUser] = [:], renamed: [(from: CuffUser, to: CuffUser)] = []
+        for old in stored.keys.sorted() {
+            var user = stored[old]!
+            user.cuff = CuffName.of(user.device)
+            if user.key != old { renamed.append((old, user.key)) }
+            users[user.key] = user
+        }
+        return (users, renamed)
+    }
+
     func write(_ users: [CuffUser: PublishedUser]) throws(DurableFileError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

@@ -108,6 +108,30 @@ struct DurableFileTests {
         #expect(try file.read() == Array("12\n".utf8))
     }
 
+    @Test("A symbolic link, a folder or a device at the path is refused for reading and for replacing, and left as it is")
+    func wrongKinds() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("target").path
+        try "not mine".write(toFile: target, atomically: false, encoding: .utf8)
+        let link = folder.appendingPathComponent("link").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        for (path, kind) in [(link, "a symbolic link"), (folder.path, "a folder"), ("/dev/null", "a character device")] {
+            for attempt in [{ _ = try DurableFile(path: path, mode: 0o600).read() }, { try DurableFile(path: path, mode: 0o600).write("x".utf8) }] {
+                do {
+                    try attempt()
+                    Issue.record("\(path) was taken for a durable file")
+                } catch let error as DurableFileError {
+                    #expect(error.isWrongKind && error.path == path && error.description.contains("it is \(kind), not a regular file; it was left as it is"), "\(error)")
+                }
+            }
+        }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "not mine")
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder.path)) == ["link", "target"])
+        #expect(!DurableFileError(path: target, problem: "cannot be opened", code: EACCES).isWrongKind)
+    }
+
     @Test("The folder of a path, as NSString's deletingLastPathComponent gives it")
     func parentFolders() {
         let paths = ["/var/lib/cuff-forward/anchor", "/var/lib/cuff-forward/", "/anchor", "anchor", "/", "a//b", "state/anchor"]

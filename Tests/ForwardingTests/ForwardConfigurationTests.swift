@@ -27,7 +27,17 @@ struct ForwardConfigurationTests {
         #expect(fromURL.postgreSQL?.sslMode == .disable)
         let both = try ForwardConfiguration(parsing: Self.minimal + "?sslmode=disable\nSSLMode=require\nPasswordFile=/run/pw", file: "forward.conf")
         #expect(both.postgreSQL?.sslMode == .require)
-        #expect(both.postgreSQL?.passwordFile == "/run/pw")
+        #expect(both.postgreSQL?.passwordFile?.path == "/run/pw")
+    }
+
+    @Test("What libpq and the rules accept: a list of hosts with a port each or the default, sslcert and sslkey; a Gateway= of 64 bytes, spaces and letters beyond ASCII")
+    func accepted() throws {
+        let url = "postgresql://db1:5432,db2/health?sslcert=/etc/cuffd/pg.crt&sslkey=/run/credentials/cuff-forward.service/pgkey"
+        #expect(try ForwardConfiguration(parsing: "[Forward]\nGateway=a\n[PostgreSQL]\nURL=\(url)\n", file: "forward.conf").postgreSQL?.url == url)
+        #expect(try ForwardConfiguration(parsing: "[PostgreSQL]\nURL=postgresql://db:65535/x?port=1\n[Forward]\nGateway=a\n", file: "f").postgreSQL != nil)
+        for name in [String(repeating: "w", count: 64), "Station Süd, Zimmer 12", String(repeating: "ü", count: 32)] {
+            #expect(try ForwardConfiguration(parsing: "[Forward]\nGateway=\(name)\n[MQTT]\nURL=mqtt://b\n", file: "f").gateway == name)
+        }
     }
 
     @Test(
@@ -44,6 +54,24 @@ struct ForwardConfigurationTests {
             ("[PostgreSQL]\nURL=postgresql://db/x\n", 0, "needs Gateway="),
             ("[Forward]\nGateway=a\n[PostgreSQL]\nSSLMode=disable\n", 3, "needs URL="),
             ("[Forward]\nGateway=a\n", 0, "add a [PostgreSQL] section, an [MQTT] section, or both"),
+            // Ports libpq would refuse only when connecting, in each place a URI can give one.
+            ("[Forward]\nGateway=a\n[PostgreSQL]\nURL=postgresql://db:99999999999/x\n", 4, "the port must be 1–65535, not \"99999999999\""),
+            ("[Forward]\nGateway=a\n[PostgreSQL]\nURL=postgresql://db:0/x\n", 4, "the port must be 1–65535"),
+            ("[Forward]\nGateway=a\n[PostgreSQL]\nURL=postgresql://db/x?port=65536\n", 4, "the port must be 1–65535"),
+            ("[Forward]\nGateway=a\n[PostgreSQL]\nURL=postgresql://db1:5432,db2:99999/x\n", 4, "the port must be 1–65535, not \"5432,99999\""),
+            ("[Forward]\nGateway=a\n[PostgreSQL]\nURL=postgresql://db/x?port=%2B5432\n", 4, "the port must be 1–65535"),
+            // Secrets, or files and servers libpq would take them from, that forward.conf does not name.
+            ("[Forward]\nGateway=a\n[PostgreSQL]\nURL=postgresql://db/x?passfile=/etc/pgpass\n", 4, "must not name a passfile"),
+            ("[Forward]\nGateway=a\n[PostgreSQL]\nURL=postgresql://db/x?service=central\n", 4, "must not name a service"),
+            ("[Forward]\nGateway=a\n[PostgreSQL]\nURL=postgresql://db/x?sslkey=/k.pem&sslpassword=secret\n", 4, "must not hold sslpassword"),
+            ("[Forward]\nGateway=a\n[PostgreSQL]\nURL=postgresql://db/x?password=secret\n", 4, "must not hold the password"),
+            // Gateway=: printable, and short.
+            ("[Forward]\nGateway=ward\u{1B}[2J3\n", 2, "Gateway= must be printable; it holds U+001B"),
+            ("[Forward]\nGateway=ward\t3\n", 2, "it holds U+0009"),
+            ("[Forward]\nGateway=ward\u{202E}3drow\n", 2, "it holds U+202E"),
+            ("[Forward]\nGateway=ward\u{0}3\n", 2, "it holds U+0000"),
+            ("[Forward]\nGateway=\(String(repeating: "w", count: 1 << 20))\n", 2, "Gateway= must be at most 64 bytes, not 1048576"),
+            ("[Forward]\nGateway=\(String(repeating: "ü", count: 33))\n", 2, "at most 64 bytes, not 66"),
         ])
     func refused(text: String, line: Int, fragment: String) {
         #expect {

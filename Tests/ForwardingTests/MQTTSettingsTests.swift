@@ -42,10 +42,12 @@ struct MQTTSettingsTests {
         let mqtt = try #require(configuration.mqtt)
         #expect(mqtt.host == "::1" && mqtt.port == 8884 && mqtt.usesTLS)
         #expect(mqtt.clientID == "gw" && mqtt.topicPrefix == "home/bp" && mqtt.discoveryPrefix == "ha")
-        #expect(mqtt.user == "cuff" && mqtt.passwordFile == "/run/mqtt-password" && mqtt.caFile == "/etc/ssl/home-ca.pem")
+        #expect(mqtt.user == "cuff" && mqtt.passwordFile?.path == "/run/mqtt-password" && mqtt.caFile == "/etc/ssl/home-ca.pem")
         #expect(mqtt.statePath == "/srv/forward/mqtt/anchor")
         #expect(configuration.postgreSQL != nil)
         #expect(try Self.parse("URL=mqtts://b\n").mqtt?.port == 8883)
+        #expect(try Self.parse("URL=mqtt://b:65535\n").mqtt?.port == 65535)
+        #expect(try Self.parse("URL=mqtt://b:1\n").mqtt?.port == 1)
     }
 
     @Test(
@@ -55,6 +57,10 @@ struct MQTTSettingsTests {
             ("URL=mqtt://user:secret@broker\n", 4, "must not hold a user or password"),
             ("URL=mqtt://broker/cuffd\n", 4, "topics are set by TopicPrefix="),
             ("URL=mqtt://broker:0\n", 4, "the port must be 1–65535"),
+            ("URL=mqtt://broker:65536\n", 4, "the port must be 1–65535, not \"65536\""),
+            // Too large for an Int: URLComponents' port is nil, as for a URL without one.
+            ("URL=mqtt://127.0.0.1:99999999999999999999\n", 4, "the port must be 1–65535"),
+            ("URL=mqtts://[::1]:9223372036854775808\n", 4, "the port must be 1–65535"),
             ("URL=mqtt://broker\nTopicPrefix=cuffd/#\n", 5, "TopicPrefix must be topic levels"),
             ("URL=mqtt://broker\nDiscoveryPrefix=ha//x\n", 5, "DiscoveryPrefix must be topic levels"),
             ("URL=mqtt://broker\nPasswordFile=/run/pw\n", 5, "PasswordFile= needs User="),
