@@ -96,6 +96,8 @@ struct CuffctlFailure: Error {
             self.init(message: "the cuff refused pairing (\(error.message)): check the passkey it displays, and that it is in pairing mode", status: ExitStatus.pairingRefused)
         case "org.cuffd.Error.PairingRefused":
             self.init(message: error.message, status: ExitStatus.pairingRefused)
+        case "org.cuffd.Error.DownloadIncomplete":
+            self.init(message: "warning: \(error.message)", status: ExitStatus.downloadIncomplete)
         case "org.cuffd.Error.InvalidArguments", DBusError.Name.invalidArgs.rawValue:
             self.init(message: error.message, status: ExitStatus.usage)
         default:
