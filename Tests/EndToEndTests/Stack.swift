@@ -27,19 +27,25 @@ final class Stack: @unchecked Sendable {
     var storePath: String { directory.appendingPathComponent("health.sqlite").path }
     var configurationPath: String { directory.appendingPathComponent("cuffd.conf").path }
 
-    /// A stack made off the cooperative pool (starting the bus waits for it), once cuff-sim says it is ready.
-    static func make(scenario name: String, policy: String = PrivateBus.permissivePolicy, configuration: String = "", daemonArguments: [String] = []) async throws -> Stack {
-        let stack = try await offCooperativePool { try Stack(scenario: name, policy: policy, configuration: configuration, daemonArguments: daemonArguments) }
+    /// A stack made off the cooperative pool (starting the bus waits for it), on the shipped scenario `name` with `edits`
+    /// (text → replacement, each text present) made to a copy of its file, once cuff-sim says it is ready.
+    static func make(
+        scenario name: String, edits: [String: String] = [:], policy: String = PrivateBus.permissivePolicy, configuration: String = "",
+        daemonArguments: [String] = []
+    ) async throws -> Stack {
+        let stack = try await offCooperativePool {
+            try Stack(scenario: name, edits: edits, policy: policy, configuration: configuration, daemonArguments: daemonArguments)
+        }
         try await stack.wait(for: "org.bluez ready", in: "cuff-sim.log")
         return stack
     }
 
-    private init(scenario name: String, policy: String, configuration: String, daemonArguments: [String]) throws {
+    private init(scenario name: String, edits: [String: String], policy: String, configuration: String, daemonArguments: [String]) throws {
         bus = try PrivateBus(policy: policy)
         directory = bus.directory
         notify = try DatagramCollector()
         journal = try DatagramCollector()
-        scenario = Self.scenarios.appendingPathComponent(name)
+        scenario = try Self.scenario(name, edits, in: directory)
         try configuration.write(toFile: directory.appendingPathComponent("cuffd.conf").path, atomically: true, encoding: .utf8)
         self.daemonArguments = daemonArguments
         let simulatorLog = try logPipe(appendingTo: directory.appendingPathComponent("cuff-sim.log"), counting: logged)
@@ -169,6 +175,20 @@ final class Stack: @unchecked Sendable {
     /// started.
     func logWriter(_ log: String) throws -> Int32 {
         try logPipe(appendingTo: directory.appendingPathComponent(log), counting: logged)
+    }
+
+    /// The shipped scenario `name`, or a copy of it in `directory` with `edits` made.
+    private static func scenario(_ name: String, _ edits: [String: String], in directory: URL) throws -> URL {
+        let shipped = scenarios.appendingPathComponent(name)
+        guard !edits.isEmpty else { return shipped }
+        var text = try String(contentsOf: shipped, encoding: .utf8)
+        for (original, replacement) in edits {
+            guard text.contains(original) else { throw TestFailure("\(name) has no \"\(original)\" to edit") }
+            text = text.replacingOccurrences(of: original, with: replacement)
+        }
+        let copy = directory.appendingPathComponent("edited-" + name)
+        try text.write(to: copy, atomically: true, encoding: .utf8)
+        return copy
     }
 }
 
