@@ -50,9 +50,10 @@ struct ForwardingTests {
             #expect(try String(contentsOfFile: forwarding.anchorPath, encoding: .utf8) != committedAnchor)
 
             // A reading deleted from the gateway's store (cuffd stopped, the store opened here) is deleted centrally once
-            // cuffd is back: cuff-forward follows it across the restart.
+            // cuffd is back: cuff-forward follows it across the restart. The newest, the one measured: the cuff keeps
+            // the other three in its memory and sends them again whenever it next connects, which would save them anew.
             #expect(try await stack.stopDaemon() == 0)
-            let deleted = try Self.deleteOneReading(store: stack.storePath)
+            let deleted = try Self.deleteOneReading(store: stack.storePath, sort: .startDateDescending)
             try await stack.startDaemon()
             #expect(try await !forwarding.gatewayReadings().contains { $0.hasPrefix(deleted + "|") })
             try await forwarding.waitUntilCentralMatchesGateway()
@@ -364,10 +365,11 @@ struct ForwardingTests {
         }
     }
 
-    /// Deletes the oldest blood-pressure reading from a store no daemon has open; returns its sync identifier.
-    static func deleteOneReading(store path: String) throws -> String {
+    /// Deletes the first blood-pressure reading in `sort`'s order (the oldest by default) from a store no daemon has
+    /// open; returns its sync identifier.
+    static func deleteOneReading(store path: String, sort: SampleSort = .startDateAscending) throws -> String {
         let store = try HealthStore.open(path: path)
-        let readings = try store.correlations(CorrelationQuery(type: .bloodPressure, limit: 1), as: .daemon())
+        let readings = try store.correlations(CorrelationQuery(type: .bloodPressure, sort: sort, limit: 1), as: .daemon())
         let reading = try #require(readings.first)
         // The count is of the types the deletion touched: the correlation, its members and its pulse.
         #expect(try store.delete([reading.uuid], as: .daemon()) >= 1)
