@@ -75,6 +75,8 @@ let package = Package(
                 "CBenchmarkSink",
                 "CuffSimulation",
                 "Daemon",
+                "DurableFiles",
+                "JSONEscaping",
                 "ReadingColumns",
                 "Diagnostics",
                 "ForwardingStatus",
@@ -106,6 +108,11 @@ let package = Package(
         .target(name: "CBenchmarkSink"),
         // Linux calls Swift's Glibc module leaves out (they need _GNU_SOURCE).
         .target(name: "CLinux"),
+        // A small file replaced whole and durably (temporary file, fsync, rename, fsync of the folder), the one way
+        // cuffd, cuff-forward and cuffctl keep one; no Foundation, as cuff-forward links none.
+        .target(name: "DurableFiles"),
+        // The one JSON string escaper (RFC 8259 §7), of cuffctl's JSON and cuff-forward's MQTT payloads; no Foundation.
+        .target(name: "JSONEscaping"),
         // systemd-style configuration files (systemd.syntax(7)): sections, keys, typed values, errors naming the line;
         // cuffd.conf and cuff-forward's forward.conf both.
         .target(name: "INIConfiguration"),
@@ -113,7 +120,7 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "BlueZ", "CuffdVersion", "DBus", "GATTHealth", "Gateway", "HealthStore", "INIConfiguration", "ReadingColumns", "SystemdSupport", "CLinux",
+                "BlueZ", "CuffdVersion", "DBus", "DurableFiles", "GATTHealth", "Gateway", "HealthStore", "INIConfiguration", "ReadingColumns", "SystemdSupport", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -162,12 +169,18 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // cuff-forward's parts: forward.conf, the change feed over D-Bus, the anchor file, the loop, and its sinks —
         // the central schema (PostgreSQL) and the Home Assistant topics (MQTT).
-        .target(name: "Forwarding", dependencies: ["CLinux", "CMosquitto", "CPostgreSQL", "DBus", "ForwardingStatus", "GATTHealth", "INIConfiguration", "ReadingColumns"]),
+        .target(
+            name: "Forwarding",
+            dependencies: [
+                "CLinux", "CMosquitto", "CPostgreSQL", "DBus", "DurableFiles", "ForwardingStatus", "GATTHealth", "INIConfiguration", "JSONEscaping",
+                "ReadingColumns",
+            ]
+        ),
         // A page of readings as columns, as cuffd's `ReadingColumns` and `ChangeColumns` send it: built by cuffd, read by
         // cuffctl and cuff-forward.
         .target(name: "ReadingColumns", dependencies: ["DBus"]),
         // cuff-forward's status file, written by it and read by `cuffctl forward status` (which so needs no libpq).
-        .target(name: "ForwardingStatus"),
+        .target(name: "ForwardingStatus", dependencies: ["DurableFiles"]),
         // `cuff-forward --config FILE [--bus ADDRESS] [--migrate]`: cuffd's readings into a central PostgreSQL, an MQTT
         // broker (Home Assistant), or both.
         // On MainLoop like cuffd, and for the same reason: nothing wakes it idle; linked as cuffd is, for its footprint,
@@ -179,7 +192,12 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-availability-checking"])],
             linkerSettings: smallResidentFootprint(order: "Sources/cuff-forward/cuff-forward.order", archives: ["libstdc++", "libdbus-1", "libpq"])
         ),
-        .testTarget(name: "ForwardingTests", dependencies: ["DBus", "DBusTestSupport", "Forwarding", "ForwardingStatus", "INIConfiguration", "ReadingColumns"]),
+        .testTarget(name: "ForwardingTests", dependencies: ["DBus", "DBusTestSupport", "DurableFiles", "Forwarding", "ForwardingStatus", "INIConfiguration", "ReadingColumns"]),
+        // DurableFiles: modes, errors, leftovers, and a writer SIGKILLed mid-write (`durable-file-crash-writer`).
+        .testTarget(name: "DurableFilesTests", dependencies: ["DBusTestSupport", "DurableFiles", "durable-file-crash-writer"]),
+        // Child process for DurableFilesTests' crash test: replaces one file over and over, reports each step of each
+        // replacement on stdout, and is SIGKILLed after a random number of steps.
+        .executableTarget(name: "durable-file-crash-writer", dependencies: ["DurableFiles"], path: "Tests/durable-file-crash-writer"),
         // The emulated bluetoothd behind `cuff-sim`: scenario files and the cuffs they script.
         .target(name: "CuffSimulation", dependencies: ["BlueZ", "DBus", "GATTHealth"]),
         // `cuff-sim --scenario FILE [--bus ADDRESS]`: owns org.bluez on a bus with scripted cuffs.

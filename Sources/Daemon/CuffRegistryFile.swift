@@ -1,10 +1,11 @@
 import BlueZ
+import DurableFiles
 import Foundation
 import Gateway
 
 /// The Gateway's memory of each cuff (identity, feature, last record sequence number) in one JSON file in
-/// cuffd's state directory, beside the store: written whole to a temporary file, synced and renamed over
-/// the old one, mode 0600 (it names people's devices; nothing of it is world-readable).
+/// cuffd's state directory, beside the store: replaced whole and durably (``DurableFile``), mode 0600 (it names
+/// people's devices; nothing of it is world-readable).
 ///
 /// The file names the store it belongs to (``HealthStore/identifier()``): beside a store restored from a backup,
 /// or a new one, another store's registry is set aside — its cuffs are identified again on their next connection
@@ -69,13 +70,6 @@ public actor CuffRegistryFile: CuffRegistry {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data = try encoder.encode(Contents(store: storeIdentifier, cuffs: stored.values.sorted { $0.address < $1.address }))
-        let temporary = path + ".new"
-        guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary])
-        }
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))
-        try handle.synchronize()
-        try handle.close()
-        guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+        try DurableFile(path: path, mode: 0o600).write(data)
     }
 }

@@ -71,7 +71,7 @@ public final class Daemon: Service, Sendable {
         let spoolPath = URL(fileURLWithPath: storePath).deletingLastPathComponent().appendingPathComponent("pending.spool").path
         let spool: SpoolFile
         do {
-            spool = try SpoolFile(path: spoolPath)
+            spool = try SpoolFile(path: spoolPath, logger: logger)
         } catch {
             throw .store(path: spoolPath, reason: "\(error)")
         }
@@ -84,7 +84,7 @@ public final class Daemon: Service, Sendable {
         let gateway = CuffGateway(
             bluez: BluezClient(connection: connection), store: HealthStoreReadingStore(store: store), registry: registry,
             configuration: configuration.gatewayConfiguration, spool: spool)
-        let api = ControlAPI(connection: connection, gateway: gateway, store: store, policy: policy, version: options.version)
+        let api = ControlAPI(connection: connection, gateway: gateway, store: store, policy: policy, version: options.version, logger: logger)
         await api.export()
         do {
             switch try await connection.requestName(ControlAPI.busName) {

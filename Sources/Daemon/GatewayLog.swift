@@ -27,11 +27,16 @@ public struct GatewayLog: Sendable {
         case let .packet(address, decoded, payload) where detail == .packets:
             logger.info("Cuff \(address) sent \(decoded)", metadata: ["BP_PAYLOAD": "\(Hex.bytes(payload))"])
         case let .session(address, .storeFailed(_, reason, waiting)):
-            logger.error("The store refuses readings (\(reason)); \(waiting) from \(address) wait in the spool and are retried with backoff")
+            // Not "in the spool": one the spool could not keep has an entry of its own (spoolRefused).
+            logger.error("The store refuses readings (\(reason)); \(waiting) from \(address) wait for it and are retried with backoff")
         case let .session(address, .storeRecovered(committed)):
             logger.notice("The store takes readings again: \(committed) from \(address) committed")
         case let .session(address, .readingDropped(reading, waiting)):
             logger.error("Turned away a reading from \(address): \(waiting) already wait for the store", metadata: [
+                "BP_PAYLOAD": "\(Hex.bytes(reading.payload))", "BP_SYNC_IDENTIFIER": "\(reading.syncIdentifier)",
+            ])
+        case let .session(address, .spoolRefused(reading, reason)):
+            logger.error("Kept a reading from \(address) in memory only, lost if cuffd stops before the store takes it: the spool cannot keep it (\(reason))", metadata: [
                 "BP_PAYLOAD": "\(Hex.bytes(reading.payload))", "BP_SYNC_IDENTIFIER": "\(reading.syncIdentifier)",
             ])
         case let .session(address, .heartRateSummary(summary)):

@@ -1,5 +1,6 @@
 import Foundation
 import Gateway
+import Logging
 
 #if canImport(Glibc)
 import Glibc
@@ -10,13 +11,16 @@ import Glibc
 /// time the store refuses (docs/gateway.md, "When the store refuses"). A slot holds a little-endian length and
 /// the JSON of one ``SpooledReading``; length 0 is a free slot. A reading is written, synced, then its length
 /// written and synced, so a crash leaves either the slot free or the reading whole. Mode 0600, not followed
-/// through a symbolic link.
+/// through a symbolic link. A slot that cannot be freed once its reading is stored is logged (the reading is then
+/// committed again, as already stored, at the next start).
 public actor SpoolFile: ReadingSpool {
     /// Slots and their size: 512 readings of up to 2 KiB of JSON each, 1 MiB in all.
     static let slotCount = 512
     static let slotSize = 2048
 
-    private let descriptor: Int32
+    /// The spool file, open for reading and writing (tests swap in a read-only one to make writes fail).
+    nonisolated let descriptor: Int32
+    private let logger: Logger
     /// Sync identifier → slot, for every slot in use.
     private var slots: [String: Int] = [:]
     private var readings: [Reading] = []
@@ -37,8 +41,9 @@ public actor SpoolFile: ReadingSpool {
         }
     }
 
-    /// Opens (or creates) the spool at `path` and reads what an earlier run kept in it.
-    public init(path: String) throws {
+    /// Opens (or creates) the spool at `path` and reads what an earlier run kept in it; `logger` receives what
+    /// cannot be said to a caller (a slot that cannot be freed).
+    public init(path: String, logger: Logger) throws {
         let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw SpoolError.cannotOpen(path, errno) }
         let size = Self.slotCount * Self.slotSize
@@ -48,6 +53,7 @@ public actor SpoolFile: ReadingSpool {
             throw SpoolError.cannotOpen(path, result)
         }
         self.descriptor = descriptor
+        self.logger = logger
         var buffer = [UInt8](repeating: 0, count: Self.slotSize)
         let decoder = JSONDecoder()
         for slot in 0 ..< Self.slotCount {
@@ -83,7 +89,12 @@ public actor SpoolFile: ReadingSpool {
     public func release(_ syncIdentifier: String) {
         guard let slot = slots.removeValue(forKey: syncIdentifier) else { return }
         readings.removeAll { $0.syncIdentifier == syncIdentifier }
-        try? write([0, 0, 0, 0], at: slot * Self.slotSize)
+        do {
+            try write([0, 0, 0, 0], at: slot * Self.slotSize)
+        } catch {
+            logger.error("Could not free the spool slot of a stored reading (\(error)): it is committed again, as already stored, when cuffd next starts",
+                         metadata: ["BP_SYNC_IDENTIFIER": "\(syncIdentifier)"])
+        }
     }
 
     public func kept() -> [Reading] { readings }

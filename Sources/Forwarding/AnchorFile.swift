@@ -1,3 +1,4 @@
+import DurableFiles
 import FoundationEssentials
 import INIConfiguration
 
@@ -9,7 +10,7 @@ public struct AnchorFile: Sendable {
     public var path: String { file.path }
 
     public init(path: String) {
-        file = DurableFile(path: path)
+        file = DurableFile(path: path, mode: 0o600)
     }
 
     /// The stored anchor; 0 (the beginning of the store) when there is no file yet.

@@ -1,3 +1,4 @@
+import DurableFiles
 import INIConfiguration
 
 /// Why cuff-forward stopped: one line for the log and an exit status from sysexits.h, each failure its own, so
@@ -27,6 +28,7 @@ public struct ForwardFailure: Error, CustomStringConvertible {
             }
         case let error as GatewayRegistration.NotRegistered: self.init(message: error.description, status: 77)  // EX_NOPERM
         case let error as SchemaMismatch: self.init(message: error.description, status: 76)  // EX_PROTOCOL
+        // A state file that cannot be read or written: cuff-forward stops rather than forget where it was.
         case let error as DurableFileError: self.init(message: "the state file \(error)", status: 74)  // EX_IOERR
         case let error as PostgresError: self.init(message: "PostgreSQL: \(error)", status: 69)  // EX_UNAVAILABLE
         case let error as SinkUnreachable: self.init(error.underlying)

@@ -1,5 +1,5 @@
 import DBus
-import ForwardingStatus
+import DurableFiles
 import FoundationEssentials
 import Glibc
 
@@ -130,7 +130,7 @@ extension Forwarder {
             // The MQTT sink's folder (mqtt/ beside the PostgreSQL anchor by default) is made on first start.
             let folder = parentFolder(of: settings.statePath)
             if mkdir(folder, 0o700) != 0, errno != EEXIST {
-                throw DurableFileError(path: folder, problem: "cannot be made: \(String(cString: strerror(errno)))")
+                throw DurableFileError(path: folder, problem: "cannot be made", code: errno)
             }
             let doorbell = Doorbell()
             let sink = try MQTTSink(settings: settings, feed: CuffdFeed(connection: connection), log: log, doorbell: doorbell)

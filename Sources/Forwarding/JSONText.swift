@@ -1,3 +1,5 @@
+import JSONEscaping
+
 /// JSON text (RFC 8259) written directly, for the one message cuff-forward writes per reading: Foundation's
 /// JSONSerialization, through `[String: Any]`, cost about 150 µs a reading (Benchmarks/RESULTS.md, "Publishing a
 /// backlog to MQTT"). Members are written in the order given; the caller gives them sorted.
@@ -12,22 +14,8 @@ enum JSONText {
         return text + "}"
     }
 
-    /// A string, with `"`, `\` and the control characters escaped (RFC 8259 §7).
-    static func string(_ value: String) -> String {
-        var quoted = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": quoted += "\\\""
-            case "\\": quoted += "\\\\"
-            case "\n": quoted += "\\n"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                quoted += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: quoted.unicodeScalars.append(scalar)
-            }
-        }
-        return quoted + "\""
-    }
+    /// A string, escaped as RFC 8259 §7 says (``JSONString``).
+    static func string(_ value: String) -> String { JSONString.quoted(value) }
 
     /// A number: whole numbers without a fraction (`120`, not `120.0`); `null` for NaN and infinities, which JSON lacks.
     static func number(_ value: Double) -> String {

@@ -1,4 +1,4 @@
-import ForwardingStatus
+import DurableFiles
 import FoundationEssentials
 import INIConfiguration
 

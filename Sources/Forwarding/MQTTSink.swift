@@ -1,3 +1,4 @@
+import DurableFiles
 import ForwardingStatus
 import FoundationEssentials
 import Synchronization

@@ -1,3 +1,4 @@
+import DurableFiles
 import FoundationEssentials
 
 /// One cuff user the MQTT sink has published, as it last described them to Home Assistant.
@@ -24,13 +25,13 @@ struct PublishedUsers: Sendable {
     private let file: DurableFile
 
     init(path: String) {
-        file = DurableFile(path: path)
+        file = DurableFile(path: path, mode: 0o600)
     }
 
     func read() throws(DurableFileError) -> [CuffUser: PublishedUser] {
         guard let data = try file.read() else { return [:] }
         do {
-            let users = try JSONDecoder().decode([PublishedUser].self, from: data)
+            let users = try JSONDecoder().decode([PublishedUser].self, from: Data(data))
             return Dictionary(users.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
         } catch {
             throw DurableFileError(path: file.path, problem: "does not hold published users (\(error))")

@@ -1,10 +1,10 @@
+import DurableFiles
 import FoundationEssentials
-import Glibc
 
 /// What cuff-forward is doing, for `cuffctl forward status` (docs/forwarding.md, "Status"): written by cuff-forward
 /// beside its anchor file at each change of state and after each page the server acknowledged, read by cuffctl.
-/// Replaced whole (a temporary file renamed over it) but not flushed: after a power loss it may be a little old,
-/// which a status may be; the anchor file is what must be exact.
+/// Replaced whole and durably (``DurableFile``), as the anchor is: after a crash or a power loss it is the last status
+/// written or the one before, never torn or missing.
 public struct ForwardStatus: Codable, Sendable, Equatable {
     /// What the loop waits for, in words.
     public enum State: String, Codable, Sendable {
@@ -47,13 +47,10 @@ public struct ForwardStatus: Codable, Sendable, Equatable {
         try JSONDecoder().decode(ForwardStatus.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
     }
 
-    /// Replaces the file at `path` whole, readable by all who may enter its folder.
+    /// Replaces the file at `path` whole and durably, readable by all who may enter its folder (mode 0644).
     public func write(to path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let temporary = path + ".tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: try encoder.encode(self), attributes: [.posixPermissions: 0o644]),
-              rename(temporary, path) == 0
-        else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        try DurableFile(path: path, mode: 0o644).write(encoder.encode(self))
     }
 }

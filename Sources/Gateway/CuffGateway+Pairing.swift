@@ -99,7 +99,12 @@ extension CuffGateway {
         await linkLost(address)
         state.cuffs[address] = nil
         state.records[address] = nil
-        try? await registry.remove(address)
+        do {
+            try await registry.remove(address)
+        } catch {
+            // Forgotten all the same, until cuffd restarts and reads the registry it could not change.
+            emit(.problem(address, "cannot save that cuffd forgot the cuff (it is remembered again when cuffd restarts): \(error)"))
+        }
         if known {
             do {
                 try await bluez.remove(id)

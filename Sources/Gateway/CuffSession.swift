@@ -24,6 +24,8 @@ public actor CuffSession {
     private var refusal: (attempts: Int, retry: Task<Void, Never>?)?
     /// Readings this session put in the spool and has not released.
     private var spooled: Set<String> = []
+    /// Readings the spool refused, each announced once (``SessionEvent/spoolRefused(_:reason:)``), until committed.
+    private var unspooled: Set<String> = []
     /// How many readings may wait for the store before new ones are turned away (each is in the journal).
     public let pendingLimit: Int
     let retry: StoreRetry
@@ -200,7 +202,7 @@ public actor CuffSession {
             pending.append(reading)
             if refusal != nil {
                 // The store refuses: into the spool, and the retry timer commits it.
-                await keepInSpool(reading)
+                await keepInSpool(reading, &produced)
                 return
             }
         case let .failed(failure): emit(.measurementFailed(failure), &produced)
@@ -219,6 +221,7 @@ public actor CuffSession {
                 let outcome = try await store.commit(reading)
                 if let index = pending.firstIndex(where: { $0.syncIdentifier == reading.syncIdentifier }) { pending.remove(at: index) }
                 if spooled.remove(reading.syncIdentifier) != nil { await spool.release(reading.syncIdentifier) }
+                unspooled.remove(reading.syncIdentifier)
                 committed += 1
                 emit(.readingStored(reading, outcome), &produced)
             } catch {
@@ -236,9 +239,9 @@ public actor CuffSession {
     /// The store refused `reading`: everything pending goes to the spool, the refusal is announced once, and
     /// the next try is scheduled.
     private func refused(_ reading: Reading, _ reason: String, _ produced: inout [SessionEvent]) async {
-        for waiting in pending { await keepInSpool(waiting) }
-        let attempts = (refusal?.attempts ?? 0) + 1
         if refusal == nil { emit(.storeFailed(reading, reason: reason, waiting: pending.count), &produced) }
+        for waiting in pending { await keepInSpool(waiting, &produced) }
+        let attempts = (refusal?.attempts ?? 0) + 1
         refusal?.retry?.cancel()
         let delay = retry.delay(before: attempts)
         let timer = Task { [weak self] in
@@ -255,13 +258,16 @@ public actor CuffSession {
         if !produced.isEmpty { await laterEvents(produced) }
     }
 
-    private func keepInSpool(_ reading: Reading) async {
+    /// Puts `reading` in the spool unless it is there already. One the spool cannot keep (full, too large for a slot,
+    /// a failed write) waits in memory only: said once, with the spool's error; the tries at the store's next
+    /// refusals, which may find room, are silent.
+    private func keepInSpool(_ reading: Reading, _ produced: inout [SessionEvent]) async {
         guard !spooled.contains(reading.syncIdentifier) else { return }
         do {
             try await spool.keep(reading)
             spooled.insert(reading.syncIdentifier)
         } catch {
-            // Kept in memory only; the journal entry of the refusal says the spool is full (docs/gateway.md).
+            if unspooled.insert(reading.syncIdentifier).inserted { emit(.spoolRefused(reading, reason: "\(error)"), &produced) }
         }
     }
 

@@ -31,13 +31,17 @@ public enum SessionEvent: Sendable {
     /// A value that could not be decoded; logged and skipped, the session goes on.
     case malformedValue(HealthCharacteristic, GATTDecodingError, payload: [UInt8])
     /// The store began refusing readings (`reading` was the first refused; `waiting` are pending now): they
-    /// stay pending, in the spool, and a timer retries with backoff. Sent once per refusal, not per reading.
+    /// stay pending, in the spool (each it cannot keep is a ``spoolRefused(_:reason:)``), and a timer retries with
+    /// backoff. Sent once per refusal, not per reading.
     case storeFailed(Reading, reason: String, waiting: Int)
     /// The store takes readings again: the refusal has ended, `committed` readings went in on this try.
     case storeRecovered(committed: Int)
     /// A reading turned away because ``CuffSession/pendingLimit`` readings already wait for the store; its
     /// journal entry keeps its bytes.
     case readingDropped(Reading, waiting: Int)
+    /// The spool could not keep `reading` (full, too large for a slot, a failed write: `reason`), which so waits for
+    /// the store in memory only and is lost if cuffd stops first; its journal entry keeps its bytes. Once per reading.
+    case spoolRefused(Reading, reason: String)
     /// Heart-rate samples the store has committed, a batch at a time (docs/gateway.md, "Heart rate").
     case heartRatesStored([HeartRateSample])
     /// A heart rate outside ``PlausibleRange/pulseRate``: not a sample.

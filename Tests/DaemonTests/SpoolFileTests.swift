@@ -3,6 +3,7 @@ import Daemon
 import Foundation
 import GATTHealth
 import Gateway
+import Logging
 import Testing
 
 @Suite("The spool file")
@@ -25,12 +26,12 @@ struct SpoolFileTests {
     func roundTrip() async throws {
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let spool = try SpoolFile(path: path)
+        let spool = try SpoolFile(path: path, logger: Logger(label: "test"))
         let kept = [Self.reading(121), Self.reading(122, sequence: 9), Self.reading(123)]
         for reading in kept { try await spool.keep(reading) }
         await spool.release(kept[1].syncIdentifier)
 
-        let reopened = try SpoolFile(path: path)
+        let reopened = try SpoolFile(path: path, logger: Logger(label: "test"))
         #expect(await reopened.kept() == [kept[0], kept[2]])
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect(attributes[.posixPermissions] as? Int == 0o600)
@@ -41,12 +42,12 @@ struct SpoolFileTests {
     func fullAndLink() async throws {
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let spool = try SpoolFile(path: path)
+        let spool = try SpoolFile(path: path, logger: Logger(label: "test"))
         for n in 0 ..< 512 { try await spool.keep(Self.reading(100, sequence: UInt16(n))) }
         await #expect(throws: SpoolFile.SpoolError.self) { try await spool.keep(Self.reading(100, sequence: 999)) }
         let link = temporaryPath()
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
         defer { try? FileManager.default.removeItem(atPath: link) }
-        #expect(throws: SpoolFile.SpoolError.self) { try SpoolFile(path: link) }
+        #expect(throws: SpoolFile.SpoolError.self) { try SpoolFile(path: link, logger: Logger(label: "test")) }
     }
 }

@@ -1,3 +1,4 @@
+import DurableFiles
 import Forwarding
 import Foundation
 import Testing
@@ -22,17 +23,18 @@ struct AnchorFileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["anchor"])
     }
 
-    @Test("A temporary file a crash left behind is written over; a file that holds no anchor is an error, not 0")
+    @Test("A temporary file a crash left behind is removed by the next write; a file that holds no anchor is an error, not 0")
     func leftoversAndDamage() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("anchor").path
         try "12\n".write(toFile: path, atomically: false, encoding: .utf8)
-        try "garbage that is longer than the anchor".write(toFile: path + ".tmp", atomically: false, encoding: .utf8)
+        try "garbage that is longer than the anchor".write(toFile: folder.appendingPathComponent(".anchor.X1y2Z3").path, atomically: false, encoding: .utf8)
         let file = AnchorFile(path: path)
         #expect(try file.read() == 12)
         try file.write(13)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "13\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["anchor"])
         try "".write(toFile: path, atomically: false, encoding: .utf8)
         #expect(throws: DurableFileError.self) { try file.read() }
     }

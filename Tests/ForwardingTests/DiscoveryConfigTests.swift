@@ -35,10 +35,4 @@ struct DiscoveryConfigTests {
         #expect(object["force_update"] as? Bool == true)
         #expect(object["unit_of_measurement"] as? String == "mmHg")
     }
-
-    @Test("The folder of a path, as NSString's deletingLastPathComponent gives it")
-    func parentFolders() {
-        let paths = ["/var/lib/cuff-forward/anchor", "/var/lib/cuff-forward/", "/anchor", "anchor", "/", "a//b", "state/anchor"]
-        #expect(paths.map(parentFolder(of:)) == paths.map { ($0 as NSString).deletingLastPathComponent })
-    }
 }

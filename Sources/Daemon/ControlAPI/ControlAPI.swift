@@ -3,6 +3,7 @@ import DBus
 import Foundation
 import Gateway
 import HealthStore
+import Logging
 
 /// cuffd's control API on D-Bus (docs/dbus-api.md): `org.cuffd.Gateway1` at `/org/cuffd/Gateway1` with an
 /// ObjectManager, and one `org.cuffd.Cuff1` object per cuff beneath it. Every method checks the caller's
@@ -20,9 +21,12 @@ public final class ControlAPI: Sendable {
     let store: any HealthStoring
     let policy: AccessPolicy
     let version: String
+    let signals: GatewaySignals
 
-    public init(connection: DBusConnection, gateway: CuffGateway, store: any HealthStoring, policy: AccessPolicy, version: String) {
+    /// `logger` receives the signals that could not be sent (``GatewaySignals``).
+    public init(connection: DBusConnection, gateway: CuffGateway, store: any HealthStoring, policy: AccessPolicy, version: String, logger: Logger) {
         self.connection = connection
+        signals = GatewaySignals(emitter: connection, logger: logger)
         self.gateway = gateway
         self.store = store
         self.policy = policy
@@ -57,12 +61,12 @@ public final class ControlAPI: Sendable {
                                                     interface: Self.cuffInterfaceName, at: Self.cuffPath(address))
                 // Only the cuff: a sync identifier embeds the reading's bytes, and signals reach readers without
                 // a read grant too.
-                try? connection.emitSignal(Self.path, Self.interfaceName, "ReadingStored", [.objectPath(Self.cuffPath(address))])
+                signals.readingStored(address)
             case let .session(address, .heartRatesStored):
                 // A batch, at most one a second per sensor; like ReadingStored, it names only the device.
-                try? connection.emitSignal(Self.path, Self.interfaceName, "HeartRatesStored", [.objectPath(Self.cuffPath(address))])
+                signals.heartRatesStored(address)
             case .passkeyRequested(let address):
-                try? connection.emitSignal(Self.path, Self.interfaceName, "PasskeyRequested", [.string(address.description)])
+                signals.passkeyRequested(address)
             default:
                 break
             }
