@@ -5,7 +5,7 @@
 #   make test                 the project's test command (scripts/test)
 PREFIX ?= /usr
 DESTDIR ?=
-# Where systemd looks for units: Debian 12's is /lib/systemd/system, which debian/rules passes.
+# Where systemd looks for units; debian/rules passes this Debian's (/lib/systemd/system on 12, /usr/lib/… on 13).
 UNIT_DIR ?= $(PREFIX)/lib/systemd/system
 SWIFT ?= swift
 # libpq.a's companions in PostgreSQL's server development package (link/libpq.ld). Package.swift would ask pg_config
