@@ -29,7 +29,10 @@ final class ForwardingStack: @unchecked Sendable {
     /// `cuffctl forward status --json` as root, parsed.
     func forwardStatus() async throws -> [String: Any] { try await stack.forwardStatus(statusPath) }
 
-    static let binary = Stack.binaries.appendingPathComponent("cuff-forward").path
+    /// The release cuff-forward `CUFF_FORWARD_BINARY` names, for the checks of its link (ForwardingTests+ReleaseLink).
+    static let releaseBinary = ProcessInfo.processInfo.environment["CUFF_FORWARD_BINARY"]
+    /// The cuff-forward the tests run: that one, or this build's.
+    static let binary = releaseBinary ?? Stack.binaries.appendingPathComponent("cuff-forward").path
 
     /// The first gateway, `gateway1` writing as `ward3`, on a server of its own whose database its role owns.
     /// `readerGroup` is cuffd's `--reader-group`: `nogroup` (nobody's) lets cuff-forward call it. With `tls`, the
