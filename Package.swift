@@ -218,7 +218,7 @@ let package = Package(
         .testTarget(
             name: "DaemonTests",
             dependencies: [
-                "BlueZ", "Daemon", "DBus", "Gateway", "GATTHealth", "HealthStore", "CuffSimulation", "ScenarioReplay", "ReadingColumns",
+                "BlueZ", "Daemon", "DBus", "Gateway", "GATTHealth", "HealthStore", "CuffSimulation", "ScenarioReplay", "ReadingColumns", "MainLoop",
                 .product(name: "Logging", package: "swift-log"), .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -19,6 +19,8 @@ enum ControlError: Error, DBusErrorConvertible {
     /// The cuff refused pairing beyond the bond (an Omron cuff that took no key); the bond was removed.
     case pairingRefused(String)
     case failed(String)
+    /// A caller with as many store reads waiting or running as one may have (``StoreReaders``).
+    case tooManyReads(uid: UInt32, limit: Int)
 
     var dbusError: DBusError {
         switch self {
@@ -33,6 +35,9 @@ enum ControlError: Error, DBusErrorConvertible {
         case .notSupported(let why): DBusError("org.cuffd.Error.NotSupported", why)
         case .pairingRefused(let why): DBusError("org.cuffd.Error.PairingRefused", why)
         case .failed(let why): DBusError("org.cuffd.Error.Failed", why)
+        case let .tooManyReads(uid, limit): DBusError(
+            "org.cuffd.Error.LimitsExceeded",
+            "uid \(uid) has \(limit) reads of the store waiting or running, the most one user may have at once: ask again once one has answered")
         }
     }
 
