@@ -293,6 +293,14 @@ let package = Package(
             dependencies: ["BenchmarkSupport", "BlueZ", "Daemon", "DBus", "DBusTestSupport", "Gateway", "HealthStore"],
             path: "Benchmarks/mqtt-benchmark"
         ),
+        // cuffd on a million readings, a cuff indicating every second, and clients with and without grants hammering
+        // Statistics and Readings: indication → committed with and without them (docs/dbus-api.md, "Reads").
+        // Run (root): swift build -c release && .build/release/reads-benchmark [READINGS] [CLIENTS] [CALLS_IN_FLIGHT] [MEASURED]
+        .executableTarget(
+            name: "reads-benchmark",
+            dependencies: ["BenchmarkSupport", "CuffSimulation", "DBus", "DBusTestSupport"],
+            path: "Benchmarks/reads-benchmark"
+        ),
         .executableTarget(
             name: "dbus-benchmark",
             dependencies: ["DBus", "DBusTestSupport"],
