@@ -251,7 +251,7 @@ let package = Package(
         .testTarget(
             name: "DaemonTests",
             dependencies: [
-                "BlueZ", "Daemon", "DBus", "Gateway", "GATTHealth", "HealthStore", "CuffSimulation", "ScenarioReplay", "ReadingColumns", "ReadingQueries",
+                "BlueZ", "Daemon", "DBus", "Gateway", "GATTHealth", "HealthStore", "CuffSimulation", "ScenarioReplay", "ReadingColumns", "ReadingQueries", "MainLoop",
                 .product(name: "Logging", package: "swift-log"), .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
@@ -341,6 +341,14 @@ let package = Package(
         .target(name: "CAllocationCounter", path: "Benchmarks/CAllocationCounter"),
         // The opaque sink decode-benchmark hands each decoded value to, as the C reference's harness does.
         .target(name: "CBenchmarkSink", path: "Benchmarks/CBenchmarkSink"),
+        // cuffd on a million readings, a cuff indicating every second, and clients with and without grants hammering
+        // Statistics and Readings: indication → committed with and without them (docs/dbus-api.md, "Reads").
+        // Run (root): swift build -c release && .build/release/reads-benchmark [READINGS] [CLIENTS] [CALLS_IN_FLIGHT] [MEASURED]
+        .executableTarget(
+            name: "reads-benchmark",
+            dependencies: ["BenchmarkSupport", "CuffSimulation", "DBus", "DBusTestSupport"],
+            path: "Benchmarks/reads-benchmark"
+        ),
         .executableTarget(
             name: "dbus-benchmark",
             dependencies: ["DBus", "DBusTestSupport"],
