@@ -11,12 +11,16 @@ import ReadingColumns
 ///   entities may have been announced by a page whose acknowledgement a crash kept out of `users.json`, and a removal
 ///   of what is already gone changes nothing.
 ///
-/// Deletions are not published: a retained state is a user's newest reading, and Home Assistant has no way to take
-/// back a past one.
+/// A deletion of the reading on a user's state topic (at its revision or a later one) leaves the user ``orphaned``: the
+/// sink asks cuffd for the user's newest remaining reading and hands it to ``fallBack(_:to:)``, which publishes it on
+/// the state topic, or clears the retained state when none is left. Other deletions are not published: Home Assistant
+/// has no way to take back a past state.
 struct MQTTPagePlan {
     private(set) var messages: [MQTTConnection.Message] = []
     /// The users with what this page published; stored once the broker acknowledged it.
     private(set) var users: [CuffUser: PublishedUser]
+    /// The users whose state this page deleted, for ``fallBack(_:to:)``.
+    private(set) var orphaned: [CuffUser] = []
 
     init(_ page: ChangePage, users known: [CuffUser: PublishedUser], remembered: RememberedCuffs, topics: MQTTTopics) {
         users = known
@@ -42,11 +46,32 @@ struct MQTTPagePlan {
             }
             if newestInPage[key] == reading, reading.time >= user.newest {
                 user.newest = reading.time
+                (user.state, user.stateVersion) = (reading.syncIdentifier, reading.syncVersion)
                 messages.append(MQTTConnection.Message(topic: topics.state(key), payload: payload, retain: true))
             } else {
                 messages.append(MQTTConnection.Message(topic: topics.history(key), payload: payload, retain: false))
             }
             users[key] = user
         }
+        let deleted = Dictionary(page.deleted.map { ($0.syncIdentifier, $0.syncVersion) }, uniquingKeysWith: max)
+        orphaned = users.values.filter { user in
+            guard let state = user.state, let version = deleted[state] else { return false }
+            return user.stateVersion ?? 0 <= version
+        }.map(\.key).sorted()
+    }
+
+    /// Publishes `reading`, the newest cuffd still holds of the orphaned `user`, on its state topic — or clears the
+    /// retained state (an empty retained message, MQTT 5 §3.3.1.3) when it holds none.
+    mutating func fallBack(_ user: CuffUser, to reading: ReadingRecord?, topics: MQTTTopics) {
+        guard var published = users[user] else { return }
+        if let reading, CuffUser(reading) == user {
+            messages.append(MQTTConnection.Message(topic: topics.state(user), payload: ReadingMessage.payload(reading), retain: true))
+            (published.newest, published.state, published.stateVersion) = (reading.time, reading.syncIdentifier, reading.syncVersion)
+        } else {
+            messages.append(MQTTConnection.Message(topic: topics.state(user), payload: [], retain: true))
+            // Any later reading goes to the state topic again; the lowest finite time, as JSON has no infinity.
+            (published.newest, published.state, published.stateVersion) = (-.greatestFiniteMagnitude, nil, nil)
+        }
+        users[user] = published
     }
 }

@@ -8,6 +8,8 @@ public enum ControlError: Error, DBusErrorConvertible {
     /// The caller's role or HealthStore's grants do not allow it.
     case notAuthorized(String)
     case unknownDevice(String)
+    /// No reading the caller may change has the sync identifier it named.
+    case unknownReading(String)
     case notReady(String)
     case timedOut(String)
     case stopped
@@ -30,6 +32,7 @@ public enum ControlError: Error, DBusErrorConvertible {
         switch self {
         case .notAuthorized(let why): DBusError("org.cuffd.Error.NotAuthorized", why)
         case .unknownDevice(let what): DBusError("org.cuffd.Error.UnknownDevice", what)
+        case .unknownReading(let what): DBusError("org.cuffd.Error.UnknownReading", what)
         case .notReady(let why): DBusError("org.cuffd.Error.NotReady", why)
         case .timedOut(let what): DBusError("org.cuffd.Error.Timeout", what)
         case .stopped: DBusError("org.cuffd.Error.Stopped", "the measurement session was stopped")
@@ -53,6 +56,7 @@ public enum ControlError: Error, DBusErrorConvertible {
         case .notAdministrator, .authorizationDenied, .authorizationNotDetermined, .notOwner: .notAuthorized(error.description)
         case .unknownType: .invalidArguments("\(error.description); types: \(TypeGroups.names)")
         case .unsupportedDate: .invalidArguments(error.description)
+        case .unknownSyncIdentifier: .unknownReading("\(error.description) (or none you may change); nothing was changed")
         case .anchorExpired: .anchorExpired("\(error.description): start again from anchor 0")
         default: .failed("the store failed: \(error)")
         }

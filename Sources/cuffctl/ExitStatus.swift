@@ -4,7 +4,8 @@ import ArgumentParser
 enum ExitStatus {
     /// sysexits.h `EX_USAGE`: bad arguments, also when cuffd refuses them.
     static let usage = ExitCode(64)
-    /// sysexits.h `EX_NOHOST`, taken for "no such cuff": the address names no cuff cuffd knows or sees.
+    /// sysexits.h `EX_NOHOST`, taken for "no such cuff": the address names no cuff cuffd knows or sees; and for "no such
+    /// reading": a sync identifier names no reading the caller may change.
     static let unknownDevice = ExitCode(68)
     /// sysexits.h `EX_PROTOCOL`, taken for "the cuff refused pairing": a wrong passkey, or an Omron cuff that took
     /// no pairing key (not in pairing mode); the bond cuffd made is removed (docs/omron.md §6).

@@ -16,11 +16,8 @@ struct ForwardingTests {
     @Test("Readings arrive once; a stop between COMMIT and the anchor write sends again, still once; a deletion is deleted centrally")
     func exactlyOnce() async throws {
         try await withTeardown { teardown in
-            let forwarding = try await Self.migratedAndGranted(teardown)
+            let forwarding = try await Self.pairedAndForwarded(teardown)
             let stack = forwarding.stack
-            #expect(try await stack.cuffctl(["pair", Self.cuff]).status == 0)
-            try forwarding.startForwarder()
-            try await forwarding.waitUntilCentralMatchesGateway()
             #expect(try await forwarding.centralReadings().count == 3)
             #expect(try await forwarding.query("SELECT DISTINCT device_firmware FROM readings") == ["1.4.2"])
 
@@ -60,6 +57,27 @@ struct ForwardingTests {
             try await forwarding.waitUntilCentralMatchesGateway()
             #expect(try await forwarding.query("SELECT deleted_at IS NOT NULL FROM readings WHERE sync_identifier = '\(deleted)'") == ["t"])
             #expect(try await forwarding.centralReadings().count == 3)
+        }
+    }
+
+    @Test("cuffctl delete while cuff-forward runs: ReadingsChanged wakes it, the row is deleted centrally; the cuff sending the reading again does not bring it back")
+    func deleteOnRequest() async throws {
+        try await withTeardown { teardown in
+            let forwarding = try await Self.pairedAndForwarded(teardown)
+            let stack = forwarding.stack
+            let oldest = try #require(try await stack.readings().first?["syncIdentifier"] as? String)
+
+            #expect(try await stack.cuffctl(["delete", oldest]).status == 0)
+            // No reading follows: the signal of the deletion alone brings it to PostgreSQL.
+            try await forwarding.waitUntilCentralMatchesGateway()
+            #expect(try await forwarding.query("SELECT deleted_at IS NOT NULL FROM readings WHERE sync_identifier = '\(oldest)'") == ["t"])
+            try await stack.wait(for: "forwarded 0 readings and 1 deletions", in: "forward.log")
+
+            // The cuff connects again and sends its stored records, the deleted one among them, with a new reading.
+            #expect(try await stack.cuffctl(["start", Self.cuff, "--timeout", "30"]).status == 0)
+            try await forwarding.waitUntilCentralMatchesGateway()
+            #expect(try await forwarding.centralReadings().count == 3)
+            #expect(try await forwarding.query("SELECT count(*), count(deleted_at) FROM readings") == ["4|1"])
         }
     }
 
@@ -323,6 +341,15 @@ struct ForwardingTests {
         try await started(forwarding, backlog: backlog)
         let migrate = try await forwarding.runForwarder(["--config", forwarding.configurationPath, "--migrate"])
         #expect(migrate.status == 0, "\(migrate.standardError)")
+        return forwarding
+    }
+
+    /// ``migratedAndGranted(_:backlog:)``, the cuff paired, cuff-forward started and caught up with it.
+    static func pairedAndForwarded(_ teardown: Teardown) async throws -> ForwardingStack {
+        let forwarding = try await migratedAndGranted(teardown)
+        #expect(try await forwarding.stack.cuffctl(["pair", Self.cuff]).status == 0)
+        try forwarding.startForwarder()
+        try await forwarding.waitUntilCentralMatchesGateway()
         return forwarding
     }
 

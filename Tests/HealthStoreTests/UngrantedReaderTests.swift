@@ -57,6 +57,10 @@ final class DataReadCounter: HealthStoreEngine {
         try inner.delete(uuids, ownedBy: source, at: now)
     }
 
+    func deleteCorrelations(of type: String, syncIdentifiers: [String], source: String?, at now: Date) throws(HealthStoreError) -> [String] {
+        try inner.deleteCorrelations(of: type, syncIdentifiers: syncIdentifiers, source: source, at: now)
+    }
+
     func purgeTombstones(deletedBefore cutoff: Date) throws(HealthStoreError) -> Int { try inner.purgeTombstones(deletedBefore: cutoff) }
     func storeIdentifier() throws(HealthStoreError) -> UUID { try inner.storeIdentifier() }
     func knowsSource(_ bundleIdentifier: String) throws(HealthStoreError) -> Bool { try inner.knowsSource(bundleIdentifier) }

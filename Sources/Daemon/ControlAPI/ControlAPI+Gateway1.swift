@@ -126,7 +126,7 @@ extension ControlAPI {
                     .structure([.string(grant.type.identifier), .string(Self.access(grant))])
                 })]
             },
-        ], properties: [
+        ] + recordMethods, properties: [
             .init("Version", version),
             .init("Status", "starting"),
             .init("RememberedCuffs", rememberedCuffs),
@@ -134,6 +134,7 @@ extension ControlAPI {
             .init("ReadingStored", [.init("cuff", .objectPath)]),
             .init("HeartRatesStored", [.init("cuff", .objectPath)]),
             .init("PasskeyRequested", [address]),
+            .init("ReadingsChanged", []),
         ])
     }
 

@@ -55,6 +55,7 @@ extension SQLiteEngine {
             try insertChildren(of: correlation, rowID: stored.id, ctx)
             return .replaced(correlation, replacedUUID: stored.uuid)
         }
+        if let syncID = correlation.metadata.syncIdentifier, try ctx.wasDeleted(sourceID, syncID) { return .deleted(correlation) }
         let rowID = try insert(correlation.uuid, typeID: typeID, isCorrelation: true, value: nil, object: correlation.storageFields, correlationID: nil, isMember: false, ctx)
         try insertChildren(of: correlation, rowID: rowID, ctx)
         return .inserted(correlation)

@@ -119,6 +119,19 @@ enum SQLiteSchema {
         migrator.registerMigration("v6-rollup-parts") { db in
             try db.execute(sql: rollupV6)
         }
+        // The sync identifiers of correlations deleted on request, kept for good (tombstones are purged after the
+        // retention window): a cuff sending a deleted reading again from its memory stores nothing
+        // (docs/health-store.md, "Deleting").
+        migrator.registerMigration("v7-deleted-sync-keys") { db in
+            try db.execute(sql: """
+                CREATE TABLE deleted_sync_key (
+                    source_id INTEGER NOT NULL REFERENCES source(id),
+                    sync_identifier TEXT NOT NULL,
+                    deleted_at INTEGER NOT NULL,
+                    PRIMARY KEY (source_id, sync_identifier)
+                ) STRICT, WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 

@@ -21,6 +21,10 @@ public protocol HealthStoring: Sendable {
     /// Deletes the client's own objects by UUID (a correlation takes its members and linked
     /// samples along), all or nothing; returns the number of objects tombstoned.
     func delete(_ uuids: [UUID], as client: HealthClient) throws(HealthStoreError) -> Int
+    /// Deletes the correlations of `type` holding these sync identifiers — those the client may change — with their
+    /// members and linked samples, all or nothing, remembering each deletion for good; returns the number of objects
+    /// tombstoned (docs/health-store.md, "Deleting").
+    func deleteCorrelations(of type: CorrelationType, syncIdentifiers: [String], as client: HealthClient) throws(HealthStoreError) -> Int
     /// Samples of one type (`HKSampleQuery`).
     func samples(_ query: SampleQuery, as client: HealthClient) throws(HealthStoreError) -> [QuantitySample]
     /// Correlations with the members visible to the client (`HKCorrelationQuery`).

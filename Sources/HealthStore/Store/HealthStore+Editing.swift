@@ -1,0 +1,31 @@
+import Foundation
+
+/// Changing stored readings on request (docs/health-store.md, "Deleting"): unlike HealthKit's `deleteObjects`, which
+/// deletes only what the caller saved itself (docs/reference/HEALTH-STORE.md §4), a client allowed to share a
+/// correlation type's members may change the correlations of that type it may read, whoever saved them — a household's
+/// cuff readings are saved by cuffd, and corrected by the people measured; the daemon (cuffd's administrators) may
+/// change any.
+extension HealthStore {
+    /// Deletes the `type` correlations holding `syncIdentifiers` with their members and linked samples, all or nothing,
+    /// and remembers each deletion for good (a cuff sending the reading again stores nothing); returns the number of
+    /// objects tombstoned. A sync identifier of no correlation the client may change is
+    /// ``HealthStoreError/unknownSyncIdentifier(_:)``, and nothing is deleted.
+    public func deleteCorrelations(of type: CorrelationType, syncIdentifiers: [String], as client: HealthClient) throws(HealthStoreError) -> Int {
+        guard configuration.correlationTypes.contains(type) else { throw .unknownType(type.identifier) }
+        guard !syncIdentifiers.isEmpty else { return 0 }
+        let source = try editableSource(of: type, client)
+        let types = try engine.deleteCorrelations(of: type.identifier, syncIdentifiers: syncIdentifiers, source: source, at: configuration.clock())
+        observers.notify(Set(types))
+        return types.count
+    }
+
+    /// The source whose `type` correlations `client` may change: any (nil) for the daemon and for a client that may
+    /// share and read the type, only its own for one that may share but not read it. One that may not share the
+    /// type's members changes nothing (``HealthStoreError/authorizationDenied(type:)`` or
+    /// ``HealthStoreError/authorizationNotDetermined(type:)``).
+    func editableSource(of type: CorrelationType, _ client: HealthClient) throws(HealthStoreError) -> String? {
+        if client.isDaemon { return nil }
+        for member in HealthObjectType.correlation(type).authorizationTypes { try requireShare(member, client) }
+        return try canRead(.correlation(type), client) ? nil : configuration.source(for: client).bundleIdentifier
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+@testable import HealthStore
+
+/// Deleting readings on request by sync identifier (docs/health-store.md, "Deleting"): gone from every query and
+/// statistic, tombstoned for the change feed, remembered for good.
+@Suite struct DeletionOnRequestTests {
+    static let all: Set<HealthObjectType> = [.correlation(.bloodPressure)]
+
+    static func systolicCount(_ store: HealthStore) throws -> Int {
+        try store.statistics(of: .bloodPressureSystolic, predicate: SamplePredicate(), options: .discrete, as: Fixture.daemon).all.sampleCount
+    }
+
+    @Test func aDeletedReadingLeavesQueriesStatisticsAndRollupsAndTheFeedSaysSo() throws {
+        let store = try Fixture.store()
+        _ = try store.saveBloodPressure([Fixture.reading(1, systolic: 120), Fixture.reading(2, systolic: 180)], as: Fixture.daemon)
+        let anchor = try store.changes(of: Self.all, since: nil, limit: 10, as: Fixture.daemon).newAnchor
+        #expect(try Self.systolicCount(store) == 2)
+
+        #expect(try store.deleteCorrelations(of: .bloodPressure, syncIdentifiers: ["C4F312FFFE53F2C9-1-2"], as: Fixture.daemon) == 5)
+        let left = try store.correlations(CorrelationQuery(type: .bloodPressure), as: Fixture.daemon)
+        #expect(left.map(\.metadata.syncIdentifier) == ["C4F312FFFE53F2C9-1-1"])
+        #expect(try Fixture.count(store, .heartRate) == 1)
+        // Statistics without a filter are summed from the rollups: they lost the deleted members too.
+        let systolic = try store.statistics(of: .bloodPressureSystolic, predicate: SamplePredicate(), options: .discrete, as: Fixture.daemon)
+        #expect(systolic.all.sampleCount == 1 && systolic.all.maximum?.value == 120)
+        let feed = try store.changes(of: Self.all, since: anchor, limit: 10, as: Fixture.daemon)
+        #expect(feed.added.isEmpty)
+        #expect(feed.deleted.map(\.syncIdentifier) == ["C4F312FFFE53F2C9-1-2"] && feed.deleted.map(\.syncVersion) == [0])
+    }
+
+    @Test func aDeletedReadingSentAgainIsNotStoredAgainAtAnyVersion() throws {
+        let store = try Fixture.store()
+        _ = try store.saveBloodPressure(Fixture.reading(1), as: Fixture.daemon)
+        _ = try store.deleteCorrelations(of: .bloodPressure, syncIdentifiers: ["C4F312FFFE53F2C9-1-1"], as: Fixture.daemon)
+        let anchor = try store.changes(of: Self.all, since: nil, limit: 10, as: Fixture.daemon).newAnchor
+        for version: Int64 in [0, 1] {
+            let outcome = try store.saveBloodPressure(Fixture.reading(1, version: version), as: Fixture.daemon)
+            guard case .deleted = outcome else { Issue.record("saved again: \(outcome)"); continue }
+            #expect(!outcome.didCommit)
+        }
+        // Saved beside other readings, it alone is left out.
+        let outcomes = try store.saveBloodPressure([Fixture.reading(1), Fixture.reading(3)], as: Fixture.daemon)
+        #expect(outcomes.map(\.didCommit) == [false, true])
+        #expect(try store.correlations(CorrelationQuery(type: .bloodPressure), as: Fixture.daemon).map(\.metadata.syncIdentifier) == ["C4F312FFFE53F2C9-1-3"])
+        #expect(try store.changes(of: Self.all, since: anchor, limit: 10, as: Fixture.daemon).added.count == 1)
+    }
+
+    @Test func anUnknownSyncIdentifierDeletesNothing() throws {
+        let store = try Fixture.store()
+        _ = try store.saveBloodPressure(Fixture.reading(1), as: Fixture.daemon)
+        #expect(throws: HealthStoreError.unknownSyncIdentifier("nope")) {
+            try store.deleteCorrelations(of: .bloodPressure, syncIdentifiers: ["C4F312FFFE53F2C9-1-1", "nope"], as: Fixture.daemon)
+        }
+        #expect(try store.correlations(CorrelationQuery(type: .bloodPressure), as: Fixture.daemon).count == 1)
+        // A member's sync identifier names no reading.
+        #expect(throws: HealthStoreError.unknownSyncIdentifier("C4F312FFFE53F2C9-1-1#systolic")) {
+            try store.deleteCorrelations(of: .bloodPressure, syncIdentifiers: ["C4F312FFFE53F2C9-1-1#systolic"], as: Fixture.daemon)
+        }
+    }
+
+    @Test func aUidMayDeleteWhatItMayReadOnlyWithShareAccess() throws {
+        let store = try Fixture.store()
+        _ = try store.saveBloodPressure(Fixture.reading(1), as: Fixture.daemon)
+        let id = ["C4F312FFFE53F2C9-1-1"]
+        // Nothing granted: not determined. Read only: denied.
+        #expect(throws: HealthStoreError.authorizationNotDetermined(type: "bloodPressureSystolic")) {
+            try store.deleteCorrelations(of: .bloodPressure, syncIdentifiers: id, as: Fixture.alice)
+        }
+        for type in [QuantityType.bloodPressureSystolic, .bloodPressureDiastolic] {
+            try store.setAuthorization(AuthorizationGrant(uid: 1000, type: type, canShare: false, canRead: true), by: Fixture.root)
+        }
+        #expect(throws: HealthStoreError.authorizationDenied(type: "bloodPressureSystolic")) {
+            try store.deleteCorrelations(of: .bloodPressure, syncIdentifiers: id, as: Fixture.alice)
+        }
+        // Share without read: only its own readings, and cuffd's are not.
+        for type in [QuantityType.bloodPressureSystolic, .bloodPressureDiastolic] {
+            try store.setAuthorization(AuthorizationGrant(uid: 1000, type: type, canShare: true, canRead: false), by: Fixture.root)
+        }
+        #expect(throws: HealthStoreError.unknownSyncIdentifier(id[0])) {
+            try store.deleteCorrelations(of: .bloodPressure, syncIdentifiers: id, as: Fixture.alice)
+        }
+        #expect(try store.correlations(CorrelationQuery(type: .bloodPressure), as: Fixture.daemon).count == 1)
+        // Share and read: cuffd's reading too.
+        for type in [QuantityType.bloodPressureSystolic, .bloodPressureDiastolic] {
+            try store.setAuthorization(AuthorizationGrant(uid: 1000, type: type, canShare: true, canRead: true), by: Fixture.root)
+        }
+        #expect(try store.deleteCorrelations(of: .bloodPressure, syncIdentifiers: id, as: Fixture.alice) == 5)
+        #expect(try store.correlations(CorrelationQuery(type: .bloodPressure), as: Fixture.daemon).isEmpty)
+    }
+
+    @Test func aDeletionIsRememberedAcrossReopeningAndTombstonePurges() throws {
+        let folder = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("store.sqlite").path
+        let clock = TestClock()
+        var configuration = StoreConfiguration()
+        configuration.clock = { clock.date }
+        do {
+            let store = try HealthStore.open(path: path, configuration: configuration)
+            _ = try store.saveBloodPressure(Fixture.reading(1), as: Fixture.daemon)
+            _ = try store.deleteCorrelations(of: .bloodPressure, syncIdentifiers: ["C4F312FFFE53F2C9-1-1"], as: Fixture.daemon)
+        }
+        clock.advance(by: 400 * 86_400)
+        let store = try HealthStore.open(path: path, configuration: configuration)
+        #expect(try store.purgeExpiredTombstones() == 0)  // purged at open already
+        #expect(try !store.saveBloodPressure(Fixture.reading(1), as: Fixture.daemon).didCommit)
+        #expect(try store.correlations(CorrelationQuery(type: .bloodPressure), as: Fixture.daemon).isEmpty)
+    }
+}
