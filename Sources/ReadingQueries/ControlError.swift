@@ -15,6 +15,8 @@ public enum ControlError: Error, DBusErrorConvertible {
     case stopped
     case measurementFailed(String)
     case invalidArguments(String)
+    /// A value entered by hand that no cuff could have measured, or a time that cannot be a measurement's.
+    case implausible(String)
     /// A change-feed anchor older than the deletions the store still remembers: read everything again.
     case anchorExpired(String)
     /// The device lacks what the request needs (a Heart Rate Control Point).
@@ -38,6 +40,7 @@ public enum ControlError: Error, DBusErrorConvertible {
         case .stopped: DBusError("org.cuffd.Error.Stopped", "the measurement session was stopped")
         case .measurementFailed(let why): DBusError("org.cuffd.Error.MeasurementFailed", why)
         case .invalidArguments(let why): DBusError("org.cuffd.Error.InvalidArguments", why)
+        case .implausible(let why): DBusError("org.cuffd.Error.Implausible", why)
         case .anchorExpired(let why): DBusError("org.cuffd.Error.AnchorExpired", why)
         case .notSupported(let why): DBusError("org.cuffd.Error.NotSupported", why)
         case .pairingRefused(let why): DBusError("org.cuffd.Error.PairingRefused", why)

@@ -99,6 +99,8 @@ struct CuffctlFailure: Error {
             self.init(message: error.message, status: ExitStatus.pairingRefused)
         case "org.cuffd.Error.DownloadIncomplete":
             self.init(message: "warning: \(error.message)", status: ExitStatus.downloadIncomplete)
+        case "org.cuffd.Error.Implausible":
+            self.init(message: error.message, status: ExitStatus.malformedPayload)
         case "org.cuffd.Error.InvalidArguments", DBusError.Name.invalidArgs.rawValue:
             self.init(message: error.message, status: ExitStatus.usage)
         default:

@@ -18,7 +18,7 @@ enum ExitStatus {
     static let timeout = ExitCode(75)
     /// sysexits.h `EX_NOPERM`: the bus policy or cuffd refused the caller.
     static let permissionDenied = ExitCode(77)
-    /// sysexits.h `EX_DATAERR`: the payload given is malformed.
+    /// sysexits.h `EX_DATAERR`: the payload given is malformed, or a reading entered by hand is implausible.
     static let malformedPayload = ExitCode(65)
     /// sysexits.h `EX_UNAVAILABLE`: cuffd is not running, Bluetooth is not available, or a `doctor` check failed.
     static let unavailable = ExitCode(69)

@@ -22,3 +22,38 @@ struct DeleteCommand: AsyncParsableCommand {
         }
     }
 }
+
+/// `cuffctl add SYS/DIA [--pulse N] [--time DATE] [--person NAME] [--arm left|right] [--position sitting|standing|lying]
+/// [--note TEXT]`: a reading taken on another device (a manual cuff at the pharmacy), entered by hand under the caller's
+/// uid (docs/cuffctl.md, "Correcting readings").
+struct AddCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Enter a reading by hand.",
+        discussion: "Values as a cuff would measure them (systolic 20–300, diastolic 10–300 and below the systolic, pulse 30–240/min; others exit 65); --time neither in the future nor before 1900 (default: now). Prints the new reading's sync identifier.")
+    @OptionGroup var bus: BusOptions
+    @Argument(help: "Systolic/diastolic in mmHg, e.g. 128/82.") var pressures: String
+    @Option(help: "Pulse per minute.") var pulse: Double?
+    @Option(help: "When it was measured: 2026-11-23T07:15:00+01:00, a date, or a span back from now (2h).") var time: String?
+    @Option(help: "The person measured, as the configuration names them.") var person: String?
+    @Option(help: "left or right.") var arm: String?
+    @Option(help: "sitting, standing or lying.") var position: String?
+    @Option(help: "A note (at most 1000 bytes, one line).") var note: String?
+
+    func run() async throws {
+        try await reportingFailures {
+            let parts = pressures.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2, let systolic = Double(parts[0]), let diastolic = Double(parts[1]) else {
+                throw CuffctlFailure(message: "\"\(pressures)\" is not SYS/DIA like 128/82", status: ExitStatus.usage)
+            }
+            var reading: DBusProperties = ["systolic": DBusVariant(systolic), "diastolic": DBusVariant(diastolic)]
+            reading["pulseRate"] = pulse.map { DBusVariant($0) }
+            reading["time"] = try time.map { DBusVariant(try DateArgument.parse($0).timeIntervalSince1970) }
+            reading["person"] = person.map { DBusVariant($0) }
+            reading["arm"] = arm.map { DBusVariant($0) }
+            reading["position"] = position.map { DBusVariant($0) }
+            reading["note"] = note.map { DBusVariant($0) }
+            let reply = try await CuffdConnection(bus).call("AddReading", [reading.dbusValue])
+            print(try reply.first?.decode(String.self) ?? "")
+        }
+    }
+}

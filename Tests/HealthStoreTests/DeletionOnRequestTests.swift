@@ -108,3 +108,35 @@ import Testing
         #expect(try store.correlations(CorrelationQuery(type: .bloodPressure), as: Fixture.daemon).isEmpty)
     }
 }
+
+/// Readings entered by hand (docs/health-store.md, "Correcting readings").
+@Suite struct EnteredByHandTests {
+    static func reading() -> BloodPressureReading {
+        BloodPressureReading(
+            systolic: 128, diastolic: 82, pulse: 70, receivedAt: Fixture.t0, device: Fixture.cuff, bodyPosition: .sittingDown,
+            measurementLocation: .leftUpperArm, note: "pharmacy", syncIdentifier: "cuffd.manual:1")
+    }
+
+    @Test func aReadingEnteredByHandIsTheCallersMarkedAndHasNoDevice() throws {
+        let store = try Fixture.store()
+        let saved = try store.saveEnteredByHand(Self.reading(), as: .daemon(uid: 0)).object
+        #expect(saved.device == nil && saved.metadata.wasUserEntered == true && saved.metadata[.recordingMethod] == .integer(3))
+        #expect(saved.metadata.note == "pharmacy" && saved.metadata.measurementLocation == .leftUpperArm)
+        let stored = try #require(try store.correlations(CorrelationQuery(type: .bloodPressure), as: Fixture.daemon).first)
+        #expect(stored.sourceRevision?.source.bundleIdentifier == "uid.0" && stored.device == nil)
+        #expect(stored.objects.allSatisfy { $0.metadata.wasUserEntered == true && $0.device == nil })
+    }
+
+    @Test func aUidNeedsShareAccessAndThenReadsItsOwn() throws {
+        let store = try Fixture.store()
+        #expect(throws: HealthStoreError.authorizationNotDetermined(type: "bloodPressureSystolic")) {
+            try store.saveEnteredByHand(Self.reading(), as: Fixture.alice)
+        }
+        for type in [QuantityType.bloodPressureSystolic, .bloodPressureDiastolic, .bloodPressureMean, .heartRate] {
+            try store.setAuthorization(AuthorizationGrant(uid: 1000, type: type, canShare: true, canRead: false), by: Fixture.root)
+        }
+        _ = try store.saveEnteredByHand(Self.reading(), as: Fixture.alice)
+        #expect(try store.correlations(CorrelationQuery(type: .bloodPressure), as: Fixture.alice).count == 1)
+        #expect(try store.correlations(CorrelationQuery(type: .bloodPressure), as: Fixture.bob).isEmpty)
+    }
+}

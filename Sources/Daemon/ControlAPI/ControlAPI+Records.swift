@@ -1,8 +1,9 @@
 import DBus
+import Foundation
 import HealthStore
 import ReadingQueries
 
-/// Correcting the record (docs/dbus-api.md, "Correcting readings"): deleting readings on request. Administrators may
+/// Correcting the record (docs/dbus-api.md, "Correcting readings"): deleting readings on request, entering them by hand. Administrators may
 /// change every reading; a uid allowed to share blood pressure those it may read (HealthStore's grants); everyone
 /// else nothing. Each change is a notice in the journal naming the caller's uid and the readings, and wakes the change
 /// feed's followers with `ReadingsChanged`.
@@ -23,6 +24,15 @@ extension ControlAPI {
                 self.signals.logger.notice("uid \(caller.uid) deleted the readings \(identifiers.joined(separator: ", "))")
                 self.signals.readingsChanged()
                 return [.uint32(UInt32(Set(identifiers).count))]
+            },
+            .init("AddReading", inputs: [.init("reading", .dictionary(key: .string, value: .variant))], outputs: [.init("syncIdentifier", .string)]) { call in
+                let caller = try await self.policy.authorize(call, .reader)
+                let entry = try HandEntry(call.argument(0), people: self.people, now: Date())
+                let client = self.policy.storeClient(for: caller)
+                _ = try Self.storeCall { try self.store.saveEnteredByHand(entry.reading, as: client) }
+                self.signals.logger.notice("uid \(caller.uid) entered the reading \(entry.reading.syncIdentifier) by hand")
+                self.signals.readingsChanged()
+                return [.string(entry.reading.syncIdentifier)]
             },
         ]
     }

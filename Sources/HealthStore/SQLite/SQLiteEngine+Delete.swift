@@ -33,7 +33,7 @@ extension SQLiteEngine {
     }
 }
 
-/// Deletion on request by sync identifier (docs/health-store.md, "Deleting"): a correlation goes with its members and
+/// Deletion on request by sync identifier (docs/health-store.md, "Deleting on request"): a correlation goes with its members and
 /// linked samples, each tombstoned for the change feed, and its (source, sync identifier) is remembered for good
 /// (migration v7), so that saving it again — a cuff sending its memory once more — stores nothing.
 extension SQLiteEngine {

@@ -121,7 +121,7 @@ enum SQLiteSchema {
         }
         // The sync identifiers of correlations deleted on request, kept for good (tombstones are purged after the
         // retention window): a cuff sending a deleted reading again from its memory stores nothing
-        // (docs/health-store.md, "Deleting").
+        // (docs/health-store.md, "Deleting on request").
         migrator.registerMigration("v7-deleted-sync-keys") { db in
             try db.execute(sql: """
                 CREATE TABLE deleted_sync_key (

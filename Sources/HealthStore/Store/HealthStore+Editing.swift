@@ -1,6 +1,6 @@
 import Foundation
 
-/// Changing stored readings on request (docs/health-store.md, "Deleting"): unlike HealthKit's `deleteObjects`, which
+/// Changing stored readings on request (docs/health-store.md, "Deleting on request"): unlike HealthKit's `deleteObjects`, which
 /// deletes only what the caller saved itself (docs/reference/HEALTH-STORE.md §4), a client allowed to share a
 /// correlation type's members may change the correlations of that type it may read, whoever saved them — a household's
 /// cuff readings are saved by cuffd, and corrected by the people measured; the daemon (cuffd's administrators) may
@@ -17,6 +17,16 @@ extension HealthStore {
         let types = try engine.deleteCorrelations(of: type.identifier, syncIdentifiers: syncIdentifiers, source: source, at: configuration.clock())
         observers.notify(Set(types))
         return types.count
+    }
+
+    /// Saves a reading a person entered by hand under the caller's own source (`uid.N`: the source is "the writer
+    /// principal", docs/reference/HEALTH-STORE.md §2), marked `WasUserEntered`, without a device. The daemon client
+    /// (cuffd's administrators) may; any other client needs share permission for every type the reading holds.
+    public func saveEnteredByHand(_ reading: BloodPressureReading, as client: HealthClient) throws(HealthStoreError) -> SaveOutcome<Correlation> {
+        var entered = reading
+        entered.wasUserEntered = true
+        entered.device = nil
+        return try save([entered.correlation()], as: client, under: .user(uid: client.uid, groups: client.groups))[0]
     }
 
     /// The source whose `type` correlations `client` may change: any (nil) for the daemon and for a client that may

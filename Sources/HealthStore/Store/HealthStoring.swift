@@ -23,8 +23,11 @@ public protocol HealthStoring: Sendable {
     func delete(_ uuids: [UUID], as client: HealthClient) throws(HealthStoreError) -> Int
     /// Deletes the correlations of `type` holding these sync identifiers — those the client may change — with their
     /// members and linked samples, all or nothing, remembering each deletion for good; returns the number of objects
-    /// tombstoned (docs/health-store.md, "Deleting").
+    /// tombstoned (docs/health-store.md, "Deleting on request").
     func deleteCorrelations(of type: CorrelationType, syncIdentifiers: [String], as client: HealthClient) throws(HealthStoreError) -> Int
+    /// Saves a reading entered by hand under the caller's own source, marked `WasUserEntered` (docs/health-store.md,
+    /// "Entered by hand").
+    func saveEnteredByHand(_ reading: BloodPressureReading, as client: HealthClient) throws(HealthStoreError) -> SaveOutcome<Correlation>
     /// Samples of one type (`HKSampleQuery`).
     func samples(_ query: SampleQuery, as client: HealthClient) throws(HealthStoreError) -> [QuantitySample]
     /// Correlations with the members visible to the client (`HKCorrelationQuery`).
