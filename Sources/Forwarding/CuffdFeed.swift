@@ -21,11 +21,12 @@ struct CuffdFeed: Sendable {
         try await ask("ChangeColumns", ["anchor": DBusVariant(anchor), "limit": DBusVariant(Self.pageSize)], ChangePage.init)
     }
 
-    /// The newest reading cuffd holds of `user`'s cuff and User ID (`ReadingColumns` with `device`, `user` and `limit`
-    /// 1), nil when none is left: what Home Assistant's state falls back to when the reading there was deleted.
+    /// The newest reading cuffd holds of `user`'s cuff and User ID that is not excluded on request (`ReadingColumns` with
+    /// `device`, `user`, `withoutExcluded` and `limit` 1), nil when none is left: what Home Assistant's state falls back
+    /// to when the reading there was deleted or excluded.
     func newestReading(of user: PublishedUser) async throws(FeedError) -> ReadingRecord? {
         guard let address = user.device["address"] else { return nil }
-        var filter: DBusProperties = ["device": DBusVariant(address), "limit": DBusVariant(UInt32(1))]
+        var filter: DBusProperties = ["device": DBusVariant(address), "withoutExcluded": DBusVariant(true), "limit": DBusVariant(UInt32(1))]
         if user.user.hasPrefix("user"), let id = UInt8(user.user.dropFirst(4)) { filter["user"] = DBusVariant(id) }
         return try await ask("ReadingColumns", filter) { try ReadingColumns.records($0).last }
     }

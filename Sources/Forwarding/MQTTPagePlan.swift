@@ -3,15 +3,16 @@ import ReadingColumns
 /// The messages one page of the change feed becomes, in the feed's order (docs/home-assistant.md, "Topics"):
 ///
 /// * a user seen for the first time, or whose cuff or person changed, is announced first (discovery configs);
-/// * of each user's readings in the page, the newest goes to the retained state topic — if it is no older than the
-///   newest already published there: Home Assistant stamps a state with its arrival time, so an older reading on the
+/// * of each user's readings in the page, the newest not excluded on request goes to the retained state topic — if it
+///   is no older than the newest already published there: Home Assistant stamps a state with its arrival time, so an older reading on the
 ///   state topic would show as new —, and every other one to the history topic;
 /// * a reading of a cuff cuffd no longer remembers (``RememberedCuffs``: forgotten since it was stored) goes to the
 ///   history topic, after its user's removal (``HomeAssistantDiscovery/removal(_:topics:)``), once per page: the
 ///   entities may have been announced by a page whose acknowledgement a crash kept out of `users.json`, and a removal
 ///   of what is already gone changes nothing.
 ///
-/// A deletion of the reading on a user's state topic (at its revision or a later one) leaves the user ``orphaned``: the
+/// A deletion of the reading on a user's state topic (at its revision or a later one) — deleted, or replaced by a
+/// revision, such as one excluding it — leaves the user ``orphaned``: the
 /// sink asks cuffd for the user's newest remaining reading and hands it to ``fallBack(_:to:)``, which publishes it on
 /// the state topic, or clears the retained state when none is left. Other deletions are not published: Home Assistant
 /// has no way to take back a past state.
@@ -26,7 +27,8 @@ struct MQTTPagePlan {
         users = known
         let keyed = page.readings.map { (reading: $0, key: CuffUser($0)) }
         var newestInPage: [CuffUser: ReadingRecord] = [:]
-        for (reading, key) in keyed where reading.time >= newestInPage[key]?.time ?? -.infinity {
+        // A reading excluded on request is never a state (docs/home-assistant.md, "Correcting readings").
+        for (reading, key) in keyed where !reading.isExcluded && reading.time >= newestInPage[key]?.time ?? -.infinity {
             newestInPage[key] = reading
         }
         var removed: Set<CuffUser> = []
@@ -60,11 +62,11 @@ struct MQTTPagePlan {
         }.map(\.key).sorted()
     }
 
-    /// Publishes `reading`, the newest cuffd still holds of the orphaned `user`, on its state topic — or clears the
+    /// Publishes `reading`, the newest cuffd still holds of the orphaned `user` (and counts), on its state topic — or clears the
     /// retained state (an empty retained message, MQTT 5 §3.3.1.3) when it holds none.
     mutating func fallBack(_ user: CuffUser, to reading: ReadingRecord?, topics: MQTTTopics) {
         guard var published = users[user] else { return }
-        if let reading, CuffUser(reading) == user {
+        if let reading, CuffUser(reading) == user, !reading.isExcluded {
             messages.append(MQTTConnection.Message(topic: topics.state(user), payload: ReadingMessage.payload(reading), retain: true))
             (published.newest, published.state, published.stateVersion) = (reading.time, reading.syncIdentifier, reading.syncVersion)
         } else {

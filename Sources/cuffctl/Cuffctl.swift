@@ -18,7 +18,7 @@ struct Cuffctl: AsyncParsableCommand {
         subcommands: [
             StatusCommand.self, DevicesCommand.self, ScanCommand.self, PairCommand.self, ForgetCommand.self, StartCommand.self,
             StopCommand.self, ReadingsCommand.self, HeartRateCommand.self, ResetEnergyCommand.self, ExportCommand.self, ForwardCommand.self, ReportCommand.self,
-            StatsCommand.self, AddCommand.self, DeleteCommand.self, GrantCommand.self, RevokeCommand.self, PermissionsCommand.self,
+            StatsCommand.self, AddCommand.self, AnnotateCommand.self, DeleteCommand.self, GrantCommand.self, RevokeCommand.self, PermissionsCommand.self,
             DoctorCommand.self, DecodeCommand.self,
         ]
     )

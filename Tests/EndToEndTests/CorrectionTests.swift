@@ -110,4 +110,60 @@ struct CorrectionTests {
             #expect(Self.identifiers(try await stack.readings(as: accounts.reader)).count == before.count + 2)
         }
     }
+
+    @Test("annotate: a new revision — excluded readings stay listed but leave stats, included again they count; moved to a person or to nobody; arm, position, note; bad or conflicting changes, unknown and deleted readings and uids without share access change nothing")
+    func annotate() async throws {
+        try await Self.withPaired { accounts, stack in
+            let stored = Self.identifiers(try await stack.readings())
+            let guest = stored[1]
+            func systolicCount() async throws -> Int? {
+                let stats = try await stack.cuffctl(["stats", "--json"])
+                return (try JSONSerialization.jsonObject(with: Data(stats.output.utf8)) as? [String: [String: Any]])?["systolic"]?["count"] as? Int
+            }
+            func reading(_ identifier: String) async throws -> [String: Any]? {
+                try await stack.readings().first { $0["syncIdentifier"] as? String == identifier }
+            }
+
+            let refusals: [([String], Int32, String)] = [
+                ([guest, "--exclude", "x", "--include"], 64, "contradict"),
+                ([guest, "--person", "alice", "--no-person"], 64, "contradict"),
+                ([guest, "--person", "bob"], 64, "no person \"bob\" is configured"),
+                ([guest, "--exclude", ""], 64, "is not empty"),
+                ([guest, "--arm", "both"], 64, "left or right"),
+                ([guest, "--note", "a\u{1b}[2J"], 64, "control characters"),
+                ([guest], 64, "nothing to change"),
+                (["no-such-reading", "--note", "x"], 68, "no-such-reading"),
+            ]
+            for (arguments, status, message) in refusals {
+                let refused = try await stack.cuffctl(["annotate"] + arguments)
+                #expect(refused.status == status && refused.error.contains(message), "\(arguments): \(refused.status) \(refused.error)")
+            }
+            #expect(try await stack.cuffctl(["grant", "\(accounts.reader.uid)", "bloodPressure", "read"]).status == 0)
+            #expect(try await stack.cuffctl(["annotate", guest, "--exclude", "guest"], as: accounts.reader).status == 77)
+            #expect(try await reading(guest)?["excluded"] == nil)
+            #expect(try await systolicCount() == 3)
+
+            let excluded = try await stack.cuffctl(["annotate", guest, "--exclude", "a guest used the cuff"])
+            #expect(excluded.status == 0 && excluded.output == "revision 1\n", "\(excluded.error)")
+            let marked = try #require(try await reading(guest))
+            #expect(marked["excluded"] as? Bool == true && marked["exclusionReason"] as? String == "a guest used the cuff")
+            #expect(try await systolicCount() == 2)
+            #expect(stack.journalEntries().contains { $0["MESSAGE"] == "uid 0 annotated the reading \(guest) (revision 1): ExclusionReason" })
+
+            #expect(try await stack.cuffctl(["grant", "\(accounts.reader.uid)", "bloodPressure", "read,share"]).status == 0)
+            let described = try await stack.cuffctl(
+                ["annotate", guest, "--include", "--no-person", "--arm", "right", "--position", "lying", "--note", "after coffee"], as: accounts.reader)
+            #expect(described.status == 0 && described.output == "revision 2\n", "\(described.error)")
+            let after = try #require(try await reading(guest))
+            #expect(after["excluded"] == nil && after["person"] is NSNull && after["arm"] as? String == "right", "\(after)")
+            #expect(after["position"] as? String == "lying" && after["note"] as? String == "after coffee")
+            #expect(try await systolicCount() == 3)
+            #expect(try await stack.cuffctl(["annotate", guest, "--person", "alice"]).output == "revision 3\n")
+            #expect(try await reading(guest)?["person"] as? String == "alice")
+
+            #expect(try await stack.cuffctl(["delete", guest]).status == 0)
+            let gone = try await stack.cuffctl(["annotate", guest, "--note", "x"])
+            #expect(gone.status == 68, "\(gone.error)")
+        }
+    }
 }

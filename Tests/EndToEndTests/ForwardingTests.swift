@@ -81,6 +81,20 @@ struct ForwardingTests {
         }
     }
 
+    @Test("cuffctl annotate while cuff-forward runs: ReadingsChanged wakes it, and the central row takes the new revision")
+    func annotateOnRequest() async throws {
+        try await withTeardown { teardown in
+            let forwarding = try await Self.pairedAndForwarded(teardown)
+            let oldest = try #require(try await forwarding.stack.readings().first?["syncIdentifier"] as? String)
+            #expect(try await forwarding.query("SELECT sync_version, coalesce(person, '-') FROM readings WHERE sync_identifier = '\(oldest)'") == ["0|-"])
+            // No person is configured here: --no-person makes a revision all the same.
+            #expect(try await forwarding.stack.cuffctl(["annotate", oldest, "--no-person", "--note", "cuff slipped"]).status == 0)
+            try await forwarding.stack.wait(for: "forwarded 1 readings and 1 deletions", in: "forward.log")
+            #expect(try await forwarding.query("SELECT sync_version, deleted_at IS NULL FROM readings WHERE sync_identifier = '\(oldest)'") == ["1|t"])
+            try await forwarding.waitUntilCentralMatchesGateway()
+        }
+    }
+
     @Test("PostgreSQL down when cuff-forward starts, then stopped again mid-way: every reading arrives, each outage logged once and shown by forward status; idle, nothing wakes it")
     func serverOutages() async throws {
         try await withTeardown { teardown in

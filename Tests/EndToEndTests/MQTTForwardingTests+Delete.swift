@@ -29,4 +29,23 @@ extension MQTTForwardingTests {
             #expect(try await offCooperativePool { try retainedState() }.isEmpty)
         }
     }
+
+    @Test("cuffctl annotate --exclude of the reading on the state topic: it goes to history, the state falls back to the newest that counts; --include brings it back")
+    func excludedState() async throws {
+        try await withTeardown { teardown in
+            let forwarding = try await Self.caughtUp(teardown)
+            let identifiers = try await forwarding.stack.readings().compactMap { $0["syncIdentifier"] as? String }
+            let states = { forwarding.seen().filter { $0.topic.hasSuffix("/state") } }
+            let published = states().count
+            #expect(try await forwarding.stack.cuffctl(["annotate", identifiers.last!, "--exclude", "a guest used the cuff"]).status == 0)
+            try await forwarding.wait("the state falling back") { _ in states().count > published }
+            #expect(states().last?.json["sync_identifier"] as? String == identifiers[identifiers.count - 2])
+            let history = forwarding.seen().filter { $0.topic.hasSuffix("/history") }.last?.json
+            #expect(history?["sync_identifier"] as? String == identifiers.last! && history?["excluded"] as? String == "a guest used the cuff")
+
+            #expect(try await forwarding.stack.cuffctl(["annotate", identifiers.last!, "--include"]).status == 0)
+            try await forwarding.wait("the state back") { _ in states().last?.json["sync_identifier"] as? String == identifiers.last! }
+            #expect(states().last?.json["sync_version"] as? Int == 2 && states().last?.json["excluded"] is NSNull)
+        }
+    }
 }

@@ -140,3 +140,71 @@ import Testing
         #expect(try store.correlations(CorrelationQuery(type: .bloodPressure), as: Fixture.bob).isEmpty)
     }
 }
+
+/// Revisions on request (docs/health-store.md, "Revising on request").
+@Suite struct RevisionOnRequestTests {
+    static let id = "C4F312FFFE53F2C9-1-1"
+
+    static func counts(_ store: HealthStore, _ predicate: SamplePredicate) throws -> [Int] {
+        try [QuantityType.bloodPressureSystolic, .heartRate].map {
+            try store.statistics(of: $0, predicate: predicate, options: .discrete, as: Fixture.daemon).all.sampleCount
+        }
+    }
+
+    @Test func aRevisionRaisesTheVersionKeepsTheValuesAndTheFeedReplacesIt() throws {
+        let store = try Fixture.store()
+        let original = try store.saveBloodPressure(Fixture.reading(1), as: Fixture.daemon).object
+        let anchor = try store.changes(of: [.correlation(.bloodPressure)], since: nil, limit: 10, as: Fixture.daemon).newAnchor
+        let revised = try store.reviseCorrelation(
+            of: .bloodPressure, syncIdentifier: Self.id, changes: [.personIdentifier: .string("bob"), .note: .string("after coffee"), .bodyPosition: nil],
+            as: Fixture.daemon)
+        #expect(revised.metadata.syncVersion == 1 && revised.metadata.personIdentifier == "bob" && revised.metadata.bodyPosition == nil)
+        let stored = try #require(try store.correlations(CorrelationQuery(type: .bloodPressure), as: Fixture.daemon).first)
+        #expect(stored.uuid == revised.uuid && stored.uuid != original.uuid && stored.metadata.note == "after coffee")
+        #expect(stored.member(.bloodPressureSystolic)?.quantity.value == 120 && stored.objects.allSatisfy { $0.metadata.personIdentifier == "bob" })
+        #expect(stored.sourceRevision?.source.bundleIdentifier == original.sourceRevision?.source.bundleIdentifier && stored.device == original.device)
+        let feed = try store.changes(of: [.correlation(.bloodPressure)], since: anchor, limit: 10, as: Fixture.daemon)
+        #expect(feed.added.count == 1 && feed.deleted.map(\.syncVersion) == [0] && feed.deleted.map(\.syncIdentifier) == [Self.id])
+        // Again: version 2.
+        #expect(try store.reviseCorrelation(of: .bloodPressure, syncIdentifier: Self.id, changes: [.note: nil], as: Fixture.daemon).metadata.syncVersion == 2)
+    }
+
+    @Test func anExcludedReadingLeavesStatisticsFromTheRollupAndFromSamplesAndComesBackIncluded() throws {
+        let store = try Fixture.store()
+        _ = try store.saveBloodPressure([Fixture.reading(1, systolic: 190), Fixture.reading(2, systolic: 120)], as: Fixture.daemon)
+        var counted = SamplePredicate()
+        counted.excludeExcluded = true
+        // A date range cutting slots: part of it is summed from samples, not the rollup.
+        var partial = counted
+        partial.dateRange = DateRange(start: Fixture.t0.addingTimeInterval(3600 - 60), end: Fixture.t0.addingTimeInterval(3 * 3600 + 60), strictStartDate: true)
+        _ = try store.reviseCorrelation(of: .bloodPressure, syncIdentifier: Self.id, changes: [.exclusionReason: .string("guest")], as: Fixture.daemon)
+        #expect(try Self.counts(store, counted) == [1, 1])
+        #expect(try Self.counts(store, partial) == [1, 1])
+        #expect(try Self.counts(store, SamplePredicate()) == [2, 2])
+        let max = try store.statistics(of: .bloodPressureSystolic, predicate: counted, options: .discrete, as: Fixture.daemon).all.maximum?.value
+        #expect(max == 120)
+        // Excluded readings are still listed, marked.
+        #expect(try store.correlations(CorrelationQuery(type: .bloodPressure), as: Fixture.daemon).compactMap(\.metadata.exclusionReason) == ["guest"])
+        _ = try store.reviseCorrelation(of: .bloodPressure, syncIdentifier: Self.id, changes: [.exclusionReason: nil], as: Fixture.daemon)
+        #expect(try Self.counts(store, counted) == [2, 2])
+    }
+
+    @Test func anUnknownOrDeletedReadingOrABadValueChangesNothing() throws {
+        let store = try Fixture.store()
+        _ = try store.saveBloodPressure(Fixture.reading(1), as: Fixture.daemon)
+        #expect(throws: HealthStoreError.unknownSyncIdentifier("nope")) {
+            try store.reviseCorrelation(of: .bloodPressure, syncIdentifier: "nope", changes: [.note: .string("x")], as: Fixture.daemon)
+        }
+        #expect(throws: HealthStoreError.self) {
+            try store.reviseCorrelation(of: .bloodPressure, syncIdentifier: Self.id, changes: [.bodyPosition: .integer(9)], as: Fixture.daemon)
+        }
+        #expect(throws: HealthStoreError.self) {
+            try store.reviseCorrelation(of: .bloodPressure, syncIdentifier: Self.id, changes: [.syncVersion: .integer(9)], as: Fixture.daemon)
+        }
+        #expect(try store.correlations(CorrelationQuery(type: .bloodPressure), as: Fixture.daemon).first?.metadata.syncVersion == 0)
+        _ = try store.deleteCorrelations(of: .bloodPressure, syncIdentifiers: [Self.id], as: Fixture.daemon)
+        #expect(throws: HealthStoreError.unknownSyncIdentifier(Self.id)) {
+            try store.reviseCorrelation(of: .bloodPressure, syncIdentifier: Self.id, changes: [.note: .string("x")], as: Fixture.daemon)
+        }
+    }
+}

@@ -61,6 +61,12 @@ final class DataReadCounter: HealthStoreEngine {
         try inner.deleteCorrelations(of: type, syncIdentifiers: syncIdentifiers, source: source, at: now)
     }
 
+    func reviseCorrelation(
+        of type: String, syncIdentifier: String, source: String?, changes: [MetadataKey: MetadataValue?], at now: Date
+    ) throws(HealthStoreError) -> Correlation {
+        try inner.reviseCorrelation(of: type, syncIdentifier: syncIdentifier, source: source, changes: changes, at: now)
+    }
+
     func purgeTombstones(deletedBefore cutoff: Date) throws(HealthStoreError) -> Int { try inner.purgeTombstones(deletedBefore: cutoff) }
     func storeIdentifier() throws(HealthStoreError) -> UUID { try inner.storeIdentifier() }
     func knowsSource(_ bundleIdentifier: String) throws(HealthStoreError) -> Bool { try inner.knowsSource(bundleIdentifier) }

@@ -3,7 +3,8 @@ import Foundation
 import HealthStore
 import ReadingQueries
 
-/// Correcting the record (docs/dbus-api.md, "Correcting readings"): deleting readings on request, entering them by hand. Administrators may
+/// Correcting the record (docs/dbus-api.md, "Correcting readings"): deleting readings on request, entering them by hand,
+/// annotating them (a new revision). Administrators may
 /// change every reading; a uid allowed to share blood pressure those it may read (HealthStore's grants); everyone
 /// else nothing. Each change is a notice in the journal naming the caller's uid and the readings, and wakes the change
 /// feed's followers with `ReadingsChanged`.
@@ -33,6 +34,23 @@ extension ControlAPI {
                 self.signals.logger.notice("uid \(caller.uid) entered the reading \(entry.reading.syncIdentifier) by hand")
                 self.signals.readingsChanged()
                 return [.string(entry.reading.syncIdentifier)]
+            },
+            .init(
+                "AnnotateReading", inputs: [.init("syncIdentifier", .string), .init("changes", .dictionary(key: .string, value: .variant))],
+                outputs: [.init("syncVersion", .int64)]
+            ) { call in
+                let caller = try await self.policy.authorize(call, .reader)
+                let identifier: String = try call.argument(0)
+                try Self.checkSyncIdentifiers([identifier])
+                let annotation = try Annotation(call.argument(1), people: self.people)
+                let client = self.policy.storeClient(for: caller)
+                let revised = try Self.storeCall {
+                    try self.store.reviseCorrelation(of: .bloodPressure, syncIdentifier: identifier, changes: annotation.changes, as: client)
+                }
+                let version = revised.metadata.syncVersion ?? 0
+                self.signals.logger.notice("uid \(caller.uid) annotated the reading \(identifier) (revision \(version)): \(annotation.summary)")
+                self.signals.readingsChanged()
+                return [.int64(version)]
             },
         ]
     }

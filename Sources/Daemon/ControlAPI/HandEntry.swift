@@ -33,50 +33,16 @@ struct HandEntry {
             }
             guard time >= Self.earliest else { throw ControlError.implausible("the time lies before 1900: no home cuff measured then") }
             let person = try dictionary.property("person", as: String.self)
-            if let person { try Self.check(person: person, in: people) }
+            if let person { try CorrectionInput.check(person: person, in: people) }
             reading = BloodPressureReading(
                 systolic: systolic, diastolic: diastolic, pulse: pulse, receivedAt: time, timeZoneIdentifier: TimeZone.current.identifier,
                 device: nil, personIdentifier: person,
-                bodyPosition: try dictionary.property("position", as: String.self).map(Self.position),
-                measurementLocation: try dictionary.property("arm", as: String.self).map(Self.arm),
-                wasUserEntered: true, note: try dictionary.property("note", as: String.self).map { try Self.checked($0, "a note") },
+                bodyPosition: try dictionary.property("position", as: String.self).map(CorrectionInput.position),
+                measurementLocation: try dictionary.property("arm", as: String.self).map(CorrectionInput.arm),
+                wasUserEntered: true, note: try dictionary.property("note", as: String.self).map { try CorrectionInput.checked($0, "a note") },
                 syncIdentifier: "cuffd.manual:\(UUID().uuidString.lowercased())")
         } catch let mismatch as DBusTypeMismatch {
             throw ControlError.invalidArguments(mismatch.description)
         }
-    }
-
-    /// A person the configuration names (a cuff's `User=`), else `InvalidArguments` naming those it does.
-    static func check(person: String, in people: Set<String>) throws {
-        guard people.contains(person) else {
-            let known = people.isEmpty ? "the configuration names nobody" : "configured: " + people.sorted().joined(separator: ", ")
-            throw ControlError.invalidArguments("no person \"\(person.prefix(80))\" is configured (\(known))")
-        }
-    }
-
-    static func arm(_ name: String) throws -> MeasurementLocation {
-        guard let location = ReadingAnnotation.location(named: name) else {
-            throw ControlError.invalidArguments("the arm is \(ReadingAnnotation.armChoices.joined(separator: " or ")), not \"\(name.prefix(80))\"")
-        }
-        return location
-    }
-
-    static func position(_ name: String) throws -> BodyPosition {
-        guard let position = ReadingAnnotation.position(named: name) else {
-            throw ControlError.invalidArguments("the position is \(ReadingAnnotation.positionChoices.joined(separator: ", ")), not \"\(name.prefix(80))\"")
-        }
-        return position
-    }
-
-    /// A note or a reason: not empty, at most ``MetadataKey/noteLimit`` bytes of UTF-8, no control characters.
-    static func checked(_ text: String, _ what: String) throws -> String {
-        guard !text.isEmpty else { throw ControlError.invalidArguments("\(what) is not empty") }
-        guard text.utf8.count <= MetadataKey.noteLimit else {
-            throw ControlError.invalidArguments("\(what) is at most \(MetadataKey.noteLimit) bytes, not \(text.utf8.count)")
-        }
-        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw ControlError.invalidArguments("\(what) holds no control characters (a new line, a tab, an escape)")
-        }
-        return text
     }
 }

@@ -44,15 +44,7 @@ extension SQLiteEngine {
             var deleted: [String] = []
             var seen = Set<String>()
             for syncIdentifier in syncIdentifiers where seen.insert(syncIdentifier).inserted {
-                let rows = try typeID.map { typeID in
-                    try Row.fetchAll(db.cachedStatement(sql: """
-                        SELECT id, source_id FROM sample
-                        WHERE source_id IN (SELECT id FROM source WHERE ?1 IS NULL OR bundle_identifier = ?1)
-                          AND sync_identifier = ?2 AND type_id = ?3 AND is_correlation = 1
-                        """), arguments: [source, syncIdentifier, typeID])
-                } ?? []
-                guard !rows.isEmpty else { throw HealthStoreError.unknownSyncIdentifier(syncIdentifier) }
-                for row in rows {
+                for row in try Self.correlationRows(db, typeID, syncIdentifier, source) {
                     let id: Int64 = row[0]
                     for child in try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM sample WHERE correlation_id = ? ORDER BY id"), arguments: [id]) {
                         deleted.append(try tombstoneAndDelete(rowID: child, ctx))
@@ -63,6 +55,40 @@ extension SQLiteEngine {
             }
             try ctx.finish()
             return deleted
+        }
+    }
+}
+
+extension SQLiteEngine {
+    /// The id and source id of each correlation of type `typeID` holding `syncIdentifier` (of the source `source` only,
+    /// when given), along the index `sample_sync_key`; none is ``HealthStoreError/unknownSyncIdentifier(_:)``.
+    static func correlationRows(_ db: Database, _ typeID: Int64?, _ syncIdentifier: String, _ source: String?) throws -> [Row] {
+        let rows = try typeID.map { typeID in
+            try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT id, source_id FROM sample
+                WHERE source_id IN (SELECT id FROM source WHERE ?1 IS NULL OR bundle_identifier = ?1)
+                  AND sync_identifier = ?2 AND type_id = ?3 AND is_correlation = 1
+                ORDER BY id
+                """), arguments: [source, syncIdentifier, typeID])
+        } ?? []
+        guard !rows.isEmpty else { throw HealthStoreError.unknownSyncIdentifier(syncIdentifier) }
+        return rows
+    }
+
+    /// A new revision of the correlation of type `type` holding `syncIdentifier` (of `source` only, when given; the first
+    /// saved, should several sources hold it) with `changes` applied (``Correlation/revised(_:)``), saved in one
+    /// transaction by the upsert rule: the old revision tombstoned, the row keeping its place (docs/health-store.md,
+    /// "Revising on request").
+    public func reviseCorrelation(
+        of type: String, syncIdentifier: String, source: String?, changes: [MetadataKey: MetadataValue?], at now: Date
+    ) throws(HealthStoreError) -> Correlation {
+        try write { db in
+            let ctx = try SQLiteWriteContext(db, now: now)
+            let row = try Self.correlationRows(db, try Self.typeID(db, type), syncIdentifier, source)[0]
+            let revised = try loadCorrelations(db, where: "s.id = ?", [row[0] as Int64])[0].revised(changes)
+            _ = try upsert(revised, ctx)
+            try ctx.finish()
+            return revised
         }
     }
 }

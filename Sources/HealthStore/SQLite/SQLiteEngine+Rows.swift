@@ -30,7 +30,9 @@ extension SQLiteEngine {
             metadata: ctx.metadataJSON(object.metadata), syncIdentifier: object.metadata.syncIdentifier,
             syncVersion: object.metadata.syncVersion, correlationID: correlationID, isMember: isMember,
             createdAt: ctx.now, changeSeq: ctx.nextSeq(),
-            rollupPart: SQLiteSchema.rollupPart(correlated: correlationID != nil, contact: object.metadata[.heartRateSensorContact])))
+            rollupPart: SQLiteSchema.rollupPart(
+                correlated: correlationID != nil, contact: object.metadata[.heartRateSensorContact],
+                excluded: object.metadata.exclusionReason != nil)))
         return id
     }
 

@@ -35,7 +35,7 @@ extension SQLiteEngine {
         }
     }
 
-    private func upsert(_ correlation: Correlation, _ ctx: SQLiteWriteContext) throws -> SaveOutcome<Correlation> {
+    func upsert(_ correlation: Correlation, _ ctx: SQLiteWriteContext) throws -> SaveOutcome<Correlation> {
         let db = ctx.db
         let sourceID = try ctx.revisionID(correlation.sharedRevision!).source
         let typeID = try ctx.typeID(correlation.type.identifier)

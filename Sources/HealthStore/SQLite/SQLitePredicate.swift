@@ -81,6 +81,9 @@ struct SQLitePredicate {
         if predicate.onlyCorrelated {
             clauses.append("\(s).correlation_id IS NOT NULL")
         }
+        if predicate.excludeExcluded {
+            clauses.append("json_extract(\(s).metadata, '\(SQLiteSchema.exclusionPath)') IS NULL")
+        }
     }
 
     /// `AND`-joined clauses, or `1` when there is none.

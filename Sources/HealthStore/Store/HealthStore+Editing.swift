@@ -29,6 +29,26 @@ extension HealthStore {
         return try save([entered.correlation()], as: client, under: .user(uid: client.uid, groups: client.groups))[0]
     }
 
+    /// Saves a new revision of the `type` correlation holding `syncIdentifier` — one the client may change — with
+    /// `changes` applied to its metadata and its members' (a value sets its key, nil removes it): new UUIDs, its sync
+    /// version one higher so that followers of the feed replace it, its values, device and source kept, all in one
+    /// transaction (docs/health-store.md, "Revising on request"). Returns the new revision.
+    public func reviseCorrelation(
+        of type: CorrelationType, syncIdentifier: String, changes: [MetadataKey: MetadataValue?], as client: HealthClient
+    ) throws(HealthStoreError) -> Correlation {
+        guard configuration.correlationTypes.contains(type) else { throw .unknownType(type.identifier) }
+        for key in [MetadataKey.syncIdentifier, .syncVersion] where changes.keys.contains(key) {
+            throw .invalidMetadata(key: key.name, reason: "a revision keeps the sync identifier and sets the version itself")
+        }
+        try HealthMetadata(Dictionary(uniqueKeysWithValues: changes.compactMap { key, value in value.map { (key.name, $0) } }))
+            .validate(against: metadataRegistry)
+        let source = try editableSource(of: type, client)
+        let revised = try engine.reviseCorrelation(
+            of: type.identifier, syncIdentifier: syncIdentifier, source: source, changes: changes, at: configuration.clock())
+        observers.notify(Set([type.identifier] + (revised.objects + revised.linkedSamples).map(\.type.identifier)))
+        return revised
+    }
+
     /// The source whose `type` correlations `client` may change: any (nil) for the daemon and for a client that may
     /// share and read the type, only its own for one that may share but not read it. One that may not share the
     /// type's members changes nothing (``HealthStoreError/authorizationDenied(type:)`` or

@@ -16,6 +16,12 @@ public protocol HealthStoreEngine: Sendable {
     /// saving it again stores nothing; returns the deleted type identifiers (one entry per tombstone). A sync
     /// identifier no such correlation holds is ``HealthStoreError/unknownSyncIdentifier(_:)``.
     func deleteCorrelations(of type: String, syncIdentifiers: [String], source: String?, at now: Date) throws(HealthStoreError) -> [String]
+    /// Saves a new revision of the correlation of type `type` holding `syncIdentifier` (of `source` only, when given):
+    /// `changes` applied to its metadata and its members' (nil removes a key), its sync version one higher, in one
+    /// transaction; returns it. An unknown sync identifier is ``HealthStoreError/unknownSyncIdentifier(_:)``.
+    func reviseCorrelation(
+        of type: String, syncIdentifier: String, source: String?, changes: [MetadataKey: MetadataValue?], at now: Date
+    ) throws(HealthStoreError) -> Correlation
     /// Sample query; source restrictions are already in the predicate.
     func samples(_ query: SampleQuery) throws(HealthStoreError) -> [QuantitySample]
     /// Correlation query with all members.

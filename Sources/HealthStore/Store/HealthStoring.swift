@@ -28,6 +28,11 @@ public protocol HealthStoring: Sendable {
     /// Saves a reading entered by hand under the caller's own source, marked `WasUserEntered` (docs/health-store.md,
     /// "Entered by hand").
     func saveEnteredByHand(_ reading: BloodPressureReading, as client: HealthClient) throws(HealthStoreError) -> SaveOutcome<Correlation>
+    /// Saves a new revision of a correlation the client may change, with `changes` applied to its metadata (nil removes
+    /// a key) and its sync version one higher (docs/health-store.md, "Revising on request").
+    func reviseCorrelation(
+        of type: CorrelationType, syncIdentifier: String, changes: [MetadataKey: MetadataValue?], as client: HealthClient
+    ) throws(HealthStoreError) -> Correlation
     /// Samples of one type (`HKSampleQuery`).
     func samples(_ query: SampleQuery, as client: HealthClient) throws(HealthStoreError) -> [QuantitySample]
     /// Correlations with the members visible to the client (`HKCorrelationQuery`).
