@@ -81,17 +81,23 @@ struct ForwardingTests {
         }
     }
 
-    @Test("cuffctl annotate while cuff-forward runs: ReadingsChanged wakes it, and the central row takes the new revision")
+    @Test("cuffctl annotate and add while cuff-forward runs: ReadingsChanged wakes it; the central row takes the new revision with its corrections (schema version 4), the reading entered by hand arrives marked")
     func annotateOnRequest() async throws {
         try await withTeardown { teardown in
             let forwarding = try await Self.pairedAndForwarded(teardown)
             let oldest = try #require(try await forwarding.stack.readings().first?["syncIdentifier"] as? String)
-            #expect(try await forwarding.query("SELECT sync_version, coalesce(person, '-') FROM readings WHERE sync_identifier = '\(oldest)'") == ["0|-"])
-            // No person is configured here: --no-person makes a revision all the same.
-            #expect(try await forwarding.stack.cuffctl(["annotate", oldest, "--no-person", "--note", "cuff slipped"]).status == 0)
+            let row = "SELECT sync_version, deleted_at IS NULL, coalesce(exclusion_reason, '-'), coalesce(arm, '-'), coalesce(note, '-') FROM readings"
+            #expect(try await forwarding.query(row + " WHERE sync_identifier = '\(oldest)'") == ["0|t|-|-|-"])
+            #expect(try await forwarding.stack.cuffctl(["annotate", oldest, "--exclude", "cuff slipped", "--arm", "left", "--note", "redo"]).status == 0)
             try await forwarding.stack.wait(for: "forwarded 1 readings and 1 deletions", in: "forward.log")
-            #expect(try await forwarding.query("SELECT sync_version, deleted_at IS NULL FROM readings WHERE sync_identifier = '\(oldest)'") == ["1|t"])
+            #expect(try await forwarding.query(row + " WHERE sync_identifier = '\(oldest)'") == ["1|t|cuff slipped|left|redo"])
+
+            let added = try await forwarding.stack.cuffctl(["add", "121/79", "--position", "sitting"])
+            #expect(added.status == 0, "\(added.error)")
+            let identifier = added.output.trimmingCharacters(in: .whitespacesAndNewlines)
             try await forwarding.waitUntilCentralMatchesGateway()
+            #expect(try await forwarding.query(
+                "SELECT entered_by_hand, position, device_address IS NULL, systolic FROM readings WHERE sync_identifier = '\(identifier)'") == ["t|sitting|t|121"])
         }
     }
 
