@@ -63,13 +63,16 @@ extension SQLiteEngine {
     /// The id and source id of each correlation of type `typeID` holding `syncIdentifier` (of the source `source` only,
     /// when given), along the index `sample_sync_key`; none is ``HealthStoreError/unknownSyncIdentifier(_:)``.
     static func correlationRows(_ db: Database, _ typeID: Int64?, _ syncIdentifier: String, _ source: String?) throws -> [Row] {
+        // Each source's key looked up on `sample_sync_key`: `+type_id`, SQLite's unary plus, keeps the planner off
+        // `sample_type_start`, which it took otherwise and read every reading of the type for each identifier (SQLite,
+        // "The SQLite Query Optimizer Overview", §"Disqualifying WHERE clause terms using unary-+").
+        let sources = source == nil ? "SELECT id FROM source" : "SELECT id FROM source WHERE bundle_identifier = ?3"
         let rows = try typeID.map { typeID in
             try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT id, source_id FROM sample
-                WHERE source_id IN (SELECT id FROM source WHERE ?1 IS NULL OR bundle_identifier = ?1)
-                  AND sync_identifier = ?2 AND type_id = ?3 AND is_correlation = 1
+                WHERE source_id IN (\(sources)) AND sync_identifier = ?1 AND +type_id = ?2 AND is_correlation = 1
                 ORDER BY id
-                """), arguments: [source, syncIdentifier, typeID])
+                """), arguments: source.map { [syncIdentifier, typeID, $0] } ?? [syncIdentifier, typeID])
         } ?? []
         guard !rows.isEmpty else { throw HealthStoreError.unknownSyncIdentifier(syncIdentifier) }
         return rows

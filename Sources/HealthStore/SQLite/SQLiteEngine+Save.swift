@@ -47,7 +47,7 @@ extension SQLiteEngine {
                 return .alreadyStored(try loadCorrelations(db, where: "s.id = ?", [stored.id])[0])
             }
             // Replace the whole reading: members and linked samples go with the old version.
-            for child in try Int64.fetchAll(db, sql: "SELECT id FROM sample WHERE correlation_id = ?", arguments: [stored.id]) {
+            for child in try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM sample WHERE correlation_id = ?"), arguments: [stored.id]) {
                 try tombstoneAndDelete(rowID: child, ctx)
             }
             try tombstone(stored, ctx)
