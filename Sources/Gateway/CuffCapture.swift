@@ -12,8 +12,9 @@ public actor CuffCapture {
     private let bluetooth: any BluetoothCentral
     private var recorder = CaptureRecorder()
     private var walk: Task<Void, Never>?
-    /// Whether a walk ran out of link: then what it could not read is said in the recording.
-    private var walkInterrupted = false
+    /// What cut the last walk short — the link going, the capture ending — until a walk reads everything: then what
+    /// it could not read is said in the recording.
+    private var walkCutShort: String?
     /// The link is up and its services resolved: what bluetoothd exports may be walked.
     private var resolved = false
     private var name: String?
@@ -31,7 +32,7 @@ public actor CuffCapture {
     /// Records the device from now on; a link already up is recorded from now, and walked at once when its services
     /// are resolved.
     func start() async {
-        if let device = await bluetooth.device(id) { await seen(device) }
+        if let device = await bluetooth.device(id) { await seen(device, at: .now) }
     }
 
     /// Whether a link came up while the capture ran.
@@ -53,6 +54,7 @@ public actor CuffCapture {
     func stop() async {
         guard !finished else { return }
         finished = true
+        if walk != nil { walkCutShort = "the capture ended" }
         walk?.cancel()
         resumeLinkEndWaiters()
         await bluetooth.stopCaptureNotifying(id)
@@ -74,8 +76,8 @@ public actor CuffCapture {
             notes.append("the cuff dropped the link before bluetoothd resolved its services: no GATT database was recorded")
         }
         let values = recorder.unreadCharacteristics.count, descriptors = recorder.unreadDescriptors.count
-        if walkInterrupted, values + descriptors > 0 {
-            notes.append("the link dropped while cuffd walked the GATT database: \(values) readable value(s) and \(descriptors) descriptor(s) were not read")
+        if let walkCutShort, values + descriptors > 0 {
+            notes.append("\(walkCutShort) while cuffd walked the GATT database: \(values) readable value(s) and \(descriptors) descriptor(s) were not read")
         }
         return notes
     }
@@ -88,7 +90,7 @@ public actor CuffCapture {
         let now = ContinuousClock.now
         switch event {
         case let .deviceChanged(device, _) where device.id == id:
-            await seen(device)
+            await seen(device, at: now)
         case .deviceRemoved(id), .availabilityChanged(false):
             linkDown(at: now)
         case let .value(device, uuid, bytes, _) where device == id:
@@ -103,12 +105,12 @@ public actor CuffCapture {
         }
     }
 
-    /// The device as the mirror shows it now: a link that came up or went down, services resolved.
-    private func seen(_ device: Device) async {
+    /// The device as the mirror shows it at `moment`: a link that came up or went down, services resolved.
+    private func seen(_ device: Device, at moment: ContinuousClock.Instant) async {
         note(device)
         resolved = device.connected && device.servicesResolved
-        guard device.connected else { return linkDown(at: .now) }
-        recorder.linkUp(at: .now)
+        guard device.connected else { return linkDown(at: moment) }
+        recorder.linkUp(at: moment)
         guard device.servicesResolved else { return }
         await exported()
         walkIfResolved()
@@ -132,7 +134,7 @@ public actor CuffCapture {
         resolved = false
         guard recorder.hasLink else { return }
         recorder.linkDown(at: moment)
-        if walk != nil { walkInterrupted = true }
+        if walk != nil { walkCutShort = "the link dropped" }
         walk?.cancel()
         walk = nil
         firstLinkEnded = true
@@ -158,7 +160,7 @@ public actor CuffCapture {
             guard await walkOnce() else { return }
         } while !(recorder.unreadCharacteristics.isEmpty && recorder.unreadDescriptors.isEmpty)
         walk = nil
-        walkInterrupted = false
+        walkCutShort = nil
     }
 
     /// One pass over what is known now; false when the link went or the capture ended meanwhile. What bluetoothd
