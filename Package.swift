@@ -52,6 +52,7 @@ let package = Package(
                 "JSONEscaping",
                 "ReadingColumns",
                 "Diagnostics",
+                "TerminalEscaping",
                 "ForwardingStatus",
                 "HealthStore",
                 "ReadingQueries",
@@ -70,7 +71,7 @@ let package = Package(
         // A cuff's conversation as `cuffctl capture` records it and cuff-sim replays it: the one statement of the format.
         .target(name: "CuffRecording", dependencies: ["GATTHealth", "JSONEscaping"]),
         // systemd without libsystemd: sd_notify readiness and watchdog, the journal's native protocol.
-        .target(name: "SystemdSupport", dependencies: ["CLinux", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "SystemdSupport", dependencies: ["CLinux", "TerminalEscaping", .product(name: "Logging", package: "swift-log")]),
         // libbluetooth, only where BlueZ's D-Bus API cannot answer (adapter checks in `cuffctl doctor`).
         .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
         // `cuffctl doctor`'s checks of the machine: kernel Bluetooth, adapters, rfkill, policy, store, clock.
@@ -85,6 +86,9 @@ let package = Package(
         .target(name: "DurableFiles"),
         // The one JSON string escaper (RFC 8259 §7), of cuffctl's JSON and cuff-forward's MQTT payloads; no Foundation.
         .target(name: "JSONEscaping"),
+        // The one escaper of strings from devices for a line a person reads (a terminal's control sequences shown as
+        // `\x1b`): cuffctl's human output, cuffd's stderr and the journal's MESSAGE; no Foundation.
+        .target(name: "TerminalEscaping"),
         // systemd-style configuration files (systemd.syntax(7)): sections, keys, typed values, errors naming the line;
         // cuffd.conf and cuff-forward's forward.conf both.
         .target(name: "INIConfiguration"),
@@ -117,7 +121,7 @@ let package = Package(
         .executableTarget(
             name: "cuffd",
             dependencies: [
-                "CuffdVersion", "Daemon", "DBus", "MainLoop", "SystemdSupport", "CDBusStatic",
+                "CuffdVersion", "Daemon", "DBus", "MainLoop", "SystemdSupport", "TerminalEscaping", "CDBusStatic",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -198,7 +202,9 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "cuffctlTests", dependencies: ["cuffctl", "DBusTestSupport", "ForwardingStatus"]),
+        .testTarget(
+            name: "cuffctlTests",
+            dependencies: ["cuffctl", "DBusTestSupport", "ForwardingStatus", "HealthStore", "TerminalEscaping", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "CuffSimulationTests", dependencies: ["CuffSimulation", "DBus", "DBusTestSupport"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "GatewayTestSupport", "BlueZ", "CuffSimulation", "DBus", "DBusTestSupport"]),
         // The Gateway in-process and in virtual time: an in-memory Bluetooth central, a clock tests advance

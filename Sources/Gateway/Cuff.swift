@@ -39,6 +39,10 @@ struct Cuff {
     /// The Omron download of the pairing link unlocked the memory (docs/omron.md §6): only then is the pairing
     /// complete. Set only while ``PairingBroker/isPairing(_:)``; `pair` clears it before it bonds.
     var omronUnlocked = false
+    /// The Omron download of the pairing link stopped after it had unlocked the memory: how many records it had
+    /// handed over, and why. Set only while ``PairingBroker/isPairing(_:)``; `pair` clears it before it bonds and
+    /// reports it once the link's provisioning ended (the bond stays).
+    var omronDownloadStop: (records: Int, reason: String)?
     /// The newest Omron record downloaded had its low-battery bit set (docs/omron.md §5). Set and cleared by the
     /// Omron download, which says so in the journal once, when it turns on.
     var omronBatteryLow = false

@@ -19,6 +19,9 @@ public enum ControlError: Error, DBusErrorConvertible {
     case notSupported(String)
     /// The cuff refused pairing beyond the bond (an Omron cuff that took no key); the bond was removed.
     case pairingRefused(String)
+    /// The cuff is paired and trusted, but the download of its pairing link stopped before the end (an Omron block
+    /// that kept arriving broken); the bond stays.
+    case downloadIncomplete(String)
     case failed(String)
 
     public var dbusError: DBusError {
@@ -33,6 +36,7 @@ public enum ControlError: Error, DBusErrorConvertible {
         case .anchorExpired(let why): DBusError("org.cuffd.Error.AnchorExpired", why)
         case .notSupported(let why): DBusError("org.cuffd.Error.NotSupported", why)
         case .pairingRefused(let why): DBusError("org.cuffd.Error.PairingRefused", why)
+        case .downloadIncomplete(let why): DBusError("org.cuffd.Error.DownloadIncomplete", why)
         case .failed(let why): DBusError("org.cuffd.Error.Failed", why)
         }
     }

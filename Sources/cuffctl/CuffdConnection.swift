@@ -1,5 +1,6 @@
 import ArgumentParser
 import DBus
+import TerminalEscaping
 
 /// `--bus ADDRESS`, shared by every command that talks to cuffd.
 struct BusOptions: ParsableArguments {
@@ -95,6 +96,8 @@ struct CuffctlFailure: Error {
             self.init(message: "the cuff refused pairing (\(error.message)): check the passkey it displays, and that it is in pairing mode", status: ExitStatus.pairingRefused)
         case "org.cuffd.Error.PairingRefused":
             self.init(message: error.message, status: ExitStatus.pairingRefused)
+        case "org.cuffd.Error.DownloadIncomplete":
+            self.init(message: "warning: \(error.message)", status: ExitStatus.downloadIncomplete)
         case "org.cuffd.Error.InvalidArguments", DBusError.Name.invalidArgs.rawValue:
             self.init(message: error.message, status: ExitStatus.usage)
         default:
@@ -103,12 +106,13 @@ struct CuffctlFailure: Error {
     }
 }
 
-/// Runs a command body; a ``CuffctlFailure`` becomes its line on stderr and its exit code.
+/// Runs a command body; a ``CuffctlFailure`` becomes its line on stderr and its exit code — escaped, as cuffd's
+/// errors may quote what a cuff sent (an Omron model cuffd cannot read).
 func reportingFailures(_ body: () async throws -> Void) async throws {
     do {
         try await body()
     } catch let failure as CuffctlFailure {
-        printToStandardError("cuffctl: \(failure.message)")
+        printToStandardError("cuffctl: \(TerminalText.escaped(failure.message))")
         throw failure.status
     }
 }

@@ -9,6 +9,10 @@ enum ExitStatus {
     /// sysexits.h `EX_PROTOCOL`, taken for "the cuff refused pairing": a wrong passkey, or an Omron cuff that took
     /// no pairing key (not in pairing mode); the bond cuffd made is removed (docs/omron.md §6).
     static let pairingRefused = ExitCode(76)
+    /// `pair`: the cuff is paired and trusted, but the download of its stored readings on the pairing link stopped
+    /// before the end (an Omron block that kept arriving broken). Not a sysexits code: the pairing did not fail, and
+    /// scripts must be able to tell this from every failure.
+    static let downloadIncomplete = ExitCode(3)
     /// sysexits.h `EX_TEMPFAIL`: nothing came in time (`start --timeout`, a pairing).
     static let timeout = ExitCode(75)
     /// sysexits.h `EX_NOPERM`: the bus policy or cuffd refused the caller.
@@ -19,7 +23,8 @@ enum ExitStatus {
     static let unavailable = ExitCode(69)
     /// sysexits.h `EX_NOINPUT`: an input file (cuff-forward's status) does not exist or cannot be read.
     static let noInput = ExitCode(66)
-    /// sysexits.h `EX_CANTCREAT`: `export --output` could not create or write its file.
+    /// sysexits.h `EX_CANTCREAT`: `export`/`report --output` could not create or write its file, or refused what is
+    /// there (``OutputTarget``).
     static let cannotCreate = ExitCode(73)
     /// sysexits.h `EX_IOERR`: `export` could not write to standard output.
     static let ioError = ExitCode(74)

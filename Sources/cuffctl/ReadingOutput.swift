@@ -1,6 +1,7 @@
 import DBus
 import Foundation
 import ReadingColumns
+import TerminalEscaping
 
 /// A reading as cuffd sends it — a row of `ReadingColumns` (``ReadingRecord``), or a dictionary (`a{sv}`, docs/dbus-api.md:
 /// `Start`'s reply, and the samples of `HeartRates`) —, printed for people or as the JSON object of `cuffctl readings
@@ -90,13 +91,15 @@ struct ReadingOutput {
         ])
     }
 
-    /// `2026-11-23 07:15  118/76 mmHg  pulse 66/min  C4:F3:12:53:F2:C9 user 1 (alice)`.
+    /// `2026-11-23 07:15  118/76 mmHg  pulse 66/min  C4:F3:12:53:F2:C9 user 1 (alice)`: pressures and pulse as whole
+    /// numbers (``whole(_:)``), the strings escaped for a terminal (``TerminalText``). ``json`` keeps the stored values.
     var line: String {
         let when = time.map(Self.localMinute) ?? "?"
-        var parts = [when, "\(double("systolic").map(Self.text) ?? "?")/\(double("diastolic").map(Self.text) ?? "?") \(string("unit") ?? "mmHg")"]
-        if let pulse = double("pulseRate") { parts.append("pulse \(Self.text(pulse))/min") }
-        parts.append(device["address"] ?? "")
-        if let userID { parts.append("user \(userID)" + (string("person").map { " (\($0))" } ?? "")) }
+        let unit = TerminalText.escaped(string("unit") ?? "mmHg")
+        var parts = [when, "\(double("systolic").map(Self.whole) ?? "?")/\(double("diastolic").map(Self.whole) ?? "?") \(unit)"]
+        if let pulse = double("pulseRate") { parts.append("pulse \(Self.whole(pulse))/min") }
+        parts.append(TerminalText.escaped(device["address"] ?? ""))
+        if let userID { parts.append("user \(userID)" + (string("person").map { " (\(TerminalText.escaped($0)))" } ?? "")) }
         if string("deviceTime") == nil { parts.append("(cuff time unknown)") }
         return parts.joined(separator: "  ")
     }
@@ -106,6 +109,11 @@ struct ReadingOutput {
         let clock = WallClock(date, in: .current)
         return clock.date + " " + clock.minutes
     }
+
+    /// A pressure or rate for people: rounded to a whole number, as a cuff's display shows it and as `report` prints it.
+    /// A kPa cuff's reading is stored converted to mmHg (docs/health-store.md, "Model", units): 16.0 kPa is
+    /// 120.00985213530501 mmHg, shown `120`.
+    static func whole(_ value: Double) -> String { text(value.rounded()) }
 
     /// `118` for whole values, else the shortest decimal text.
     static func text(_ value: Double) -> String {

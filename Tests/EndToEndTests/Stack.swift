@@ -24,17 +24,21 @@ final class Stack: @unchecked Sendable {
     var storePath: String { directory.appendingPathComponent("health.sqlite").path }
     var configurationPath: String { directory.appendingPathComponent("cuffd.conf").path }
 
-    /// A stack made off the cooperative pool (starting cuff-sim waits for it).
-    static func make(scenario name: String, policy: String = PrivateBus.permissivePolicy, configuration: String = "", daemonArguments: [String] = []) async throws -> Stack {
-        try await offCooperativePool { try Stack(scenario: name, policy: policy, configuration: configuration, daemonArguments: daemonArguments) }
+    /// A stack made off the cooperative pool (starting cuff-sim waits for it), on the shipped scenario `name` with `edits`
+    /// (text → replacement, each text present) made to a copy of its file.
+    static func make(
+        scenario name: String, edits: [String: String] = [:], policy: String = PrivateBus.permissivePolicy, configuration: String = "",
+        daemonArguments: [String] = []
+    ) async throws -> Stack {
+        try await offCooperativePool { try Stack(scenario: name, edits: edits, policy: policy, configuration: configuration, daemonArguments: daemonArguments) }
     }
 
-    private init(scenario name: String, policy: String, configuration: String, daemonArguments: [String]) throws {
+    private init(scenario name: String, edits: [String: String], policy: String, configuration: String, daemonArguments: [String]) throws {
         bus = try PrivateBus(policy: policy)
         directory = bus.directory
         notify = try DatagramCollector()
         journal = try DatagramCollector()
-        scenario = Self.scenarios.appendingPathComponent(name)
+        scenario = try Self.scenario(name, edits, in: directory)
         try configuration.write(toFile: directory.appendingPathComponent("cuffd.conf").path, atomically: true, encoding: .utf8)
         self.daemonArguments = daemonArguments
         let simulatorLog = try Self.logFile(directory.appendingPathComponent("cuff-sim.log"))
@@ -161,6 +165,20 @@ final class Stack: @unchecked Sendable {
             guard ContinuousClock.now < deadline else { throw TestFailure("no \"\(fragment)\" in \(log):\n\(text(log))") }
             Thread.sleep(forTimeInterval: 0.02)
         }
+    }
+
+    /// The shipped scenario `name`, or a copy of it in `directory` with `edits` made.
+    private static func scenario(_ name: String, _ edits: [String: String], in directory: URL) throws -> URL {
+        let shipped = scenarios.appendingPathComponent(name)
+        guard !edits.isEmpty else { return shipped }
+        var text = try String(contentsOf: shipped, encoding: .utf8)
+        for (original, replacement) in edits {
+            guard text.contains(original) else { throw TestFailure("\(name) has no \"\(original)\" to edit") }
+            text = text.replacingOccurrences(of: original, with: replacement)
+        }
+        let copy = directory.appendingPathComponent("edited-" + name)
+        try text.write(to: copy, atomically: true, encoding: .utf8)
+        return copy
     }
 
     private static func logFile(_ url: URL) throws -> Int32 {

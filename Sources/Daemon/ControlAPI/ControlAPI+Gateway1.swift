@@ -146,7 +146,8 @@ extension ControlAPI {
         }
     }
 
-    /// Arms a measurement and waits for its end; the reading comes back as the caller may read it.
+    /// Arms a measurement and waits for its end; the reading, or why the measurement failed, comes back as the caller may
+    /// read it.
     private func measure(_ target: BluetoothAddress?, timeout: Duration, for caller: ConnectionCredentials) async throws -> [String: DBusVariant] {
         let updates = try await request { try await $0.startMeasurement(target, timeout: timeout) }
         for await update in updates {
@@ -161,7 +162,7 @@ extension ControlAPI {
                 let visible = try storeCall { try filter.readings(in: store, as: policy.storeClient(for: caller)) }
                 return visible.first.map(ReadingDictionary.make) ?? [:]
             case .failed(let address, let failure):
-                throw ControlError.measurementFailed("the cuff \(address) reported a failed measurement (\(failure.reason)): measure again")
+                throw ControlError.measurementFailed(try storeCall { try FailedMeasurementReply.message(failure, from: address, in: store, for: policy.storeClient(for: caller)) })
             case .timedOut:
                 throw ControlError.timedOut("no new reading within \(timeout)")
             case .stopped:

@@ -18,6 +18,9 @@ public struct BloodPressureReading: Sendable, Hashable {
     public var pulseUnit: HealthUnit
     /// The cuff's clock reading for the measurement; nil when the cuff sent no time stamp.
     public var deviceTimestamp: Date?
+    /// Whether the reading is dated by ``deviceTimestamp``: false when the gateway does not believe it (a time too far
+    /// ahead of its own clock), which is then kept as reported but the reading dated ``receivedAt``.
+    public var isDeviceTimestampBelieved: Bool
     /// Offset device clock → gateway clock in ms (PHD IG coincident time stamp); nil if unknown.
     public var clockOffsetMs: Int64?
     /// When the gateway received the reading.
@@ -48,7 +51,7 @@ public struct BloodPressureReading: Sendable, Hashable {
     public init(
         systolic: Double, diastolic: Double, mean: Double? = nil, pressureUnit: HealthUnit = .millimeterOfMercury,
         pulse: Double? = nil, pulseUnit: HealthUnit = .countPerMinute, deviceTimestamp: Date? = nil,
-        clockOffsetMs: Int64? = nil, receivedAt: Date, timeZoneIdentifier: String? = nil, device: HealthDevice,
+        isDeviceTimestampBelieved: Bool = true, clockOffsetMs: Int64? = nil, receivedAt: Date, timeZoneIdentifier: String? = nil, device: HealthDevice,
         deviceUserID: UInt8? = nil, personIdentifier: String? = nil, measurementStatus: UInt16? = nil,
         bodyPosition: BodyPosition? = nil, measurementLocation: MeasurementLocation? = nil,
         deviceValue: String? = nil, syncIdentifier: String, syncVersion: Int64 = 0
@@ -60,6 +63,7 @@ public struct BloodPressureReading: Sendable, Hashable {
         self.pulse = pulse
         self.pulseUnit = pulseUnit
         self.deviceTimestamp = deviceTimestamp
+        self.isDeviceTimestampBelieved = isDeviceTimestampBelieved
         self.clockOffsetMs = clockOffsetMs
         self.receivedAt = receivedAt
         self.timeZoneIdentifier = timeZoneIdentifier
@@ -75,10 +79,10 @@ public struct BloodPressureReading: Sendable, Hashable {
     }
 
     /// The measurement time: the device time corrected by the clock offset when both are known
-    /// (PHD IG `CoincidentTimeStamp.html`), the device time alone when no offset is known, else
-    /// the time received.
+    /// (PHD IG `CoincidentTimeStamp.html`), the device time alone when no offset is known, else — no device time, or
+    /// one not believed — the time received.
     public var effectiveDate: Date {
-        guard let deviceTimestamp else { return receivedAt }
+        guard let deviceTimestamp, isDeviceTimestampBelieved else { return receivedAt }
         guard let clockOffsetMs else { return deviceTimestamp }
         return deviceTimestamp.addingTimeInterval(Double(clockOffsetMs) / 1000)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TerminalEscaping
 
 /// The self-contained HTML page of `cuffctl report` (docs/report.md): no script, font or image from anywhere,
 /// laid out for A4.
@@ -28,7 +29,7 @@ struct ReportPage {
         body += "<table class=\"readings\"><thead><tr><th>Date</th><th>Time</th><th>mmHg</th><th>Pulse</th><th>Flags</th></tr></thead><tbody>"
         for reading in sorted {
             body += "<tr><td>\(Self.day(reading.time, zone))</td><td>\(Self.clock(reading.time, zone))</td>"
-            body += "<td>\(Self.whole(reading.systolic))/\(Self.whole(reading.diastolic))</td><td>\(reading.pulse.map(Self.whole) ?? "")</td>"
+            body += "<td>\(ReadingOutput.whole(reading.systolic))/\(ReadingOutput.whole(reading.diastolic))</td><td>\(reading.pulse.map(ReadingOutput.whole) ?? "")</td>"
             body += "<td>\(escape(reading.flags.joined(separator: ", ")))</td></tr>"
         }
         body += "</tbody></table>"
@@ -38,7 +39,7 @@ struct ReportPage {
     private func summaryTable(_ summary: HomeMonitoringSummary) -> String {
         func row(_ title: String, _ average: HomeMonitoringSummary.Average?) -> String {
             guard let average else { return "<tr><th>\(title)</th><td colspan=\"2\">no readings</td></tr>" }
-            return "<tr><th>\(title)</th><td>\(Self.whole(average.systolic))/\(Self.whole(average.diastolic)) mmHg</td><td>\(average.count) reading\(average.count == 1 ? "" : "s")</td></tr>"
+            return "<tr><th>\(title)</th><td>\(ReadingOutput.whole(average.systolic))/\(ReadingOutput.whole(average.diastolic)) mmHg</td><td>\(average.count) reading\(average.count == 1 ? "" : "s")</td></tr>"
         }
         var html = "<table class=\"summary\"><tbody>"
         html += row("All readings", summary.all) + row("Mornings", summary.mornings) + row("Evenings", summary.evenings)
@@ -53,16 +54,16 @@ struct ReportPage {
         return html
     }
 
+    /// `text` for the page: what a device sent escaped as on a terminal (``TerminalText``; the page may be printed to
+    /// one, and HTML has no use for control characters), then `&`, `<`, `>` and `"` as entities.
     private func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        TerminalText.escaped(text).replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
             .replacingOccurrences(of: "\"", with: "&quot;")
     }
 
     static func day(_ date: Date, _ zone: TimeZone) -> String { WallClock(date, in: zone).date }
 
     static func clock(_ date: Date, _ zone: TimeZone) -> String { WallClock(date, in: zone).minutes }
-
-    static func whole(_ value: Double) -> String { String(Int(value.rounded())) }
 
     private static func document(_ body: String) -> String {
         """
