@@ -23,6 +23,8 @@ public enum ControlError: Error, DBusErrorConvertible {
     /// that kept arriving broken); the bond stays.
     case downloadIncomplete(String)
     case failed(String)
+    /// A caller with as many store reads waiting or running as one may have (``StoreReaders``).
+    case tooManyReads(uid: UInt32, limit: Int)
 
     public var dbusError: DBusError {
         switch self {
@@ -38,6 +40,9 @@ public enum ControlError: Error, DBusErrorConvertible {
         case .pairingRefused(let why): DBusError("org.cuffd.Error.PairingRefused", why)
         case .downloadIncomplete(let why): DBusError("org.cuffd.Error.DownloadIncomplete", why)
         case .failed(let why): DBusError("org.cuffd.Error.Failed", why)
+        case let .tooManyReads(uid, limit): DBusError(
+            "org.cuffd.Error.LimitsExceeded",
+            "uid \(uid) has \(limit) reads of the store waiting or running, the most one user may have at once: ask again once one has answered")
         }
     }
 

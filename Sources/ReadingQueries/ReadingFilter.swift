@@ -90,7 +90,9 @@ public struct ReadingFilter: Sendable {
     /// The store predicate: dates, User ID, sync identifier, the cuff's address and the page's bounds.
     public var predicate: SamplePredicate {
         var predicate = SamplePredicate()
-        if since != nil || until != nil { predicate.dateRange = DateRange(start: since, end: until) }
+        // A reading or heart-rate value is an instant (start = end): taken by its start, so that Statistics can be
+        // summed from the store's rollup (docs/health-store.md, "Schema and migrations").
+        if since != nil || until != nil { predicate.dateRange = DateRange(start: since, end: until, strictStartDate: true) }
         if let user { predicate.metadata[MetadataKey.deviceUserID.name] = [.integer(Int64(user))] }
         if let syncIdentifier { predicate.metadata[MetadataKey.syncIdentifier.name] = [.string(syncIdentifier)] }
         predicate.deviceLocalIdentifier = device?.description

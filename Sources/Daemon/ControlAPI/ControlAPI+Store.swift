@@ -5,27 +5,32 @@ import ReadingQueries
 
 /// Statistics and grants: the store half of the API (docs/reference/HEALTH-STORE.md §5–§6).
 extension ControlAPI {
+    /// The types `Statistics` reads.
+    static let statisticsTypes = Set(TypeGroups.byName["bloodPressure"]!.map(HealthObjectType.quantity))
+
     /// Minimum, maximum, average and most recent of each type over the filter, by type identifier.
-    func statistics(_ filter: ReadingFilter, as client: HealthClient) throws -> [String: DBusVariant] {
+    static func statistics(_ filter: ReadingFilter, in store: any HealthStoring, as client: HealthClient) throws -> [String: DBusVariant] {
         var result: [String: DBusVariant] = [:]
         for type in TypeGroups.byName["bloodPressure"]! {
             var predicate = filter.predicate
             // `heartRate` is the pulse of readings; heart-rate sensors have their own entry.
             predicate.onlyCorrelated = type == .heartRate
-            result[type.identifier] = DBusVariant(try statistics(of: type, predicate, as: client))
+            result[type.identifier] = DBusVariant(try statistics(of: type, predicate, in: store, as: client))
         }
         // Heart-rate sensors' values, those sent without skin contact left out (docs/dbus-api.md, Statistics).
         var sensors = filter.predicate
         sensors.excludeCorrelated = true
         sensors.metadata[MetadataKey.heartRateSensorContact.name] = [.integer(0), .integer(2)]
-        result[Self.sensorHeartRateKey] = DBusVariant(try statistics(of: .heartRate, sensors, as: client))
+        result[sensorHeartRateKey] = DBusVariant(try statistics(of: .heartRate, sensors, in: store, as: client))
         return result
     }
 
     /// The `Statistics` entry of heart-rate sensors' values.
     static let sensorHeartRateKey = "sensorHeartRate"
 
-    private func statistics(of type: QuantityType, _ predicate: SamplePredicate, as client: HealthClient) throws -> [String: DBusVariant] {
+    private static func statistics(
+        of type: QuantityType, _ predicate: SamplePredicate, in store: any HealthStoring, as client: HealthClient
+    ) throws -> [String: DBusVariant] {
         let statistics = try storeCall { try store.statistics(of: type, predicate: predicate, options: .discrete, as: client) }
         var values: [String: DBusVariant] = ["count": DBusVariant(UInt32(statistics.all.sampleCount))]
         values["minimum"] = statistics.all.minimum.map { DBusVariant($0.value) }
@@ -44,7 +49,7 @@ extension ControlAPI {
         let client = HealthClient.user(uid: caller.uid, groups: caller.groups)
         for type in types {
             let grant = AuthorizationGrant(uid: uid, type: type, canShare: share, canRead: read)
-            try storeCall { try store.setAuthorization(grant, by: client) }
+            try Self.storeCall { try store.setAuthorization(grant, by: client) }
         }
     }
 

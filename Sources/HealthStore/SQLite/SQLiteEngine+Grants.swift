@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// Stored per-client, per-type grants (docs/reference/HEALTH-STORE.md §6).
+/// Stored per-client, per-type grants, and whether a client's source ever wrote (docs/reference/HEALTH-STORE.md §6).
 extension SQLiteEngine {
     public func grant(uid: UInt32, type: QuantityType) throws(HealthStoreError) -> AuthorizationGrant? {
         try read { db in
@@ -12,6 +12,10 @@ extension SQLiteEngine {
                 AuthorizationGrant(uid: uid, type: type, canShare: $0[0], canRead: $0[1])
             }
         }
+    }
+
+    public func knowsSource(_ bundleIdentifier: String) throws(HealthStoreError) -> Bool {
+        try read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM source WHERE bundle_identifier = ?)", arguments: [bundleIdentifier]) ?? false }
     }
 
     public func setGrant(_ grant: AuthorizationGrant) throws(HealthStoreError) {

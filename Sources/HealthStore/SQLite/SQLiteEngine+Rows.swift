@@ -29,7 +29,8 @@ extension SQLiteEngine {
             sourceID: sourceID, revisionID: revisionID, deviceID: try ctx.deviceID(object.device),
             metadata: ctx.metadataJSON(object.metadata), syncIdentifier: object.metadata.syncIdentifier,
             syncVersion: object.metadata.syncVersion, correlationID: correlationID, isMember: isMember,
-            createdAt: ctx.now, changeSeq: ctx.nextSeq()))
+            createdAt: ctx.now, changeSeq: ctx.nextSeq(),
+            rollupPart: SQLiteSchema.rollupPart(correlated: correlationID != nil, contact: object.metadata[.heartRateSensorContact])))
         return id
     }
 

@@ -116,6 +116,9 @@ enum SQLiteSchema {
         migrator.registerMigration("v5-writer-release") { db in
             try db.execute(sql: "ALTER TABLE store_state ADD COLUMN writer_release TEXT")
         }
+        migrator.registerMigration("v6-rollup-parts") { db in
+            try db.execute(sql: rollupV6)
+        }
         return migrator
     }
 
@@ -123,15 +126,25 @@ enum SQLiteSchema {
     /// multiple of 15 minutes, so local day, week and month boundaries fall on slot boundaries.
     static let rollupSlotMicros: Int64 = 900_000_000
 
+    /// Slots of a UTC day in `sample_rollup_day` (migration v6).
+    static let rollupSlotsPerDay: Int64 = 96
+
     /// Adds a batch of inserted samples to one slot (the same merge the slot recomputation gives).
     static let rollupUpsert = """
-        INSERT INTO sample_rollup (type_id, slot, source_id, n, total, lo, hi, last_at, last_value)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT (type_id, slot, source_id) DO UPDATE SET
-            n = n + excluded.n, total = total + excluded.total, lo = min(lo, excluded.lo), hi = max(hi, excluded.hi),
-            last_value = CASE WHEN excluded.last_at >= last_at THEN excluded.last_value ELSE last_value END,
-            last_at = max(last_at, excluded.last_at)
+        INSERT INTO sample_rollup (type_id, part, slot, source_id, n, total, lo, hi, last_at, last_value)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (type_id, part, slot, source_id) DO UPDATE SET \(merge(n: "excluded.n", total: "excluded.total", "excluded"))
         """
+
+    /// The `SET` list adding samples to a rollup row: `n` and `total` more of them, those of `added` (a row) for the
+    /// rest; a latest sample as late as the row's, added later, becomes its latest.
+    private static func merge(n: String, total: String, _ added: String) -> String {
+        """
+        n = n + \(n), total = total + \(total), lo = min(lo, \(added).lo), hi = max(hi, \(added).hi),
+        last_value = CASE WHEN \(added).last_at >= last_at THEN \(added).last_value ELSE last_value END,
+        last_at = max(last_at, \(added).last_at)
+        """
+    }
 
     /// `floor(x / slot)` in SQL (SQLite's integer division truncates toward zero).
     private static func slot(_ x: String) -> String {
@@ -190,6 +203,136 @@ enum SQLiteSchema {
         UPDATE sample_rollup SET last_value = (
             SELECT s.value FROM sample s WHERE s.type_id = sample_rollup.type_id AND s.source_id = sample_rollup.source_id
               AND s.start_at = sample_rollup.last_at ORDER BY s.id DESC LIMIT 1);
+        """
+    }
+
+    // MARK: v6: rollup parts and days
+
+    /// The rollup part of a quantity sample (migration v6): whether it belongs to a correlation (a member, or a
+    /// linked sample such as a reading's pulse) and its ``MetadataKey/heartRateSensorContact`` code, if any —
+    /// `4 × correlated + (contact + 1, or 0 without one)`, 0 to 7. Statistics that filter by these (a reading's
+    /// pulse, a sensor's values without those sent with no skin contact) are summed from the parts they select
+    /// (``SQLiteRollupSelection``).
+    static func rollupPart(correlated: Bool, contact: MetadataValue?) -> Int64 {
+        let code: Int64 = if case .integer(let value) = contact { value + 1 } else { 0 }
+        return (correlated ? 4 : 0) + code
+    }
+
+    /// ``rollupPart(correlated:contact:)`` of the `sample` row `row` in SQL.
+    private static func part(_ row: String) -> String {
+        let path = "$.\"\(MetadataKey.heartRateSensorContact.name)\""
+        return "(CASE WHEN \(row).correlation_id IS NULL THEN 0 ELSE 4 END + coalesce(json_extract(\(row).metadata, '\(path)') + 1, 0))"
+    }
+
+    /// Recomputes the rollup row of one (type, part, source, slot) from `sample`.
+    private static func recomputeSlot(_ row: String) -> String {
+        let slot = slot("\(row).start_at")
+        let lo = "(\(slot) * 900000000)"
+        /// The samples of the row's slot, type, source and part, aliased `s`.
+        func same(_ s: String) -> String {
+            """
+            \(s).type_id = \(row).type_id AND \(s).source_id = \(row).source_id AND \(s).start_at >= \(lo) AND \(s).start_at < \(lo) + 900000000
+            AND \(s).value IS NOT NULL AND \(part(s)) = \(part(row))
+            """
+        }
+        return """
+            DELETE FROM sample_rollup WHERE type_id = \(row).type_id AND part = \(part(row)) AND slot = \(slot) AND source_id = \(row).source_id;
+            INSERT INTO sample_rollup (type_id, part, slot, source_id, n, total, lo, hi, last_at, last_value)
+            SELECT s1.type_id, \(part(row)), \(slot), s1.source_id, count(*), sum(s1.value), min(s1.value), max(s1.value), max(s1.start_at),
+                (SELECT s2.value FROM sample s2 WHERE \(same("s2")) ORDER BY s2.start_at DESC, s2.id DESC LIMIT 1)
+            FROM sample s1 WHERE \(same("s1"))
+            GROUP BY s1.type_id, s1.source_id;
+            """
+    }
+
+    /// Recomputes the day row of one (type, part, source, UTC day) from its slots in `sample_rollup`: the latest value
+    /// is that of the slot with the latest sample (slots do not overlap, so there is one).
+    private static func recomputeDay(_ row: String) -> String {
+        let day = dayOfSlot("\(row).slot")
+        /// The slots of the row's day, type, part and source, aliased `r`.
+        func same(_ r: String) -> String {
+            """
+            \(r).type_id = \(row).type_id AND \(r).part = \(row).part AND \(r).slot >= \(day) * \(rollupSlotsPerDay)
+            AND \(r).slot < (\(day) + 1) * \(rollupSlotsPerDay) AND \(r).source_id = \(row).source_id
+            """
+        }
+        return """
+            DELETE FROM sample_rollup_day WHERE type_id = \(row).type_id AND part = \(row).part AND day = \(day) AND source_id = \(row).source_id;
+            INSERT INTO sample_rollup_day (type_id, part, day, source_id, n, total, lo, hi, last_at, last_value)
+            SELECT r1.type_id, r1.part, \(day), r1.source_id, sum(r1.n), sum(r1.total), min(r1.lo), max(r1.hi), max(r1.last_at),
+                (SELECT r2.last_value FROM sample_rollup r2 WHERE \(same("r2")) ORDER BY r2.last_at DESC LIMIT 1)
+            FROM sample_rollup r1 WHERE \(same("r1"))
+            GROUP BY r1.type_id, r1.part, r1.source_id;
+            """
+    }
+
+    /// `floor(slot / 96)` in SQL.
+    private static func dayOfSlot(_ x: String) -> String {
+        "(CASE WHEN \(x) >= 0 THEN \(x) / \(rollupSlotsPerDay) ELSE -((-\(x) - 1) / \(rollupSlotsPerDay)) - 1 END)"
+    }
+
+    /// v6: the rollup also by part (``rollupPart(correlated:contact:)``), and a second level, `sample_rollup_day`, per
+    /// UTC day, so that statistics over years read a few thousand rows instead of a hundred thousand slots
+    /// (docs/health-store.md, "Schema and migrations"). Slots are kept as in v2 (inserts summed per slot by
+    /// ``SQLiteWriteContext``, updates and deletes recomputed by triggers on `sample`); triggers on `sample_rollup`
+    /// keep the days: a slot inserted or grown (only ever by inserted samples: a recomputed slot is deleted and
+    /// inserted again) is added to its day, and a deleted slot has its day recomputed from its 96 slots. Both levels
+    /// are rebuilt from `sample` here.
+    static var rollupV6: String {
+        """
+        DROP TRIGGER sample_rollup_delete;
+        DROP TRIGGER sample_rollup_update;
+        DROP TABLE sample_rollup;
+
+        \(["slot": "sample_rollup", "day": "sample_rollup_day"].sorted(by: <).map { position, table in
+            """
+            CREATE TABLE \(table) (
+                type_id INTEGER NOT NULL, part INTEGER NOT NULL, \(position) INTEGER NOT NULL, source_id INTEGER NOT NULL,
+                n INTEGER NOT NULL, total REAL NOT NULL, lo REAL NOT NULL, hi REAL NOT NULL, last_at INTEGER NOT NULL, last_value REAL NOT NULL,
+                PRIMARY KEY (type_id, part, \(position), source_id)
+            ) STRICT, WITHOUT ROWID;
+            """
+        }.joined(separator: "\n"))
+
+        INSERT INTO sample_rollup (type_id, part, slot, source_id, n, total, lo, hi, last_at, last_value)
+        SELECT type_id, \(part("sample")) AS pt, \(slot("start_at")) AS sl, source_id, count(*), sum(value), min(value), max(value),
+            max(start_at), 0
+        FROM sample WHERE value IS NOT NULL GROUP BY type_id, pt, sl, source_id;
+        UPDATE sample_rollup SET last_value = (
+            SELECT s.value FROM sample s WHERE s.type_id = sample_rollup.type_id AND s.source_id = sample_rollup.source_id
+              AND s.start_at = sample_rollup.last_at AND s.value IS NOT NULL AND \(part("s")) = sample_rollup.part
+            ORDER BY s.id DESC LIMIT 1);
+        INSERT INTO sample_rollup_day (type_id, part, day, source_id, n, total, lo, hi, last_at, last_value)
+        SELECT type_id, part, \(dayOfSlot("slot")) AS d, source_id, sum(n), sum(total), min(lo), max(hi), max(last_at), 0
+        FROM sample_rollup GROUP BY type_id, part, d, source_id;
+        UPDATE sample_rollup_day SET last_value = (
+            SELECT r.last_value FROM sample_rollup r WHERE r.type_id = sample_rollup_day.type_id AND r.part = sample_rollup_day.part
+              AND r.slot = \(slot("sample_rollup_day.last_at")) AND r.source_id = sample_rollup_day.source_id);
+
+        CREATE TRIGGER sample_rollup_delete AFTER DELETE ON sample WHEN OLD.value IS NOT NULL BEGIN
+            \(recomputeSlot("OLD"))
+        END;
+
+        CREATE TRIGGER sample_rollup_update AFTER UPDATE OF value, start_at, type_id, source_id, correlation_id, metadata ON sample
+        WHEN OLD.value IS NOT NULL OR NEW.value IS NOT NULL BEGIN
+            \(recomputeSlot("OLD"))
+            \(recomputeSlot("NEW"))
+        END;
+
+        CREATE TRIGGER sample_rollup_day_insert AFTER INSERT ON sample_rollup BEGIN
+            INSERT INTO sample_rollup_day (type_id, part, day, source_id, n, total, lo, hi, last_at, last_value)
+            VALUES (NEW.type_id, NEW.part, \(dayOfSlot("NEW.slot")), NEW.source_id, NEW.n, NEW.total, NEW.lo, NEW.hi, NEW.last_at, NEW.last_value)
+            ON CONFLICT (type_id, part, day, source_id) DO UPDATE SET \(merge(n: "excluded.n", total: "excluded.total", "excluded"));
+        END;
+
+        CREATE TRIGGER sample_rollup_day_update AFTER UPDATE ON sample_rollup BEGIN
+            UPDATE sample_rollup_day SET \(merge(n: "NEW.n - OLD.n", total: "NEW.total - OLD.total", "NEW"))
+            WHERE type_id = NEW.type_id AND part = NEW.part AND day = \(dayOfSlot("NEW.slot")) AND source_id = NEW.source_id;
+        END;
+
+        CREATE TRIGGER sample_rollup_day_delete AFTER DELETE ON sample_rollup BEGIN
+            \(recomputeDay("OLD"))
+        END;
         """
     }
 }

@@ -59,7 +59,7 @@ final class SQLiteWriteContext {
     /// Queues a `sample` row and adds a quantity sample to its rollup slot.
     func insert(_ row: SQLiteSampleRow) throws {
         if let syncIdentifier = row.syncIdentifier { pendingSyncKeys.insert(SyncKey(sourceID: row.sourceID, syncIdentifier: syncIdentifier)) }
-        if let value = row.value { addToRollup(typeID: row.typeID, sourceID: row.sourceID, startMicros: row.start, value: value) }
+        if let value = row.value { addToRollup(typeID: row.typeID, part: row.rollupPart, sourceID: row.sourceID, startMicros: row.start, value: value) }
         try inserter.append(row)
         if inserter.pending.isEmpty { pendingSyncKeys.removeAll(keepingCapacity: true) }
     }
@@ -108,10 +108,11 @@ final class SQLiteWriteContext {
         return json
     }
 
-    // MARK: Rollup of inserted samples (migration v2)
+    // MARK: Rollup of inserted samples (migrations v2, v6)
 
     private struct SlotKey: Hashable {
         let typeID: Int64
+        let part: Int64
         let slot: Int64
         let sourceID: Int64
     }
@@ -132,10 +133,10 @@ final class SQLiteWriteContext {
 
     /// Records an inserted quantity sample; a later start (or an equal one, inserted later) becomes
     /// the slot's latest value, as in the slot recomputation (`ORDER BY start_at DESC, id DESC`).
-    private func addToRollup(typeID: Int64, sourceID: Int64, startMicros: Int64, value: Double) {
+    private func addToRollup(typeID: Int64, part: Int64, sourceID: Int64, startMicros: Int64, value: Double) {
         let slotLength = SQLiteSchema.rollupSlotMicros
         let slot = startMicros >= 0 ? startMicros / slotLength : -((-startMicros - 1) / slotLength) - 1
-        let key = SlotKey(typeID: typeID, slot: slot, sourceID: sourceID)
+        let key = SlotKey(typeID: typeID, part: part, slot: slot, sourceID: sourceID)
         var (currentKey, delta) = currentSlot ?? (key, SlotDelta())
         if currentKey != key {
             pendingRollup[currentKey] = delta
@@ -164,14 +165,15 @@ final class SQLiteWriteContext {
         let statement = try rollupUpsert.get()
         for (key, d) in pendingRollup {
             statement.bind(key.typeID, at: 1)
-            statement.bind(key.slot, at: 2)
-            statement.bind(key.sourceID, at: 3)
-            statement.bind(d.n, at: 4)
-            statement.bind(d.total, at: 5)
-            statement.bind(d.lo, at: 6)
-            statement.bind(d.hi, at: 7)
-            statement.bind(d.lastAt, at: 8)
-            statement.bind(d.lastValue, at: 9)
+            statement.bind(key.part, at: 2)
+            statement.bind(key.slot, at: 3)
+            statement.bind(key.sourceID, at: 4)
+            statement.bind(d.n, at: 5)
+            statement.bind(d.total, at: 6)
+            statement.bind(d.lo, at: 7)
+            statement.bind(d.hi, at: 8)
+            statement.bind(d.lastAt, at: 9)
+            statement.bind(d.lastValue, at: 10)
             try statement.execute()
         }
         pendingRollup.removeAll(keepingCapacity: true)

@@ -4,8 +4,9 @@
 extension HealthStore {
     public func correlationRows(_ query: CorrelationQuery, columns: CorrelationColumns, as client: HealthClient) throws(HealthStoreError) -> [CorrelationRow] {
         guard configuration.correlationTypes.contains(query.type) else { throw .unknownType(query.type.identifier) }
+        guard let predicate = try visible(query.predicate, .correlation(query.type), client) else { return [] }
         var restricted = query
-        restricted.predicate = try visible(query.predicate, .correlation(query.type), client)
+        restricted.predicate = predicate
         return try engine.correlationRows(restricted, columns: columns, valueSources: valueSources(columns, client))
     }
 
@@ -13,9 +14,7 @@ extension HealthStore {
         of type: CorrelationType, columns: CorrelationColumns, since anchor: QueryAnchor?, limit: Int, as client: HealthClient
     ) throws(HealthStoreError) -> CorrelationRowBatch {
         guard configuration.correlationTypes.contains(type) else { throw .unknownType(type.identifier) }
-        let own = configuration.source(for: client).bundleIdentifier
-        let source: String? = try canRead(.correlation(type), client) ? nil : own
-        let filters: [String: String?] = [type.identifier: source]
+        let filters = try changeFilters([.correlation(type)], client)
         return try engine.correlationRowChanges(filters, since: anchor, limit: max(1, limit), columns: columns, valueSources: valueSources(columns, client))
     }
 

@@ -29,6 +29,9 @@ public protocol HealthStoreEngine: Sendable {
     func purgeTombstones(deletedBefore cutoff: Date) throws(HealthStoreError) -> Int
     /// The store's own random identifier, made when it was created (or first opened by a build that has it).
     func storeIdentifier() throws(HealthStoreError) -> UUID
+    /// Whether the source `bundleIdentifier` ever wrote to the store: a client that may not read a type sees its own
+    /// objects only, and one whose source never wrote sees nothing (``HealthStore/seesAny(of:as:)``).
+    func knowsSource(_ bundleIdentifier: String) throws(HealthStoreError) -> Bool
     /// The stored grant of `uid` for `type`.
     func grant(uid: UInt32, type: QuantityType) throws(HealthStoreError) -> AuthorizationGrant?
     /// Stores a grant.

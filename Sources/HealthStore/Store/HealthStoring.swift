@@ -41,6 +41,9 @@ public protocol HealthStoring: Sendable {
     /// A stream that yields the changed type identifiers after every commit touching `types`
     /// (`HKObserverQuery`: fires on save or delete, carries no data).
     func observe(_ types: Set<HealthObjectType>) -> AsyncStream<Set<String>>
+    /// Whether `client` may see any object of `types` (it may read one, or wrote objects itself); one that sees none
+    /// is answered without reading any data.
+    func seesAny(of types: Set<HealthObjectType>, as client: HealthClient) throws(HealthStoreError) -> Bool
     /// The client's share status for `type` (`authorizationStatus(for:)`).
     func authorizationStatus(for type: QuantityType, as client: HealthClient) throws(HealthStoreError) -> AuthorizationStatus
     /// Grants or revokes; only root or the admin group.
