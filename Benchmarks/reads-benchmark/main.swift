@@ -7,7 +7,8 @@
 // One clock, this process's: the cuff is cuff-sim's emulator in this process, which stamps each indication as it
 // sends it; "committed" is the `ReadingStored` signal cuffd sends once the store's commit has returned (one cuff,
 // one reading at a time: the nth signal is the nth indication). The clients are this program again (`hammer`),
-// started through setpriv(1) as uids 61001… and 61101…, in group `users`, which cuffd is told is its reader group;
+// started through setpriv(1) as uids 61001… and 61101… (throw-away accounts), in group `users`, which cuffd is told is
+// its reader group;
 // root grants the second half `bloodPressure` read. Needs root, like the tests that change uids.
 //
 // Run: swift build -c release && swift run -c release reads-benchmark [READINGS] [CLIENTS] [CALLS_IN_FLIGHT] [MEASURED]
@@ -111,9 +112,29 @@ while true {
     guard let datagram = notify.receiveText() else { throw TestFailure("cuffd sent no READY=1") }
     if datagram.contains("READY=1") { break }
 }
+// Read on as systemd does: cuffd says STATUS= at each reading, and a notify socket nobody drains fills up and blocks it.
+Thread.detachNewThread { [notify] in while true { _ = notify.receive(timeout: .seconds(3600)) } }
 let root = try DBusConnection.open(.address(bus.address), label: "benchmark")
 let stored = try await root.signals(matching: MatchRule(interface: gateway.2, member: "ReadingStored"))
 let granted = (0 ..< clients).map { UInt32(61101 + $0) }, ungranted = (0 ..< clients).map { UInt32(61001 + $0) }
+/// Runs `command` with /bin/sh; false when it failed.
+func shell(_ command: String) throws -> Bool {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", command]
+    try process.run()
+    process.waitUntilExit()
+    return process.terminationStatus == 0
+}
+// dbus-daemon lets a uid connect only if it names a user (it looks up the uid's groups): throw-away accounts, removed
+// at the end.
+let accounts = (ungranted + granted).map { "cuffd-reads-\($0)" }
+for (uid, name) in zip(ungranted + granted, accounts) {
+    guard try shell("id -u \(name) >/dev/null 2>&1 || useradd -M -N -u \(uid) -g \(usersGroup) -s /usr/sbin/nologin \(name)") else {
+        throw TestFailure("cannot add the account \(name)")
+    }
+}
+defer { _ = try? shell(accounts.map { "userdel \($0)" }.joined(separator: "; ")) }
 for uid in granted { _ = try await root.call(gateway.0, gateway.1, gateway.2, "Grant", [.uint32(uid), .string("bloodPressure"), .string("read")]) }
 
 /// Seconds each of `count` root calls of `member` with `filter` took, one after another.
@@ -150,11 +171,16 @@ for await count in progress {
         for uid in ungranted + granted {
             let output = directory.appendingPathComponent("hammer-\(uid)")
             let descriptor = open(output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o666)
-            defer { close(descriptor) }
+            // What a client says when it fails (it cannot reach the bus, say), for the message below.
+            let errors = open(output.path + ".err", O_WRONLY | O_CREAT | O_TRUNC, 0o666)
+            defer {
+                close(descriptor)
+                close(errors)
+            }
             hammers.append((try ChildProcess(
                 "/usr/bin/setpriv",
                 ["--reuid=\(uid)", "--regid=\(usersGroup)", "--groups=\(usersGroup)", CommandLine.arguments[0], "hammer", bus.address, "\(seconds)", "\(inFlight)"],
-                standardOutput: .descriptor(descriptor), standardError: .discard), output))
+                standardOutput: .descriptor(descriptor), standardError: .descriptor(errors)), output))
         }
     }
     if count > anchorCount + warmUp, count % 10 == 0 {
@@ -173,7 +199,9 @@ var answered = [0, 0], refused = [0, 0], failed = [0, 0]
 var lastFailure = ""
 for (index, (_, output)) in hammers.enumerated() {
     let fields = (try String(contentsOf: output, encoding: .utf8)).split(separator: " ", maxSplits: 3)
-    guard fields.count >= 3 else { throw TestFailure("client \(index) printed nothing") }
+    guard fields.count >= 3 else {
+        throw TestFailure("client \(index) printed nothing: \((try? String(contentsOfFile: output.path + ".err", encoding: .utf8)) ?? "")")
+    }
     let kind = index < clients ? 0 : 1
     answered[kind] += Int(fields[0])!
     refused[kind] += Int(fields[1])!

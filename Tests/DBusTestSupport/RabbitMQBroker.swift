@@ -28,6 +28,15 @@ public final class RabbitMQBroker: MQTTTestBroker, @unchecked Sendable {
         FileManager.default.isExecutableFile(atPath: server) && ExternalCommand.exists("epmd") && ExternalCommand.exists("mosquitto_sub")
     }
 
+    /// Whether the installed RabbitMQ speaks MQTT 3.1.1 only: MQTT 5 came with 3.13 (docs/reference/MQTT.md §2), so
+    /// Debian 12's 3.10 does and Debian 13's 4.0 does not.
+    public static var speaksOnlyMQTT311: Bool {
+        guard let query = try? ExternalCommand.run("dpkg-query", ["-W", "-f=${Version}", "rabbitmq-server"]), query.status == 0 else { return false }
+        let release = query.standardOutput.split(separator: "-").first?.split(separator: ".").compactMap { Int($0) } ?? []
+        guard release.count >= 2 else { return false }
+        return (release[0], release[1]) < (3, 13)
+    }
+
     /// Writes the node's folder, starts it and waits until it is ready (it takes about 8 s).
     public init() throws {
         let name = "cuffd-test-\(UUID().uuidString.prefix(8).lowercased())"

@@ -160,14 +160,18 @@ final class ForwardingStack: @unchecked Sendable {
     /// Waits until the central table holds exactly the gateway's readings under its name, but for those whose sync
     /// identifiers are in `others` (another gateway's rows). Checked at each write of the server's write-ahead log,
     /// which every commit makes before it is acknowledged, whether cuff-forward stores its anchor afterwards or not.
+    /// The gateway's readings are read again whenever the central table holds one they lacked: a cuff may still be
+    /// sending (a reading indicated after `pair` returned), and cuff-forward may forward it before this looks.
     func waitUntilCentralMatchesGateway(within timeout: Duration = testDeadline, except others: Set<String> = []) async throws {
-        let expected = try await gatewayReadings().filter { !others.contains(String($0.prefix { $0 != "|" })) }
+        func gateway() async throws -> [String] { try await gatewayReadings().filter { !others.contains(String($0.prefix { $0 != "|" })) } }
+        var expected = try await gateway()
         var central: [String] = []
         try await FolderWatch.wait(
             "the central rows of \(gatewayName) as the gateway's", in: [server.walFolder], within: timeout,
             detail: "central \(central) != gateway \(expected)\n\(stack.text("forward.log"))"
         ) {
             central = try await centralReadings()
+            if !Set(central).isSubset(of: expected) { expected = try await gateway() }
             return central == expected
         }
     }

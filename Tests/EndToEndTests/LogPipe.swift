@@ -5,8 +5,9 @@ import Foundation
 /// `file` and counts a change of `logged`, and again at the pipe's end, once the process (and any child it passed the
 /// pipe to) has exited. A test waits on that for a line its processes log, without watching the file system (inotify's
 /// instances run short under the parallel suite's many dbus-daemons: docs/testing.md). The caller closes the
-/// descriptor once the process has started.
-func logPipe(appendingTo file: URL, counting logged: Observed<Int>) throws -> Int32 {
+/// descriptor once the process has started. `ended`, when given, opens at the pipe's end, once everything the process
+/// wrote is in the file.
+func logPipe(appendingTo file: URL, counting logged: Observed<Int>, ended: Gate? = nil) throws -> Int32 {
     let log = open(file.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
     guard log >= 0 else { throw TestFailure("cannot create \(file.path)") }
     var ends: [Int32] = [-1, -1]
@@ -22,6 +23,7 @@ func logPipe(appendingTo file: URL, counting logged: Observed<Int>) throws -> In
         defer {
             close(reader)
             close(log)
+            ended?.open()
         }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {

@@ -6,7 +6,8 @@ import Testing
 /// closes the connection on an MQTT 5 CONNECT without answering it (docs/reference/MQTT.md §2, docs/home-assistant.md).
 @Suite(
     "cuff-forward → an MQTT 3.1.1 broker (RabbitMQ)",
-    .enabled(if: RabbitMQBroker.available, "needs Debian's rabbitmq-server and mosquitto-clients (scripts/install-deps)"))
+    .enabled(if: RabbitMQBroker.available, "needs Debian's rabbitmq-server and mosquitto-clients (scripts/install-deps)"),
+    .enabled(if: RabbitMQBroker.speaksOnlyMQTT311, "this RabbitMQ speaks MQTT 5 (3.13 and later, as Debian 13's): no 3.1.1-only broker to fall back against"))
 struct MQTT311ForwardingTests {
     @Test("RabbitMQ 3.10 drops the MQTT 5 CONNECT unanswered: cuff-forward connects with MQTT 3.1.1 at its first attempt and says so; each reading arrives once; the status, the newest reading and the six configs are retained for subscriptions of their own topics, none for a wildcard; Home Assistant's online has the configs published again")
     func fallbackToMQTT311() async throws {

@@ -18,6 +18,8 @@ final class Stack: @unchecked Sendable {
     let scenario: URL
     private let simulator: ChildProcess
     private(set) var daemon: ChildProcess?
+    /// Opens once everything the running (or last) cuffd wrote is in cuffd.log.
+    private var daemonLogEnded = Gate()
     private let daemonArguments: [String]
 
     static let binaries = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
@@ -66,7 +68,9 @@ final class Stack: @unchecked Sendable {
     /// that took.
     @discardableResult
     func startDaemon(environment: [String: String] = [:]) async throws -> Duration {
-        let log = try logWriter("cuffd.log")
+        let logEnded = Gate()
+        let log = try logWriter("cuffd.log", ended: logEnded)
+        daemonLogEnded = logEnded
         let clock = ContinuousClock()
         let started = clock.now
         let skip = notify.count
@@ -89,6 +93,7 @@ final class Stack: @unchecked Sendable {
         guard let daemon else { return -1 }
         kill(daemon.pid, SIGTERM)
         let status = try await offCooperativePool { daemon.waitForExit(killingAfter: 30) }
+        try await daemonLogEnded.wait()
         guard status != 128 + SIGKILL else { throw TestFailure("cuffd did not stop within 30 s of SIGTERM:\n\(text("cuffd.log"))") }
         return status
     }
@@ -100,10 +105,12 @@ final class Stack: @unchecked Sendable {
         _ = try await daemonExit()
     }
 
-    /// cuffd's exit status, once it has exited.
+    /// cuffd's exit status, once it has exited and all it wrote is in cuffd.log.
     func daemonExit() async throws -> Int32 {
         guard let daemon else { return -1 }
-        return try await offCooperativePool { daemon.waitForExit() }
+        let status = try await offCooperativePool { daemon.waitForExit() }
+        try await daemonLogEnded.wait()
+        return status
     }
 
     struct Outcome: Sendable {
@@ -173,8 +180,8 @@ final class Stack: @unchecked Sendable {
     /// The write end of a pipe for a process's standard output and error, whose bytes go to `log` in the stack's
     /// folder (``logPipe(appendingTo:counting:)``), counted in ``logged``. The caller closes it once the process has
     /// started.
-    func logWriter(_ log: String) throws -> Int32 {
-        try logPipe(appendingTo: directory.appendingPathComponent(log), counting: logged)
+    func logWriter(_ log: String, ended: Gate? = nil) throws -> Int32 {
+        try logPipe(appendingTo: directory.appendingPathComponent(log), counting: logged, ended: ended)
     }
 
     /// The shipped scenario `name`, or a copy of it in `directory` with `edits` made.
