@@ -17,6 +17,9 @@ public actor CuffCapture {
     private var walkCutShort: String?
     /// The link is up and its services resolved: what bluetoothd exports may be walked.
     private var resolved = false
+    /// cuffd's own conversation with the device is under way (a pairing, the link's provisioning): the walk waits
+    /// for its end. Told by the Gateway after each event it handled (``CuffGateway/letCapturesWalk()``).
+    private var gatewayConversing = true
     private var name: String?
     private var paired = false
     private var finished = false
@@ -116,11 +119,17 @@ public actor CuffCapture {
         walkIfResolved()
     }
 
-    /// Starts walking the database when the link's services are resolved and no walk runs: on the resolution, and
-    /// whenever bluetoothd exports more (a first resolution announces `ServicesResolved` before the objects,
-    /// docs/reference/BLUEZ-DBUS.md §6).
+    /// Whether cuffd's own conversation with the device is under way; once it is not, the walk may start.
+    func gatewayConverses(_ conversing: Bool) {
+        gatewayConversing = conversing
+        walkIfResolved()
+    }
+
+    /// Starts walking the database when the link's services are resolved, cuffd's own conversation with the device
+    /// is over and no walk runs: on the resolution, and whenever bluetoothd exports more (a first resolution
+    /// announces `ServicesResolved` before the objects, docs/reference/BLUEZ-DBUS.md §6).
     private func walkIfResolved() {
-        guard resolved, recorder.hasLink, walk == nil else { return }
+        guard resolved, !gatewayConversing, !finished, recorder.hasLink, walk == nil else { return }
         walk = Task { await self.walkDatabase() }
     }
 

@@ -32,11 +32,24 @@ extension CuffGateway {
         let capture = CuffCapture(id, bluetooth: bluetooth)
         state.captures[address] = capture
         await capture.start()
+        await letCapturesWalk()
         if let device = await bluetooth.device(id), !device.connected, device.paired {
             let bluetooth = bluetooth
             Task { try? await bluetooth.connect(id) }
         }
         return capture
+    }
+
+    /// Tells each capture whether cuffd's own conversation with its device is under way — a pairing, the link's
+    /// provisioning (identity, clock, records, an Omron download) —, called after each BlueZ event the Gateway
+    /// handled and when a provisioning or a pairing ends. A capture walks the database only while it is not: its
+    /// reads and notify sessions never delay the conversation it records (an Omron cuff's pairing key, a download
+    /// the cuff ends the link after; docs/capture.md).
+    func letCapturesWalk() async {
+        for (address, capture) in state.captures {
+            let provisioning = state.cuffs[address].map { $0.provisioning != nil && !$0.provisioned } ?? false
+            await capture.gatewayConverses(provisioning || broker.isPairing(address))
+        }
     }
 
     /// Ends `capture` and gives its recording, redacted unless `keepIdentity`. A device that never connected is

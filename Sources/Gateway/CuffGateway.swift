@@ -146,6 +146,11 @@ public actor CuffGateway {
         state.handlingEvent = true
         defer { state.handlingEvent = false }
         for capture in state.captures.values { await capture.handle(event) }
+        await follow(event)
+        await letCapturesWalk()
+    }
+
+    private func follow(_ event: BluezEvent) async {
         switch event {
         case .availabilityChanged(let available):
             if !available {

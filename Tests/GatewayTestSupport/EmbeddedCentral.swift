@@ -66,6 +66,8 @@ public actor EmbeddedCentral: BluetoothCentral {
     public private(set) var agentCapabilities: [AgentCapability] = [.noInputNoOutput]
     /// Every write, in order.
     public private(set) var writes: [Write] = []
+    /// Every characteristic read answered, in order, each with how many of ``writes`` came before it.
+    public private(set) var reads: [(uuid: String, writesBefore: Int)] = []
     /// The calls that change bluetoothd's state, in order, as `Member address` (`Pair`, `Connect`, `Disconnect`,
     /// `RemoveDevice`, `StartDiscovery`, `StopDiscovery`, `StopNotify`).
     public private(set) var calls: [String] = []
@@ -244,6 +246,7 @@ public actor EmbeddedCentral: BluetoothCentral {
         let characteristic = try linked(uuid, of: device)
         guard characteristic.flags.contains("read") else { throw Self.attError(0x02, "Read not permitted") }
         try answerRead(device.address)
+        reads.append((characteristic.uuid, writes.count))
         if let recording = nodes[device.address]!.peripheral.recording { return try recording.read(characteristic.uuid) }
         return nodes[device.address]!.values[characteristic.uuid] ?? []
     }

@@ -221,3 +221,30 @@ struct CaptureWalkTests {
         await rig.stop()
     }
 }
+
+/// A capture records cuffd's conversation without changing it (docs/capture.md, "What is recorded"): its walk of the
+/// database waits until the pairing and the link's provisioning are over, so a cuff that ends the link soon after
+/// (a download done, an Omron key programmed) meets the same requests, in the same order, as without a capture.
+@Suite("Capture: the walk waits for cuffd's own conversation", .timeLimit(.minutes(1)))
+struct CaptureWaitsForTheGatewayTests {
+    /// The reads the Gateway made before its stored-record request (RACP, 0x2A52) on the pairing link of
+    /// `racp-records.json`, and the reads made in all, with a capture running or not.
+    static func reads(captured: Bool) async throws -> (beforeRequest: [String], all: Int) {
+        let run = try await ScenarioRun.start("racp-records.json")
+        let address = run.scenario.cuffs[0].address
+        let capture = captured ? try await run.gateway.startCapture(address) : nil
+        try await run.pairAll()
+        await capture?.walkEnded()
+        let (writes, reads) = (await run.central.writes, await run.central.reads)
+        await run.rig.stop()
+        let request = try #require(writes.firstIndex { $0.uuid == BluetoothUUID.expand(0x2A52) }, "the Gateway asked for the stored records")
+        return (reads.filter { $0.writesBefore <= request }.map(\.uuid), reads.count)
+    }
+
+    @Test func theGatewayMakesTheSameRequestsBeforeTheWalkReadsAnything() async throws {
+        let plain = try await Self.reads(captured: false)
+        let captured = try await Self.reads(captured: true)
+        #expect(captured.beforeRequest == plain.beforeRequest, "the walk read nothing before the Gateway's request")
+        #expect(captured.all > plain.all, "the walk did read the database, afterwards")
+    }
+}
