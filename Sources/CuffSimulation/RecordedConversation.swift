@@ -6,8 +6,12 @@ import CuffRecording
 ///
 /// Each recorded link plays once, in order, its steps timed from the moment the link came up. A value waits for a
 /// notify session on its characteristic (held, and sent when one starts on that link; dropped with the link). A write
-/// step stands for the host's write: what follows it waits until the host makes a matching write, then keeps its
-/// spacing from that moment.
+/// step stands for the host's write: what follows it waits until the host makes a matching write, and from then on
+/// the cuff answers at the host's pace — each value or read step as soon as the one before it went, a write step
+/// waiting for its write —, while a link's end keeps its spacing from the last write (the cuff's own idle time: a
+/// host's write still under way is answered before the link goes). A recording's spacing after a write is the cuff's answer time plus the recording host's delays in seeing
+/// it; kept, a replay would add its own delays on top, and a host that gives up on an answer after a moment (an
+/// Omron cuff's key, docs/omron.md §2) would give up on the replay where it did not on the cuff.
 public struct RecordedConversation: Sendable {
     /// A notification or indication the cuff sends.
     public struct Sent: Sendable, Equatable {
@@ -90,8 +94,9 @@ public struct RecordedConversation: Sendable {
     private var nextLink = 0
     /// The next step of the link.
     private var cursor = 0
-    /// Steps are due at `base.moment + (step.after - base.after)`: from the link's start, and from each matched write.
-    private var base = (after: 0.0, moment: 0.0)
+    /// The last matched write: its step's time and when the host made it. Until the link's first, steps are due at
+    /// their time from the link's start; after it, values and reads at once, the link's end at its spacing from it.
+    private var lastWrite: (after: Double, moment: Double)?
     private var matches: [Int: Match] = [:]
     private var echo: Echo?
     private var subscribed: Set<String> = []
@@ -107,7 +112,7 @@ public struct RecordedConversation: Sendable {
     /// A link came up: the next recorded link begins. False when every recorded link has played: the cuff says nothing.
     @discardableResult
     public mutating func linkUp() -> Bool {
-        (cursor, base, matches, echo, subscribed, held) = (0, (0, 0), [:], nil, [], [])
+        (cursor, lastWrite, matches, echo, subscribed, held) = (0, nil, [:], nil, [], [])
         guard nextLink < recording.links.count else {
             link = nil
             return false
@@ -166,6 +171,8 @@ public struct RecordedConversation: Sendable {
 
     /// What the cuff does next at `moment` (seconds from the link's start): values due are sent, or held until their
     /// session starts; read steps change what reads return; a write step not matched yet, or a step not due, waits.
+    /// Before the link's first matched write a step is due at its recorded time; after it, values and reads at once
+    /// and the link's end at its recorded spacing from the last write.
     public mutating func next(at moment: Double) -> Next {
         guard let link else { return .finished }
         let steps = recording.links[link].steps
@@ -173,11 +180,15 @@ public struct RecordedConversation: Sendable {
             let step = steps[cursor]
             if case .write = step.action {
                 guard let match = matches[cursor] else { return .waitForWrite }
-                (base, echo) = ((step.after, match.moment), match.echo)
+                (lastWrite, echo) = ((step.after, match.moment), match.echo)
                 cursor += 1
                 continue
             }
-            let due = base.moment + (step.after - base.after)
+            let due = switch (lastWrite, step.action) {
+            case (nil, _): step.after
+            case let (write?, .disconnect): write.moment + (step.after - write.after)
+            case (_?, _): moment
+            }
             guard due <= moment else { return .wait(until: due) }
             cursor += 1
             switch step.action {
