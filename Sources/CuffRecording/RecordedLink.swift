@@ -23,6 +23,8 @@ public struct RecordedStep: Sendable, Equatable {
         /// The host wrote `bytes` to `uuid`, as a Write Request or (`command`) a Write Command; `refusal` is the error
         /// bluetoothd answered (name and text) when the cuff or bluetoothd refused it.
         case write(uuid: String, bytes: [UInt8], command: Bool, refusal: String?)
+        /// The host's notify session on `uuid` started (its `StartNotify` succeeded): what follows was sent to it.
+        case subscribe(uuid: String)
         /// The link went down.
         case disconnect
     }
@@ -35,13 +37,13 @@ public struct RecordedStep: Sendable, Equatable {
         self.action = action
     }
 
-    /// The keys of a step; `notify`, `indicate`, `read`, `write` and `disconnect` name its action.
-    public enum Key: String, CodingKey, CaseIterable { case after, notify, indicate, read, write, hex, type, refused, disconnect }
+    /// The keys of a step; `notify`, `indicate`, `read`, `write`, `subscribe` and `disconnect` name its action.
+    public enum Key: String, CodingKey, CaseIterable { case after, notify, indicate, read, write, subscribe, hex, type, refused, disconnect }
 
     /// The characteristic the step names; nil for a disconnect.
     public var uuid: String? {
         switch action {
-        case let .value(uuid, _, _), let .read(uuid, _), let .write(uuid, _, _, _): uuid
+        case let .value(uuid, _, _), let .read(uuid, _), let .write(uuid, _, _, _), let .subscribe(uuid): uuid
         case .disconnect: nil
         }
     }

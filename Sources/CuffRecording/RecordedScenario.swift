@@ -90,6 +90,8 @@ public struct RecordedScenario: Sendable, Equatable {
             fields.append((Key.hex.rawValue, JSONString.quoted(Hex.bytes(bytes))))
             if command { fields.append((Key.type.rawValue, JSONString.quoted("command"))) }
             if let refusal { fields.append((Key.refused.rawValue, JSONString.quoted(refusal))) }
+        case let .subscribe(uuid):
+            fields.append((Key.subscribe.rawValue, JSONString.quoted(BluetoothUUID.compact(uuid))))
         case .disconnect:
             fields.append((Key.disconnect.rawValue, "true"))
         }

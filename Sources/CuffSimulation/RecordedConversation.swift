@@ -5,7 +5,8 @@ import CuffRecording
 /// start, what the host writes, and asks it what the cuff does next and what a read returns.
 ///
 /// Each recorded link plays once, in order, its steps timed from the moment the link came up. A value waits for a
-/// notify session on its characteristic (held, and sent when one starts on that link; dropped with the link). A write
+/// notify session on its characteristic (held, and sent when one starts on that link; dropped with the link); a
+/// subscribe step, the host's session recorded, holds what follows it until the host starts that session. A write
 /// step stands for the host's write: what follows it waits until the host makes a matching write, and from then on
 /// the cuff answers at the host's pace — each value or read step as soon as the one before it went, a write step
 /// waiting for its write —, while a link's end keeps its spacing from the last write (the cuff's own idle time: a
@@ -32,8 +33,8 @@ public struct RecordedConversation: Sendable {
         case send(Sent)
         /// Nothing until `moment` (seconds from the link's start).
         case wait(until: Double)
-        /// Nothing until the host makes the write the next step stands for.
-        case waitForWrite
+        /// Nothing until the host makes the write the next step stands for, or starts the notify session it stands for.
+        case waitForHost
         /// Drops the link now.
         case disconnect
         /// Nothing more on this link.
@@ -98,6 +99,10 @@ public struct RecordedConversation: Sendable {
     /// their time from the link's start; after it, values and reads at once, the link's end at its spacing from it.
     private var lastWrite: (after: Double, moment: Double)?
     private var matches: [Int: Match] = [:]
+    /// The write step each characteristic's last write was taken for, with the bytes the host wrote.
+    private var lastTaken: [String: (index: Int, bytes: [UInt8])] = [:]
+    /// Answers to a repeated write, sent before anything else.
+    private var repeated: [Sent] = []
     private var echo: Echo?
     private var subscribed: Set<String> = []
     private var held: [Sent] = []
@@ -112,7 +117,7 @@ public struct RecordedConversation: Sendable {
     /// A link came up: the next recorded link begins. False when every recorded link has played: the cuff says nothing.
     @discardableResult
     public mutating func linkUp() -> Bool {
-        (cursor, lastWrite, matches, echo, subscribed, held) = (0, nil, [:], nil, [], [])
+        (cursor, lastWrite, matches, lastTaken, repeated, echo, subscribed, held) = (0, nil, [:], [:], [], nil, [], [])
         guard nextLink < recording.links.count else {
             link = nil
             return false
@@ -144,8 +149,9 @@ public struct RecordedConversation: Sendable {
 
     /// The host wrote `bytes` to `uuid` at `moment` (seconds from the link's start). It is taken for the first write
     /// step of this link not yet taken on that characteristic, one with the same bytes first, then one of the same
-    /// length, then any; a write no step stands for is taken silently. Throws the recorded refusal, when the write
-    /// was refused.
+    /// length, then any; a write no step stands for is taken silently. The same bytes as the host's last write there,
+    /// when no open step has them, are that write again (a host that heard no answer in time asks again): the cuff
+    /// answers as it answered it. Throws the recorded refusal, when the write was refused.
     public mutating func write(_ bytes: [UInt8], to uuid: String, at moment: Double) throws(Refusal) {
         guard let link else { return }
         let steps = recording.links[link].steps
@@ -156,10 +162,30 @@ public struct RecordedConversation: Sendable {
         func recorded(_ index: Int) -> [UInt8] {
             if case let .write(_, bytes, _, _) = steps[index].action { bytes } else { [] }
         }
+        if let last = lastTaken[uuid], last.bytes == bytes, !open.contains(where: { recorded($0) == bytes }) {
+            repeated += answers(to: last.index, in: steps)
+            if case let .write(_, _, _, refusal?) = steps[last.index].action { throw Refusal(refusal) }
+            return
+        }
         guard let taken = open.first(where: { recorded($0) == bytes }) ?? open.first(where: { recorded($0).count == bytes.count }) ?? open.first
         else { return }
         matches[taken] = Match(moment: moment, echo: Echo(recorded: recorded(taken), written: bytes))
+        lastTaken[uuid] = (taken, bytes)
         if case let .write(_, _, _, refusal?) = steps[taken].action { throw Refusal(refusal) }
+    }
+
+    /// The values the cuff sent after the write step at `index`, up to the next write step, as it sent them.
+    private func answers(to index: Int, in steps: [RecordedStep]) -> [Sent] {
+        let echo = matches[index]?.echo
+        var answers: [Sent] = []
+        for step in steps[(index + 1)...] {
+            switch step.action {
+            case .write, .disconnect: return answers
+            case let .value(uuid, bytes, indication): answers.append(Sent(uuid: uuid, bytes: echo?.applied(to: bytes) ?? bytes, indication: indication))
+            case .read, .subscribe: continue
+            }
+        }
+        return answers
     }
 
     /// What a read of `uuid` returns now: its value, or the refusal every recorded read met; empty for one never read.
@@ -175,11 +201,25 @@ public struct RecordedConversation: Sendable {
     /// and the link's end at its recorded spacing from the last write.
     public mutating func next(at moment: Double) -> Next {
         guard let link else { return .finished }
+        while !repeated.isEmpty {
+            let answer = repeated.removeFirst()
+            guard subscribed.contains(answer.uuid) else {
+                held.append(answer)
+                continue
+            }
+            return .send(answer)
+        }
         let steps = recording.links[link].steps
         while cursor < steps.count {
             let step = steps[cursor]
+            if case let .subscribe(uuid) = step.action {
+                // A session the host started when recorded: what followed went to it (and the link's end waited for it).
+                guard subscribed.contains(uuid) else { return .waitForHost }
+                cursor += 1
+                continue
+            }
             if case .write = step.action {
-                guard let match = matches[cursor] else { return .waitForWrite }
+                guard let match = matches[cursor] else { return .waitForHost }
                 (lastWrite, echo) = ((step.after, match.moment), match.echo)
                 cursor += 1
                 continue
@@ -203,7 +243,7 @@ public struct RecordedConversation: Sendable {
                 values[uuid] = bytes
             case .disconnect:
                 return .disconnect
-            case .write:
+            case .write, .subscribe:
                 break
             }
         }

@@ -74,10 +74,10 @@ extension RecordedStep: Decodable {
         guard after >= 0, after.isFinite else {
             throw DecodingError.dataCorruptedError(forKey: .after, in: container, debugDescription: "must be a time ≥ 0 in seconds")
         }
-        let actions = [Key.notify, .indicate, .read, .write, .disconnect].filter(container.contains)
+        let actions = [Key.notify, .indicate, .read, .write, .subscribe, .disconnect].filter(container.contains)
         guard actions.count == 1 else {
             throw DecodingError.dataCorrupted(.init(
-                codingPath: container.codingPath, debugDescription: "a recorded step needs exactly one of notify, indicate, read, write, disconnect"))
+                codingPath: container.codingPath, debugDescription: "a recorded step needs exactly one of notify, indicate, read, write, subscribe, disconnect"))
         }
         let action = actions[0]
         for key in [Key.type, .refused] where container.contains(key) && action != .write {
@@ -94,6 +94,13 @@ extension RecordedStep: Decodable {
             return
         }
         let uuid = try canonicalUUID(try container.decode(String.self, forKey: action), in: container, action)
+        if action == .subscribe {
+            guard !container.contains(.hex) else {
+                throw DecodingError.dataCorruptedError(forKey: .hex, in: container, debugDescription: "a subscribe step carries no value")
+            }
+            self.init(after: after, .subscribe(uuid: uuid))
+            return
+        }
         let bytes = try container.decode(HexValue.self, forKey: .hex).bytes
         switch action {
         case .notify, .indicate: self.init(after: after, .value(uuid: uuid, bytes: bytes, indication: action == .indicate))

@@ -44,7 +44,7 @@ extension RecordedCuff {
                 throw ScenarioError(path: stepPath, message: "\(BluetoothUUID.compact(uuid)) is not a characteristic of the recorded services")
             }
             switch step.action {
-            case .value where !characteristic.canNotify:
+            case .value where !characteristic.canNotify, .subscribe where !characteristic.canNotify:
                 throw ScenarioError(path: stepPath, message: "\(BluetoothUUID.compact(uuid)) neither notifies nor indicates (its flags: \(characteristic.flags.joined(separator: ", ")))")
             case let .write(_, _, command, nil) where !characteristic.flags.contains(command ? "write-without-response" : "write"):
                 throw ScenarioError(

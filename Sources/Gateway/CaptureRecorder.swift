@@ -144,6 +144,12 @@ struct CaptureRecorder {
         }
     }
 
+    /// The host's notify session on `uuid` started: a replay holds what follows until its host starts one too.
+    mutating func subscribed(_ uuid: String, at moment: ContinuousClock.Instant) {
+        guard characteristic(uuid)?.canNotify == true else { return }
+        record(.subscribe(uuid: uuid), at: moment)
+    }
+
     private mutating func isEcho(_ uuid: String, _ bytes: [UInt8]) -> Bool {
         if let due = echoesDue.firstIndex(where: { $0.uuid == uuid && $0.bytes == bytes }) {
             echoesDue.remove(at: due)

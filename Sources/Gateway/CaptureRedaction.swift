@@ -78,7 +78,7 @@ struct CaptureRedaction {
                     redacted.cuff.links[link].steps[step].action = .read(uuid: uuid, bytes: value(of: uuid, bytes))
                 case let .write(uuid, bytes, command, refusal):
                     redacted.cuff.links[link].steps[step].action = .write(uuid: uuid, bytes: value(of: uuid, bytes), command: command, refusal: refusal)
-                case .disconnect:
+                case .subscribe, .disconnect:
                     break
                 }
             }
@@ -153,7 +153,7 @@ struct CaptureRedaction {
             let sent = cuff.links.flatMap(\.steps).compactMap { step -> [UInt8]? in
                 switch step.action {
                 case let .value(stepUUID, bytes, _), let .read(stepUUID, bytes), let .write(stepUUID, bytes, _, _): stepUUID == uuid ? bytes : nil
-                case .disconnect: nil
+                case .subscribe, .disconnect: nil
                 }
             }
             return (uuid, read + sent)

@@ -20,6 +20,13 @@ public actor CuffCapture {
     /// cuffd's own conversation with the device is under way (a pairing, the link's provisioning): the walk waits
     /// for its end. Told by the Gateway after each event it handled (``CuffGateway/letCapturesWalk()``).
     private var gatewayConversing = true
+    /// A walk started on this link: notify sessions starting from then on are the capture's own.
+    private var walkedThisLink = false
+    /// The notify sessions cuffd started on this link before a walk did: the Gateway's, recorded.
+    private var gatewaySessions: Set<String> = []
+    /// The characteristics whose notify sessions are the capture's own (asked for by a walk, the Gateway having
+    /// none), on every later link too: never recorded, as a replay's host starts none of them.
+    private var ownSessions: Set<String> = []
     private var name: String?
     private var paired = false
     private var finished = false
@@ -100,6 +107,10 @@ public actor CuffCapture {
             recorder.value(uuid, bytes, at: now)
         case let .write(device, write) where device == id:
             recorder.write(write, at: now)
+        case let .notifying(device, uuid) where device == id:
+            guard !walkedThisLink, !ownSessions.contains(uuid) else { break }
+            gatewaySessions.insert(uuid)
+            recorder.subscribed(uuid, at: now)
         case .servicesChanged(id):
             await exported()
             walkIfResolved()
@@ -130,6 +141,8 @@ public actor CuffCapture {
     /// announces `ServicesResolved` before the objects, docs/reference/BLUEZ-DBUS.md §6).
     private func walkIfResolved() {
         guard resolved, !gatewayConversing, !finished, recorder.hasLink, walk == nil else { return }
+        walkedThisLink = true
+        ownSessions.formUnion(recorder.notifyingUUIDs.subtracting(gatewaySessions))
         walk = Task { await self.walkDatabase() }
     }
 
@@ -141,6 +154,8 @@ public actor CuffCapture {
 
     private func linkDown(at moment: ContinuousClock.Instant) {
         resolved = false
+        walkedThisLink = false
+        gatewaySessions = []
         guard recorder.hasLink else { return }
         recorder.linkDown(at: moment)
         if walk != nil { walkCutShort = "the link dropped" }

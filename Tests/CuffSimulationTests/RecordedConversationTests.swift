@@ -74,11 +74,43 @@ struct RecordedConversationTests {
         _ = conversation.subscribed(Self.measurement)
         #expect(conversation.next(at: 0.1) == .wait(until: 0.5), "before the first write, steps keep their time")
         #expect(conversation.next(at: 0.5) == Self.sent(Self.measurement, [1], indication: true))
-        #expect(conversation.next(at: 5) == .waitForWrite)
+        #expect(conversation.next(at: 5) == .waitForHost)
         try conversation.write([0x01, 0x01], to: Self.control, at: 7)
         #expect(conversation.next(at: 7) == Self.sent(Self.control, [0x06, 0x00, 0x01, 0x01], indication: true), "the answer at once")
         #expect(conversation.next(at: 7) == .wait(until: 15), "the link's end keeps its spacing from the write")
         #expect(conversation.next(at: 15) == .disconnect)
+    }
+
+    @Test func aSubscribeStepHoldsWhatFollowsUntilTheHostsSession() throws {
+        var conversation = Self.conversation([RecordedLink(steps: [
+            RecordedStep(after: 0.1, .subscribe(uuid: Self.measurement)),
+            RecordedStep(after: 0.2, .value(uuid: Self.measurement, bytes: [1], indication: true)),
+            RecordedStep(after: 0.3, .disconnect),
+        ])])
+        conversation.linkUp()
+        #expect(conversation.next(at: 5) == .waitForHost, "no link's end before the session the recording had")
+        #expect(conversation.subscribed(Self.measurement).isEmpty)
+        #expect(conversation.next(at: 5) == Self.sent(Self.measurement, [1], indication: true))
+        #expect(conversation.next(at: 5) == .disconnect)
+    }
+
+    @Test func aWriteMadeAgainIsAnsweredAgainAndTakesNoOtherStep() throws {
+        let write = { (bytes: [UInt8]) in RecordedStep.Action.write(uuid: Self.control, bytes: bytes, command: false, refusal: nil) }
+        let answer = { (byte: UInt8) in RecordedStep.Action.value(uuid: Self.control, bytes: [byte, 0x00], indication: true) }
+        var conversation = Self.conversation([RecordedLink(steps: [
+            RecordedStep(after: 0, write([0x02, 0x00])), RecordedStep(after: 0.1, answer(0x82)),
+            RecordedStep(after: 0.2, write([0x00, 0x07])), RecordedStep(after: 0.3, answer(0x80)),
+        ])])
+        conversation.linkUp()
+        _ = conversation.subscribed(Self.control)
+        try conversation.write([0x02, 0x00], to: Self.control, at: 0)
+        #expect(conversation.next(at: 0) == Self.sent(Self.control, [0x82, 0x00], indication: true))
+        // No answer heard in time: the host asks again, with bytes the same length as the next step's.
+        try conversation.write([0x02, 0x00], to: Self.control, at: 2)
+        #expect(conversation.next(at: 2) == Self.sent(Self.control, [0x82, 0x00], indication: true), "answered as before")
+        #expect(conversation.next(at: 2) == .waitForHost, "the next step still waits for its own write")
+        try conversation.write([0x00, 0x09], to: Self.control, at: 3)
+        #expect(conversation.next(at: 3) == Self.sent(Self.control, [0x80, 0x00], indication: true))
     }
 
     @Test func aWriteIsTakenForTheSameBytesFirstThenTheSameLengthThenAny() throws {

@@ -13,15 +13,15 @@ extension BluezEmulator {
             log("\(name(index)) connected again after its last recorded link: it says nothing")
             return
         }
-        let (writes, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let (hostActions, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let start = ContinuousClock.now
-        let player = spawn { await self.playRecordedLink(index, from: start, writes: writes) }
+        let player = spawn { await self.playRecordedLink(index, from: start, hostActions: hostActions) }
         cuffs[index].recordedLink = (start, player, continuation)
     }
 
     /// Plays the link's steps until it ends, the recording's link is over, or the link goes (the task is canceled).
-    private func playRecordedLink(_ index: Int, from start: ContinuousClock.Instant, writes: AsyncStream<Void>) async {
-        var written = writes.makeAsyncIterator()
+    private func playRecordedLink(_ index: Int, from start: ContinuousClock.Instant, hostActions: AsyncStream<Void>) async {
+        var hostActed = hostActions.makeAsyncIterator()
         while !Task.isCancelled, cuffs[index].recording != nil {
             let moment = Self.seconds(ContinuousClock.now - start)
             switch cuffs[index].recording!.next(at: moment) {
@@ -29,8 +29,8 @@ extension BluezEmulator {
                 await send(index, recordedID(index, sent.uuid), sent.bytes, kind: sent.indication ? "indicated (recorded)" : "notified (recorded)")
             case .wait(let due):
                 guard (try? await Task.sleep(until: start + .milliseconds(Int((due * 1000).rounded())), clock: .continuous)) != nil else { return }
-            case .waitForWrite:
-                guard await written.next() != nil else { return }
+            case .waitForHost:
+                guard await hostActed.next() != nil else { return }
             case .disconnect:
                 await dropLink(index, byHost: false)
                 return
@@ -75,7 +75,7 @@ extension BluezEmulator {
             throw ATTError.writeNotPermitted.dbusError
         }
         let moment = cuffs[index].recordedLink.map { Self.seconds(ContinuousClock.now - $0.start) } ?? 0
-        defer { cuffs[index].recordedLink?.writes.yield() }
+        defer { cuffs[index].recordedLink?.hostActions.yield() }
         do {
             try cuffs[index].recording!.write(value, to: characteristic.id.uuid, at: moment)
             log("\(label) written: \(Hex.bytes(value))")
@@ -89,6 +89,7 @@ extension BluezEmulator {
     /// A notify session started on this link: what the recording held for it goes out.
     func recordedSubscription(_ index: Int, _ characteristic: CharacteristicID) async {
         guard let held = cuffs[index].recording?.subscribed(characteristic.uuid) else { return }
+        cuffs[index].recordedLink?.hostActions.yield()
         for sent in held {
             await send(index, characteristic, sent.bytes, kind: sent.indication ? "indicated (recorded, held for its session)" : "notified (recorded, held for its session)")
         }

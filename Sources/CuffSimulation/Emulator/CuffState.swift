@@ -51,8 +51,8 @@ struct CuffState {
     /// A recorded cuff's conversation (docs/cuff-sim.md, "Recorded cuffs"); nil for any other cuff.
     var recording: RecordedConversation?
     /// A recorded cuff's link under way: when it came up, the task playing its steps, and what wakes that task when
-    /// the host writes.
-    var recordedLink: (start: ContinuousClock.Instant, player: Task<Void, Never>, writes: AsyncStream<Void>.Continuation)?
+    /// the host writes or starts a notify session.
+    var recordedLink: (start: ContinuousClock.Instant, player: Task<Void, Never>, hostActions: AsyncStream<Void>.Continuation)?
 
     init(spec: CuffSpec) {
         self.spec = spec
@@ -79,7 +79,7 @@ struct CuffState {
         recordProcedure = nil
         omron?.linkLost()
         recordedLink?.player.cancel()
-        recordedLink?.writes.finish()
+        recordedLink?.hostActions.finish()
         recordedLink = nil
         return recording?.linkDown()
     }
