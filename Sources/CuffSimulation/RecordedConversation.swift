@@ -197,8 +197,8 @@ public struct RecordedConversation: Sendable {
 
     /// What the cuff does next at `moment` (seconds from the link's start): values due are sent, or held until their
     /// session starts; read steps change what reads return; a write step not matched yet, or a step not due, waits.
-    /// Before the link's first matched write a step is due at its recorded time; after it, values and reads at once
-    /// and the link's end at its recorded spacing from the last write.
+    /// Read steps are taken at once; before the link's first matched write other steps are due at their recorded
+    /// time; after it, values at once and the link's end at its recorded spacing from the last write.
     public mutating func next(at moment: Double) -> Next {
         guard let link else { return .finished }
         while !repeated.isEmpty {
@@ -225,6 +225,8 @@ public struct RecordedConversation: Sendable {
                 continue
             }
             let due = switch (lastWrite, step.action) {
+            // What a read returned came when the host read: it holds up nothing that follows.
+            case (_, .read): moment
             case (nil, _): step.after
             case let (write?, .disconnect): write.moment + (step.after - write.after)
             case (_?, _): moment
