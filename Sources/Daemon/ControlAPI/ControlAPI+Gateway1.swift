@@ -50,6 +50,7 @@ extension ControlAPI {
                 let timeout = try Self.timeout(call.argument(1))
                 return [try await self.measure(target, timeout: timeout, for: caller).dbusValue]
             },
+            captureMethod,
             .init("ResetEnergyExpended", inputs: [address]) { call in
                 _ = try await self.policy.authorize(call, .reader)
                 let target = try Self.address(call.argument(0))
