@@ -54,6 +54,8 @@ struct Cuffd: AsyncParsableCommand {
         var options = DaemonOptions(configurationPath: config, storePath: store, bus: bus.map { .address($0) } ?? .system)
         options.administratorGroup = adminGroup
         options.readerGroup = readerGroup
+        // The control API's calls on a thread of their own, a little less urgent than the main loop's commits.
+        options.methodCallExecutor = BackgroundLoop(niceness: 5)
         let daemon: Daemon
         do {
             daemon = try await Daemon.start(options, notifier: notifier, logger: logger)
