@@ -229,6 +229,9 @@ for (index, (_, output)) in hammers.enumerated() {
 print("cuffd on \(readingCount) readings, a reading indicated every second\(cuffdNice.map { ", cuffd at nice \($0)" } ?? ""):")
 print("  indication → committed, no clients (anchor), \(anchor.count) readings: \(milliseconds(anchor))")
 print("  indication → committed, \(clients) ungranted + \(clients) granted clients × \(inFlight) calls in flight, \(hammered.count) readings: \(milliseconds(hammered))")
+// Where the tail is: the slowest readings and when they came (the nth of the measured ones, a second apart).
+let slowest = hammered.enumerated().sorted { $0.element > $1.element }.prefix(5)
+print("  slowest with the clients: " + slowest.map { String(format: "%.1f ms (#%d)", $0.element * 1000, $0.offset + 1) }.joined(separator: ", "))
 print("  root's Statistics, idle: \(milliseconds(idleStatistics)); while the clients hammer: \(milliseconds(duringStatistics))")
 print("  root's Readings limit 1 while the clients hammer: \(milliseconds(duringReadings))")
 for (kind, name) in ["ungranted", "granted"].enumerated() {
