@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// The thread starts with the first job; idle, it sleeps on `JobQueue`'s condition variable, as the main loop does.
 package final class BackgroundLoop: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
-    /// The thread's niceness (setpriority(2)): above the main loop's 0, below the store's reading threads.
+    /// The thread's niceness (setpriority(2)): above the main loop's 0, so that the kernel runs a commit first.
     package let niceness: Int32
     private let queue = JobQueue<UnownedJob>()
     private let started = Mutex(false)
