@@ -167,6 +167,17 @@ func rootCalls(_ member: String, _ filter: [String: DBusVariant], count: Int) as
 }
 
 let idleStatistics = try await rootCalls("Statistics", [:], count: 20)
+// The bus alone: a round trip to dbus-daemon itself (GetId) five times a second, through the whole run — what any
+// reading's way from the cuff to cuffd and back to this process, twice through the bus, cannot go below.
+let busTrips = Mutex<[(at: ContinuousClock.Instant, seconds: Double)]>([])
+let busPinger = Task {
+    while !Task.isCancelled {
+        let start = ContinuousClock.now
+        _ = try? await root.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId")
+        busTrips.withLock { $0.append((start, elapsed(start))) }
+        try? await Task.sleep(for: .milliseconds(200))
+    }
+}
 // Each signal stamped as it arrives, whatever the loop below is waiting for.
 let committedAt = Mutex<[ContinuousClock.Instant]>([])
 let (progress, progressed) = AsyncStream<Int>.makeStream()
@@ -208,6 +219,8 @@ for await count in progress {
 }
 let committed = committedAt.withLock { $0 }
 let hammerSeconds = elapsed(hammerStart)
+busPinger.cancel()
+let trips = busTrips.withLock { $0 }
 for (process, _) in hammers { process.waitForExit() }
 let sent = indicated.withLock { $0 }
 guard sent.count == total else { throw TestFailure("\(sent.count) indications for \(total) readings stored") }
@@ -229,6 +242,7 @@ for (index, (_, output)) in hammers.enumerated() {
 print("cuffd on \(readingCount) readings, a reading indicated every second\(cuffdNice.map { ", cuffd at nice \($0)" } ?? ""):")
 print("  indication → committed, no clients (anchor), \(anchor.count) readings: \(milliseconds(anchor))")
 print("  indication → committed, \(clients) ungranted + \(clients) granted clients × \(inFlight) calls in flight, \(hammered.count) readings: \(milliseconds(hammered))")
+print("  a round trip to dbus-daemon, no clients: \(milliseconds(trips.filter { $0.at < hammerStart }.map(\.seconds))); with the clients: \(milliseconds(trips.filter { $0.at >= hammerStart }.map(\.seconds)))")
 // Where the tail is: the slowest readings and when they came (the nth of the measured ones, a second apart).
 let slowest = hammered.enumerated().sorted { $0.element > $1.element }.prefix(5)
 print("  slowest with the clients: " + slowest.map { String(format: "%.1f ms (#%d)", $0.element * 1000, $0.offset + 1) }.joined(separator: ", "))
