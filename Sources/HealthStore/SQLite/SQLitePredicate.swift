@@ -58,9 +58,7 @@ struct SQLitePredicate {
                 }
                 continue
             }
-            let path = "$.\"" + key.replacingOccurrences(of: "\"", with: "") + "\""
-            clauses.append("json_extract(\(s).metadata, ?) IN (\(Self.marks(values.count)))")
-            arguments += [path]
+            clauses.append("\(SQLiteCoding.extract(key, from: "\(s).metadata")) IN (\(Self.marks(values.count)))")
             for value in values {
                 switch value {
                 case .string(let v): arguments += [v]
