@@ -95,12 +95,18 @@ import Testing
     func statisticsUseThePersonIndex() throws {
         let store = try Self.store()
         let engine = try #require(store.engine as? SQLiteEngine)
-        let predicate = SQLitePredicate(SamplePredicate.all.restricted(toPeople: ["alice"]))
+        // The shape of a bucket's scan: the bucket's range and the filter's, then the person.
+        var restricted = SamplePredicate.all.restricted(toPeople: ["alice", "bob"])
+        restricted.dateRange = DateRange(start: Fixture.t0, end: Fixture.t0.addingTimeInterval(86_400), strictStartDate: true)
+        #expect(SQLitePredicate.personIndexHint(.all).isEmpty)
+        let predicate = SQLitePredicate(restricted)
         let plan = try engine.read { db in
-            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT count(*) FROM sample s WHERE s.type_id = ? AND s.start_at >= ? AND s.start_at < ? AND \(predicate.sql)",
-                             arguments: [1, 0, Int64.max] + predicate.arguments).map { $0[3] as String }
+            try Row.fetchAll(db, sql: """
+                EXPLAIN QUERY PLAN SELECT count(s.value), max(s.value) FROM sample s\(SQLitePredicate.personIndexHint(restricted))
+                WHERE s.type_id = ? AND s.start_at >= ? AND s.start_at < ? AND s.correlation_id IS NOT NULL AND \(predicate.sql)
+                """, arguments: [1, 0, Int64.max] + predicate.arguments).map { $0[3] as String }
         }
-        #expect(plan.contains { $0.contains("sample_type_person_start") }, "\(plan)")
+        #expect(plan == ["SEARCH s USING INDEX sample_type_person_start (type_id=? AND <expr>=? AND start_at>? AND start_at<?)"], "\(plan)")
     }
 
     @Test("The change feed: the person's readings and deletions, not others', objects and rows alike")

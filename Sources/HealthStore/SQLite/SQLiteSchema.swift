@@ -221,8 +221,8 @@ enum SQLiteSchema {
     /// grant of everyone's, so every grant stored before keeps its meaning); a tombstone keeps the person of what it
     /// deleted (NULL for those written before, which only grants of everyone's see), so a reader of one person's
     /// samples is told of their deletions and of nobody else's; and `sample_type_person_start` finds one person's
-    /// samples of a type in date order without reading the others' — partial, so a sample of no person costs it
-    /// nothing (docs/health-store.md, "Authorization").
+    /// samples of a type in date order without reading the others' (statistics of named people, which the rollup does
+    /// not keep) — partial, so a sample of no person costs it nothing (docs/health-store.md, "Authorization").
     static var grantPeopleV7: String {
         """
         CREATE TABLE authorization_grant_person (
