@@ -77,6 +77,9 @@ struct PersonGrantPolicyTests {
         #expect(try await stack.cuffctl(["permissions"], as: reader).output.contains("bloodPressureSystolic\tread\n"))
         let bad = try await stack.cuffctl(["grant", uid, "bloodPressure", "share", "--person", "bob"])
         #expect(bad.status == 64 && bad.error.contains("read grant"), "\(bad.status) \(bad.error)")
+        let notNamed = try await stack.cuffctl(["revoke", uid, "bloodPressure", "--person", "bob"])
+        #expect(notNamed.status == 64 && notNamed.error.contains("Revoke ends that grant"), "\(notNamed.status) \(notNamed.error)")
+        #expect(try await stack.readings(as: reader).count == 2)
     }
 
     @Test("A uid granted one person's heart rate reads that person's sensor values alone, and their statistics")
