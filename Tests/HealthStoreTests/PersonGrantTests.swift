@@ -145,6 +145,14 @@ import Testing
         // Systolic of alice's only: a whole reading needs every member type, so only hers remain.
         try Self.grant(store, ["alice"], types: [.bloodPressureSystolic])
         #expect(try Self.systolics(store, as: Self.carol) == [110, 130])
+        // Heart rate of bob's only: alice's readings are shown without their pulse, as objects and as rows.
+        try Self.grant(store, ["bob"], types: [.heartRate])
+        let readings = try store.correlations(CorrelationQuery(type: .bloodPressure), as: Self.carol)
+        #expect(readings.count == 2 && readings.allSatisfy { $0.linkedSamples.isEmpty && $0.objects.count == 3 })
+        let rows = try store.correlationRows(CorrelationQuery(type: .bloodPressure), columns: Self.columns, as: Self.carol)
+        #expect(rows.map(\.values[0]) == [110, 130] && rows.allSatisfy { $0.values[3] == nil && $0.values[2] != nil })
+        try Self.grant(store, ["alice", "bob"], types: [.heartRate])
+        #expect(try store.correlationRows(CorrelationQuery(type: .bloodPressure), columns: Self.columns, as: Self.carol).map(\.values[3]) == [61, 63])
         // An empty set of people is no read grant: the type leaves the uid's grants.
         try Self.grant(store, [], types: [.bloodPressureSystolic])
         #expect(try store.grants(of: 1002).map(\.type) == [.bloodPressureDiastolic, .bloodPressureMean, .heartRate])

@@ -51,8 +51,14 @@ extension HealthStore {
         return scope
     }
 
-    func canRead(_ type: QuantityType, _ client: HealthClient) throws(HealthStoreError) -> Bool {
-        try readScope(type, client) != nil
+    /// Whether `client` may read the samples of `type` of everyone `scope` covers: the members and linked samples it is
+    /// shown of the correlations it reads in `scope` (nil: only its own), so that a reading's pulse is not shown to a
+    /// reader of the reading who may not read that person's heart rate.
+    func covers(_ type: QuantityType, _ scope: ReadScope?, _ client: HealthClient) throws(HealthStoreError) -> Bool {
+        guard let readable = try readScope(type, client) else { return false }
+        guard let people = readable.people else { return true }
+        guard let wanted = scope?.people else { return false }
+        return wanted.isSubset(of: people)
     }
 
     /// Whose samples a read grant covers.
