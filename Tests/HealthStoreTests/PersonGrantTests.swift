@@ -159,6 +159,20 @@ import Testing
         #expect(try store.correlations(CorrelationQuery(type: .bloodPressure), as: Self.carol).isEmpty)
     }
 
+    @Test("A store of an earlier release: its grants read everyone's as before, its tombstones (of no person) reach them alone", arguments: StoreUpgradeTests.releases)
+    func upgraded(fixture: String) throws {
+        try StoreUpgradeTests.upgrading(fixture) { store, _ throws in
+            // uid 1000 reads systolic and diastolic of everyone's, and heart rate: all 24 readings, and the deleted cuffd-hr-3.
+            #expect(try store.correlations(CorrelationQuery(type: .bloodPressure), as: Fixture.alice).count == 24)
+            let feed = try store.changes(of: [.quantity(.heartRate)], since: nil, limit: 1000, as: Fixture.alice)
+            #expect(feed.deleted.map(\.syncIdentifier).contains("cuffd-hr-3"))
+            try store.setAuthorization(AuthorizationGrant(uid: 1002, type: .heartRate, canShare: false, canRead: true, people: ["alice"]), by: Fixture.root)
+            _ = try store.save([Self.heartRate(75, 9, "alice")], as: Fixture.daemon)
+            let named = try store.changes(of: [.quantity(.heartRate)], since: nil, limit: 1000, as: Self.carol)
+            #expect(named.added.count == 1 && named.deleted.isEmpty)
+        }
+    }
+
     @Test("The people of a grant are stored and survive reopening; a grant without them keeps reading everyone's")
     func persisted() throws {
         let directory = try Fixture.temporaryDirectory()
