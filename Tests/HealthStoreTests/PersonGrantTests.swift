@@ -153,6 +153,10 @@ import Testing
         #expect(rows.map(\.values[0]) == [110, 130] && rows.allSatisfy { $0.values[3] == nil && $0.values[2] != nil })
         try Self.grant(store, ["alice", "bob"], types: [.heartRate])
         #expect(try store.correlationRows(CorrelationQuery(type: .bloodPressure), columns: Self.columns, as: Self.carol).map(\.values[3]) == [61, 63])
+        // Systolic of alice's, diastolic of bob's: no person in common, no reading, nothing to read at all.
+        try Self.grant(store, ["bob"], types: [.bloodPressureDiastolic])
+        #expect(try store.correlations(CorrelationQuery(type: .bloodPressure), as: Self.carol).isEmpty)
+        #expect(try !store.seesAny(of: [.correlation(.bloodPressure)], as: Self.carol))
         // An empty set of people is no read grant: the type leaves the uid's grants.
         try Self.grant(store, [], types: [.bloodPressureSystolic])
         #expect(try store.grants(of: 1002).map(\.type) == [.bloodPressureDiastolic, .bloodPressureMean, .heartRate])

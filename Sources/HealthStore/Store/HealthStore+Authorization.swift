@@ -87,9 +87,9 @@ extension HealthStore {
 
     /// What of `type` `client` sees: its grants, and whether its source ever wrote to the store.
     func visibility(of type: HealthObjectType, _ client: HealthClient) throws(HealthStoreError) -> Visibility {
-        if let scope = try readScope(type, client) {
-            guard let people = scope.people else { return .all }
-            return people.isEmpty ? .none : .people(people)
+        // Grants of types naming no person in common read nobody's: as no read grant.
+        if let scope = try readScope(type, client), scope.people?.isEmpty != true {
+            return scope.people.map(Visibility.people) ?? .all
         }
         let own = configuration.source(for: client).bundleIdentifier
         return try engine.knowsSource(own) ? .own(own) : .none
