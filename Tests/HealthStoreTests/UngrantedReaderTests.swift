@@ -33,13 +33,13 @@ final class DataReadCounter: HealthStoreEngine {
         return try inner.statistics(of: type, predicate: predicate, options: options, boundaries: boundaries)
     }
 
-    func changes(_ filters: [String: String?], since anchor: QueryAnchor?, limit: Int) throws(HealthStoreError) -> ChangeBatch {
+    func changes(_ filters: [String: ChangeScope], since anchor: QueryAnchor?, limit: Int) throws(HealthStoreError) -> ChangeBatch {
         if !filters.isEmpty { note("changes of \(filters.keys.sorted())") }
         return try inner.changes(filters, since: anchor, limit: limit)
     }
 
     func correlationRowChanges(
-        _ filters: [String: String?], since anchor: QueryAnchor?, limit: Int, columns: CorrelationColumns, valueSources: [String?]
+        _ filters: [String: ChangeScope], since anchor: QueryAnchor?, limit: Int, columns: CorrelationColumns, valueSources: [String?]
     ) throws(HealthStoreError) -> CorrelationRowBatch {
         if !filters.isEmpty { note("correlationRowChanges of \(filters.keys.sorted())") }
         return try inner.correlationRowChanges(filters, since: anchor, limit: limit, columns: columns, valueSources: valueSources)

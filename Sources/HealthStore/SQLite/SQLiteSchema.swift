@@ -119,6 +119,9 @@ enum SQLiteSchema {
         migrator.registerMigration("v6-rollup-parts") { db in
             try db.execute(sql: rollupV6)
         }
+        migrator.registerMigration("v7-grant-people") { db in
+            try db.execute(sql: grantPeopleV7)
+        }
         return migrator
     }
 
@@ -203,6 +206,34 @@ enum SQLiteSchema {
         UPDATE sample_rollup SET last_value = (
             SELECT s.value FROM sample s WHERE s.type_id = sample_rollup.type_id AND s.source_id = sample_rollup.source_id
               AND s.start_at = sample_rollup.last_at ORDER BY s.id DESC LIMIT 1);
+        """
+    }
+
+    // MARK: v7: read grants of named people
+
+    /// The person of a `sample` row (``MetadataKey/personIdentifier``) in SQL, from its metadata column `metadata`
+    /// (`s.metadata`; bare in an index, which allows no table name), as migration v7 indexes it.
+    static func person(_ metadata: String) -> String {
+        SQLiteCoding.extract(MetadataKey.personIdentifier.name, from: metadata)
+    }
+
+    /// v7: a read grant may name the people whose samples it covers (`authorization_grant_person`: no row for a
+    /// grant of everyone's, so every grant stored before keeps its meaning); a tombstone keeps the person of what it
+    /// deleted (NULL for those written before, which only grants of everyone's see), so a reader of one person's
+    /// samples is told of their deletions and of nobody else's; and `sample_type_person_start` finds one person's
+    /// samples of a type in date order without reading the others' (statistics of named people, which the rollup does
+    /// not keep) — partial, so a sample of no person costs it nothing (docs/health-store.md, "Authorization").
+    static var grantPeopleV7: String {
+        """
+        CREATE TABLE authorization_grant_person (
+            uid INTEGER NOT NULL,
+            type_id INTEGER NOT NULL REFERENCES sample_type(id),
+            person TEXT NOT NULL,
+            PRIMARY KEY (uid, type_id, person)
+        ) STRICT, WITHOUT ROWID;
+        ALTER TABLE tombstone ADD COLUMN person TEXT;
+        CREATE INDEX sample_type_person_start ON sample(type_id, \(person("metadata")), start_at)
+            WHERE \(person("metadata")) IS NOT NULL;
         """
     }
 

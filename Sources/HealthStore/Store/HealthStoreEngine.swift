@@ -19,11 +19,11 @@ public protocol HealthStoreEngine: Sendable {
     func correlationRows(_ query: CorrelationQuery, columns: CorrelationColumns, valueSources: [String?]) throws(HealthStoreError) -> [CorrelationRow]
     /// Statistics per bucket `[boundaries[i], boundaries[i+1])`.
     func statistics(of type: QuantityType, predicate: SamplePredicate, options: StatisticsOptions, boundaries: [Date]) throws(HealthStoreError) -> [HealthStatistics]
-    /// Changes after `anchor` for the given types, each optionally restricted to one source.
-    func changes(_ filters: [String: String?], since anchor: QueryAnchor?, limit: Int) throws(HealthStoreError) -> ChangeBatch
+    /// Changes after `anchor` for the given types, each in its scope (a source, people).
+    func changes(_ filters: [String: ChangeScope], since anchor: QueryAnchor?, limit: Int) throws(HealthStoreError) -> ChangeBatch
     /// ``changes(_:since:limit:)`` of one correlation type, read flat.
     func correlationRowChanges(
-        _ filters: [String: String?], since anchor: QueryAnchor?, limit: Int, columns: CorrelationColumns, valueSources: [String?]
+        _ filters: [String: ChangeScope], since anchor: QueryAnchor?, limit: Int, columns: CorrelationColumns, valueSources: [String?]
     ) throws(HealthStoreError) -> CorrelationRowBatch
     /// Drops tombstones deleted before `cutoff`; anchors older than the newest dropped one expire.
     func purgeTombstones(deletedBefore cutoff: Date) throws(HealthStoreError) -> Int
