@@ -211,3 +211,32 @@ import Testing
         }
     }
 }
+
+/// A uid whose read grant names people changes their readings only (docs/health-store.md, "Deleting on request").
+@Suite struct PersonScopedEditingTests {
+    @Test func aReaderOfOnePersonChangesTheirReadingsOnlyAndKeepsThemTheirs() throws {
+        let store = try Fixture.store()
+        var bobs = Fixture.reading(2)
+        bobs.personIdentifier = "bob"
+        _ = try store.saveBloodPressure([Fixture.reading(1), bobs], as: Fixture.daemon)
+        for type in [QuantityType.bloodPressureSystolic, .bloodPressureDiastolic, .bloodPressureMean, .heartRate] {
+            try store.setAuthorization(AuthorizationGrant(uid: 1000, type: type, canShare: true, canRead: true, people: ["patient-0001"]), by: Fixture.root)
+        }
+        let alice = Fixture.alice
+        #expect(throws: HealthStoreError.unknownSyncIdentifier("C4F312FFFE53F2C9-1-2")) {
+            try store.deleteCorrelations(of: .bloodPressure, syncIdentifiers: ["C4F312FFFE53F2C9-1-2"], as: alice)
+        }
+        #expect(throws: HealthStoreError.unknownSyncIdentifier("C4F312FFFE53F2C9-1-2")) {
+            try store.reviseCorrelation(of: .bloodPressure, syncIdentifier: "C4F312FFFE53F2C9-1-2", changes: [.note: .string("x")], as: alice)
+        }
+        #expect(throws: HealthStoreError.authorizationDenied(type: "bloodPressure of bob")) {
+            try store.reviseCorrelation(of: .bloodPressure, syncIdentifier: "C4F312FFFE53F2C9-1-1", changes: [.personIdentifier: .string("bob")], as: alice)
+        }
+        #expect(throws: HealthStoreError.authorizationDenied(type: "bloodPressure of nobody")) {
+            try store.saveEnteredByHand(EnteredByHandTests.reading(), as: alice)
+        }
+        #expect(try store.reviseCorrelation(of: .bloodPressure, syncIdentifier: "C4F312FFFE53F2C9-1-1", changes: [.note: .string("x")], as: alice).metadata.syncVersion == 1)
+        #expect(try store.deleteCorrelations(of: .bloodPressure, syncIdentifiers: ["C4F312FFFE53F2C9-1-1"], as: alice) == 5)
+        #expect(try store.correlations(CorrelationQuery(type: .bloodPressure), as: Fixture.daemon).map(\.metadata.personIdentifier) == ["bob"])
+    }
+}

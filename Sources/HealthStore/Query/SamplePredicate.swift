@@ -71,7 +71,17 @@ public struct SamplePredicate: Sendable, Hashable {
         return dates
     }
 
-    /// This predicate further restricted to `source` (used for clients without read permission,
+    /// This predicate further restricted to the samples of `people` (``MetadataKey/personIdentifier``): for clients
+    /// whose read grant names people (docs/health-store.md, "Authorization").
+    func restricted(toPeople people: Set<String>) -> SamplePredicate {
+        var copy = self
+        let key = MetadataKey.personIdentifier.name
+        let named = Set(people.map(MetadataValue.string))
+        copy.metadata[key] = metadata[key].map(named.intersection) ?? named
+        return copy
+    }
+
+        /// This predicate further restricted to `source` (used for clients without read permission,
     /// which "see only the data that your app has written", docs/reference/HEALTH-STORE.md §6).
     func restricted(toSource source: String) -> SamplePredicate {
         var copy = self

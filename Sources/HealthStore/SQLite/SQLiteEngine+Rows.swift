@@ -54,14 +54,17 @@ extension SQLiteEngine {
         }
     }
 
+    /// Tombstones the stored row, with the person it was of (migration v7): called while the row still holds what is
+    /// deleted or replaced.
     func tombstone(_ stored: StoredKey, _ ctx: SQLiteWriteContext) throws {
+        try ctx.flushPending()  // the person is read from the row, which may still be pending
         let statement = try ctx.db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO tombstone (uuid, type_id, source_id, sync_identifier, sync_version, deleted_at, change_seq)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO tombstone (uuid, type_id, source_id, sync_identifier, sync_version, deleted_at, change_seq, person)
+            VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT \(SQLiteSchema.person("s.metadata")) FROM sample s WHERE s.id = ?))
             """)
         try statement.execute(arguments: [
             SQLiteCoding.blob(stored.uuid), stored.typeID, stored.sourceID, stored.syncIdentifier,
-            stored.syncIdentifier == nil ? nil : stored.syncVersion, ctx.now, ctx.nextSeq(),
+            stored.syncIdentifier == nil ? nil : stored.syncVersion, ctx.now, ctx.nextSeq(), stored.id,
         ])
     }
 

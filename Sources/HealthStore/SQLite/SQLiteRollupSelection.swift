@@ -1,7 +1,7 @@
 import Foundation
 
 /// The rollup rows holding the samples a predicate selects, when it filters by nothing the rollup does not keep
-/// (migrations v6, v8): sources, belonging to a correlation or not, the ``MetadataKey/heartRateSensorContact`` code,
+/// (migrations v6, v9): sources, belonging to a correlation or not, the ``MetadataKey/heartRateSensorContact`` code,
 /// being excluded on request or not, and a range of start dates. Any other filter needs the samples themselves: nil.
 struct SQLiteRollupSelection {
     /// The rollup parts (``SQLiteSchema/rollupPart(correlated:contact:excluded:)``) of the selected samples.

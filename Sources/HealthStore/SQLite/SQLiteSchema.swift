@@ -119,10 +119,13 @@ enum SQLiteSchema {
         migrator.registerMigration("v6-rollup-parts") { db in
             try db.execute(sql: rollupV6)
         }
+        migrator.registerMigration("v7-grant-people") { db in
+            try db.execute(sql: grantPeopleV7)
+        }
         // The sync identifiers of correlations deleted on request, kept for good (tombstones are purged after the
         // retention window): a cuff sending a deleted reading again from its memory stores nothing
         // (docs/health-store.md, "Deleting on request").
-        migrator.registerMigration("v7-deleted-sync-keys") { db in
+        migrator.registerMigration("v8-deleted-sync-keys") { db in
             try db.execute(sql: """
                 CREATE TABLE deleted_sync_key (
                     source_id INTEGER NOT NULL REFERENCES source(id),
@@ -132,8 +135,8 @@ enum SQLiteSchema {
                 ) STRICT, WITHOUT ROWID;
                 """)
         }
-        migrator.registerMigration("v8-rollup-exclusion") { db in
-            try db.execute(sql: rollupV8)
+        migrator.registerMigration("v9-rollup-exclusion") { db in
+            try db.execute(sql: rollupV9)
         }
         return migrator
     }
@@ -222,11 +225,39 @@ enum SQLiteSchema {
         """
     }
 
+    // MARK: v7: read grants of named people
+
+    /// The person of a `sample` row (``MetadataKey/personIdentifier``) in SQL, from its metadata column `metadata`
+    /// (`s.metadata`; bare in an index, which allows no table name), as migration v7 indexes it.
+    static func person(_ metadata: String) -> String {
+        SQLiteCoding.extract(MetadataKey.personIdentifier.name, from: metadata)
+    }
+
+    /// v7: a read grant may name the people whose samples it covers (`authorization_grant_person`: no row for a
+    /// grant of everyone's, so every grant stored before keeps its meaning); a tombstone keeps the person of what it
+    /// deleted (NULL for those written before, which only grants of everyone's see), so a reader of one person's
+    /// samples is told of their deletions and of nobody else's; and `sample_type_person_start` finds one person's
+    /// samples of a type in date order without reading the others' (statistics of named people, which the rollup does
+    /// not keep) — partial, so a sample of no person costs it nothing (docs/health-store.md, "Authorization").
+    static var grantPeopleV7: String {
+        """
+        CREATE TABLE authorization_grant_person (
+            uid INTEGER NOT NULL,
+            type_id INTEGER NOT NULL REFERENCES sample_type(id),
+            person TEXT NOT NULL,
+            PRIMARY KEY (uid, type_id, person)
+        ) STRICT, WITHOUT ROWID;
+        ALTER TABLE tombstone ADD COLUMN person TEXT;
+        CREATE INDEX sample_type_person_start ON sample(type_id, \(person("metadata")), start_at)
+            WHERE \(person("metadata")) IS NOT NULL;
+        """
+    }
+
     // MARK: v6: rollup parts and days
 
     /// The rollup part of a quantity sample (migration v6): whether it belongs to a correlation (a member, or a
     /// linked sample such as a reading's pulse) and its ``MetadataKey/heartRateSensorContact`` code, if any —
-    /// `4 × correlated + (contact + 1, or 0 without one)`, 0 to 7 — and, from migration v8, 8 more for a sample excluded
+    /// `4 × correlated + (contact + 1, or 0 without one)`, 0 to 7 — and, from migration v9, 8 more for a sample excluded
     /// on request. Statistics that filter by these (a reading's pulse, a sensor's values without those sent with no
     /// skin contact, what is not excluded) are summed from the parts they select (``SQLiteRollupSelection``).
     static func rollupPart(correlated: Bool, contact: MetadataValue?, excluded: Bool = false) -> Int64 {
@@ -237,27 +268,27 @@ enum SQLiteSchema {
     /// The JSON path of ``MetadataKey/exclusionReason`` in a row's `metadata`.
     static let exclusionPath = "$.\"\(MetadataKey.exclusionReason.name)\""
 
-    /// ``rollupPart(correlated:contact:excluded:)`` of the `sample` row `row` in SQL, from migration v8 on: ``part(_:)``
+    /// ``rollupPart(correlated:contact:excluded:)`` of the `sample` row `row` in SQL, from migration v9 on: ``part(_:)``
     /// and 8 for a sample excluded on request.
-    private static func partV8(_ row: String) -> String {
+    private static func partV9(_ row: String) -> String {
         "(\(part(row)) + CASE WHEN json_extract(\(row).metadata, '\(exclusionPath)') IS NULL THEN 0 ELSE 8 END)"
     }
 
-    /// v8: the rollup part also tells a sample excluded on request (``MetadataKey/exclusionReason``, on a reading and
+    /// v9: the rollup part also tells a sample excluded on request (``MetadataKey/exclusionReason``, on a reading and
     /// its members: docs/health-store.md, "Revising on request") — 8 more —, so that statistics leaving them out
     /// (``SamplePredicate/excludeExcluded``) are still summed from the rollup: the triggers recompute slots with the new
     /// part. No sample was excluded before, so every rollup row keeps its part.
-    static var rollupV8: String {
+    static var rollupV9: String {
         """
         DROP TRIGGER sample_rollup_delete;
         DROP TRIGGER sample_rollup_update;
         CREATE TRIGGER sample_rollup_delete AFTER DELETE ON sample WHEN OLD.value IS NOT NULL BEGIN
-            \(recomputeSlot("OLD", part: partV8))
+            \(recomputeSlot("OLD", part: partV9))
         END;
         CREATE TRIGGER sample_rollup_update AFTER UPDATE OF value, start_at, type_id, source_id, correlation_id, metadata ON sample
         WHEN OLD.value IS NOT NULL OR NEW.value IS NOT NULL BEGIN
-            \(recomputeSlot("OLD", part: partV8))
-            \(recomputeSlot("NEW", part: partV8))
+            \(recomputeSlot("OLD", part: partV9))
+            \(recomputeSlot("NEW", part: partV9))
         END;
         """
     }
@@ -269,7 +300,7 @@ enum SQLiteSchema {
     }
 
     /// Recomputes the rollup row of one (type, part, source, slot) from `sample`, parts as `part` computes them (``part(_:)``
-    /// in v6, ``partV8(_:)`` from v8 on).
+    /// in v6, ``partV9(_:)`` from v9 on).
     private static func recomputeSlot(_ row: String, part: (String) -> String = part) -> String {
         let slot = slot("\(row).start_at")
         let lo = "(\(slot) * 900000000)"

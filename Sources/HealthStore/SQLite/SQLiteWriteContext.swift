@@ -99,7 +99,7 @@ final class SQLiteWriteContext {
     /// looks up nothing more.
     private var remembersDeletions: Bool?
 
-    /// Whether a correlation holding (source, sync identifier) was deleted on request (migration v7): saving it again
+    /// Whether a correlation holding (source, sync identifier) was deleted on request (migration v8): saving it again
     /// stores nothing.
     func wasDeleted(_ sourceID: Int64, _ syncIdentifier: String) throws -> Bool {
         if remembersDeletions == nil {

@@ -13,8 +13,9 @@ extension HealthStore {
     public func deleteCorrelations(of type: CorrelationType, syncIdentifiers: [String], as client: HealthClient) throws(HealthStoreError) -> Int {
         guard configuration.correlationTypes.contains(type) else { throw .unknownType(type.identifier) }
         guard !syncIdentifiers.isEmpty else { return 0 }
-        let source = try editableSource(of: type, client)
-        let types = try engine.deleteCorrelations(of: type.identifier, syncIdentifiers: syncIdentifiers, source: source, at: configuration.clock())
+        let scope = try editScope(of: type, client)
+        let types = try engine.deleteCorrelations(
+            of: type.identifier, syncIdentifiers: syncIdentifiers, source: scope.source, people: scope.people, at: configuration.clock())
         observers.notify(Set(types))
         return types.count
     }
@@ -23,6 +24,7 @@ extension HealthStore {
     /// principal", docs/reference/HEALTH-STORE.md §2), marked `WasUserEntered`, without a device. The daemon client
     /// (cuffd's administrators) may; any other client needs share permission for every type the reading holds.
     public func saveEnteredByHand(_ reading: BloodPressureReading, as client: HealthClient) throws(HealthStoreError) -> SaveOutcome<Correlation> {
+        if !client.isDaemon { try checkPerson(reading.personIdentifier, in: try editScope(of: .bloodPressure, client).people) }
         var entered = reading
         entered.wasUserEntered = true
         entered.device = nil
@@ -42,20 +44,35 @@ extension HealthStore {
         }
         try HealthMetadata(Dictionary(uniqueKeysWithValues: changes.compactMap { key, value in value.map { (key.name, $0) } }))
             .validate(against: metadataRegistry)
-        let source = try editableSource(of: type, client)
+        let scope = try editScope(of: type, client)
+        if let person = changes[.personIdentifier] {
+            try checkPerson(person.flatMap { if case .string(let name) = $0 { name } else { nil } }, in: scope.people)
+        }
         let revised = try engine.reviseCorrelation(
-            of: type.identifier, syncIdentifier: syncIdentifier, source: source, changes: changes, at: configuration.clock())
+            of: type.identifier, syncIdentifier: syncIdentifier, source: scope.source, people: scope.people, changes: changes,
+            at: configuration.clock())
         observers.notify(Set([type.identifier] + (revised.objects + revised.linkedSamples).map(\.type.identifier)))
         return revised
     }
 
-    /// The source whose `type` correlations `client` may change: any (nil) for the daemon and for a client that may
-    /// share and read the type, only its own for one that may share but not read it. One that may not share the
-    /// type's members changes nothing (``HealthStoreError/authorizationDenied(type:)`` or
+    /// Which `type` correlations `client` may change: for the daemon and a client that may share and read the type,
+    /// any; for one whose read grants name people, theirs only; for one that may share but not read it, only its own.
+    /// One that may not share the type's members changes nothing (``HealthStoreError/authorizationDenied(type:)`` or
     /// ``HealthStoreError/authorizationNotDetermined(type:)``).
-    func editableSource(of type: CorrelationType, _ client: HealthClient) throws(HealthStoreError) -> String? {
-        if client.isDaemon { return nil }
+    func editScope(of type: CorrelationType, _ client: HealthClient) throws(HealthStoreError) -> (source: String?, people: Set<String>?) {
+        if client.isDaemon { return (nil, nil) }
         for member in HealthObjectType.correlation(type).authorizationTypes { try requireShare(member, client) }
-        return try canRead(.correlation(type), client) ? nil : configuration.source(for: client).bundleIdentifier
+        switch try visibility(of: .correlation(type), client) {
+        case .all: return (nil, nil)
+        case .people(let people): return (nil, people)
+        case .own, .none: return (configuration.source(for: client).bundleIdentifier, nil)
+        }
+    }
+
+    /// Refuses to give a reading to `person` (nil: to nobody) when the client may change the readings of named people
+    /// only and `person` is none of them: it would lose the reading.
+    func checkPerson(_ person: String?, in people: Set<String>?) throws(HealthStoreError) {
+        guard let people, !(person.map(people.contains) ?? false) else { return }
+        throw .authorizationDenied(type: "\(CorrelationType.bloodPressure.identifier) of \(person ?? "nobody")")
     }
 }
