@@ -9,6 +9,7 @@
 // 5. daily statistics (min, max, average, most recent) for a year over the heart-rate samples
 // 7. statistics of one person's readings (a read grant naming people: no rollup, that person's samples along
 //    sample_type_person_start), against everyone's from the rollup
+// 8. corrections: 1 000 readings deleted in one call (`cuffctl delete`), 1 000 revisions one call each (`annotate`)
 import Foundation
 import HealthStore
 
@@ -127,6 +128,18 @@ for (name, range) in [("a year", nil), ("30 days", DateRange(start: yearStart.ad
         print("systolic statistics over \(name), \(whose) (\(count) readings): p50 \(ms(percentile(times, 0.5))), max \(ms(times.max()!))")
     }
 }
+
+// 8. Corrections on request, spread over the year's readings.
+let deleted = (0..<1_000).map { "C4F312FFFE53F2C9-1-\($0 * (readingCount / 1_000))" }
+let deletion = try clock.measure { _ = try store.deleteCorrelations(of: .bloodPressure, syncIdentifiers: deleted, as: daemon) }
+print("delete 1000 readings in one call (tombstones, rollup slots recomputed, deletions remembered): \(ms(deletion))")
+let revised = (0..<1_000).map { "C4F312FFFE53F2C9-1-\($0 * (readingCount / 1_000) + 1)" }
+let revision = try clock.measure {
+    for id in revised {
+        _ = try store.reviseCorrelation(of: .bloodPressure, syncIdentifier: id, changes: [.exclusionReason: .string("benchmark")], as: daemon)
+    }
+}
+print("annotate 1000 readings, one revision (one commit) each: \(ms(revision)) in all")
 
 // STORE_BENCHMARK_READ_LOOP=n repeats the last-100 query n more times (for profiling the read path).
 if let loops = Int(ProcessInfo.processInfo.environment["STORE_BENCHMARK_READ_LOOP"] ?? "") {

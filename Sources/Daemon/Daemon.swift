@@ -100,7 +100,9 @@ public final class Daemon: Service, Sendable {
         let gateway = CuffGateway(
             bluetooth: BluezClient(connection: bluetoothConnection), store: HealthStoreReadingStore(store: store), registry: registry,
             configuration: configuration.gatewayConfiguration, spool: spool)
-        let api = ControlAPI(connection: connection, gateway: gateway, store: store, policy: policy, version: options.version, logger: logger)
+        let api = ControlAPI(
+            connection: connection, gateway: gateway, store: store, policy: policy, version: options.version, logger: logger,
+            people: configuration.people)
         await api.export()
         do {
             switch try await connection.requestName(ControlAPI.busName) {

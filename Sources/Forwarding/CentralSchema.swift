@@ -54,6 +54,16 @@ enum CentralSchema {
         """
         ALTER TABLE readings ADD COLUMN device_firmware text;
         """,
+        // A reading's corrections (docs/dbus-api.md, "Correcting readings"): entered by hand, excluded on request and
+        // why, the arm and position, a note. Rows kept; an existing reading counts as one a cuff sent.
+        """
+        ALTER TABLE readings
+            ADD COLUMN entered_by_hand boolean NOT NULL DEFAULT false,
+            ADD COLUMN exclusion_reason text,
+            ADD COLUMN arm text,
+            ADD COLUMN position text,
+            ADD COLUMN note text;
+        """,
     ]
 
     /// `hashtext('cuff-forward schema')` would do as well; a fixed number is easier to find in `pg_locks`.

@@ -2,7 +2,8 @@ import DBus
 import ReadingColumns
 
 /// cuff-forward's side of `org.cuffd.Gateway1` (docs/dbus-api.md): pages of the change feed, the cuffs cuffd
-/// remembers, and the signals that say when to ask again — `ReadingStored`, `RememberedCuffs` changing, and cuffd
+/// remembers, and the signals that say when to ask again — `ReadingStored`, `ReadingsChanged` (readings deleted, entered by hand or
+/// annotated), `RememberedCuffs` changing, and cuffd
 /// (re)appearing on the bus.
 struct CuffdFeed: Sendable {
     static let name = "org.cuffd.Gateway1"
@@ -17,20 +18,36 @@ struct CuffdFeed: Sendable {
 
     /// The changes after `anchor` (0: from the beginning of the store).
     func page(after anchor: UInt64) async throws(FeedError) -> ChangePage {
-        let request: DBusProperties = ["anchor": DBusVariant(anchor), "limit": DBusVariant(Self.pageSize)]
+        try await ask("ChangeColumns", ["anchor": DBusVariant(anchor), "limit": DBusVariant(Self.pageSize)], ChangePage.init)
+    }
+
+    /// The newest reading cuffd holds of `user`'s cuff and User ID that is not excluded on request (`ReadingColumns` with
+    /// `device`, `user`, `withoutExcluded` and `limit` 1), nil when none is left: what Home Assistant's state falls back
+    /// to when the reading there was deleted or excluded.
+    func newestReading(of user: PublishedUser) async throws(FeedError) -> ReadingRecord? {
+        guard let address = user.device["address"] else { return nil }
+        var filter: DBusProperties = ["device": DBusVariant(address), "withoutExcluded": DBusVariant(true), "limit": DBusVariant(UInt32(1))]
+        if user.user.hasPrefix("user"), let id = UInt8(user.user.dropFirst(4)) { filter["user"] = DBusVariant(id) }
+        return try await ask("ReadingColumns", filter) { try ReadingColumns.records($0).last }
+    }
+
+    /// What `member` answers `request` with — one dictionary —, made into `T` by `decode`; what cannot be is malformed.
+    private func ask<T>(_ member: String, _ request: DBusProperties, _ decode: (DBusProperties) throws -> T) async throws(FeedError) -> T {
         let reply: [DBusValue]
         do {
-            reply = try await connection.call(Self.name, Self.path, Self.interface, "ChangeColumns", [request.dbusValue])
+            reply = try await connection.call(Self.name, Self.path, Self.interface, member, [request.dbusValue])
         } catch {
             throw Self.feedError(error)
         }
         do {
-            guard let fields = try reply.first?.decode(DBusProperties.self) else { throw FeedError.malformed("an empty ChangeColumns reply") }
-            return try ChangePage(fields)
+            guard let fields = try reply.first?.decode(DBusProperties.self) else { throw FeedError.malformed("an empty \(member) reply") }
+            return try decode(fields)
         } catch let error as FeedError {
             throw error
+        } catch let error as ReadingColumnsError {
+            throw .malformed(error.description)
         } catch {
-            throw .malformed("a ChangeColumns reply of the wrong shape: \(error)")
+            throw .malformed("a \(member) reply of the wrong shape: \(error)")
         }
     }
 
@@ -57,6 +74,7 @@ struct CuffdFeed: Sendable {
         do {
             return try await connection.signals(matchingAny: [
                 MatchRule(sender: Self.name, interface: Self.interface, member: "ReadingStored"),
+                MatchRule(sender: Self.name, interface: Self.interface, member: "ReadingsChanged"),
                 MatchRule(sender: Self.name, interface: StandardInterface.properties, member: "PropertiesChanged", path: Self.path, arguments: [0: Self.interface]),
                 MatchRule(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", arguments: [0: Self.name]),
             ])

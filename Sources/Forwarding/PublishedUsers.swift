@@ -12,6 +12,10 @@ struct PublishedUser: Codable, Equatable, Sendable {
     var device: [String: String]
     /// Unix seconds of the newest reading published on the user's state topic.
     var newest: Double
+    /// The sync identifier and revision of the reading on the state topic (absent in a `users.json` written before
+    /// readings could be deleted on request): its deletion has the user's newest remaining reading published there.
+    var state: String?
+    var stateVersion: Int64?
 
     var key: CuffUser { CuffUser(cuff: cuff, user: user) }
 }

@@ -57,6 +57,16 @@ final class DataReadCounter: HealthStoreEngine {
         try inner.delete(uuids, ownedBy: source, at: now)
     }
 
+    func deleteCorrelations(of type: String, syncIdentifiers: [String], source: String?, people: Set<String>?, at now: Date) throws(HealthStoreError) -> [String] {
+        try inner.deleteCorrelations(of: type, syncIdentifiers: syncIdentifiers, source: source, people: people, at: now)
+    }
+
+    func reviseCorrelation(
+        of type: String, syncIdentifier: String, source: String?, people: Set<String>?, changes: [MetadataKey: MetadataValue?], at now: Date
+    ) throws(HealthStoreError) -> Correlation {
+        try inner.reviseCorrelation(of: type, syncIdentifier: syncIdentifier, source: source, people: people, changes: changes, at: now)
+    }
+
     func purgeTombstones(deletedBefore cutoff: Date) throws(HealthStoreError) -> Int { try inner.purgeTombstones(deletedBefore: cutoff) }
     func storeIdentifier() throws(HealthStoreError) -> UUID { try inner.storeIdentifier() }
     func knowsSource(_ bundleIdentifier: String) throws(HealthStoreError) -> Bool { try inner.knowsSource(bundleIdentifier) }

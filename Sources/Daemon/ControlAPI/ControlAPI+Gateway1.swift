@@ -106,7 +106,7 @@ extension ControlAPI {
                     [try Self.statistics(query, in: store, as: client).dbusValue]
                 }
             },
-        ] + grantMethods(), properties: [
+        ] + grantMethods() + recordMethods, properties: [
             .init("Version", version),
             .init("Status", "starting"),
             .init("RememberedCuffs", rememberedCuffs),
@@ -114,6 +114,7 @@ extension ControlAPI {
             .init("ReadingStored", [.init("cuff", .objectPath)]),
             .init("HeartRatesStored", [.init("cuff", .objectPath)]),
             .init("PasskeyRequested", [address]),
+            .init("ReadingsChanged", []),
         ])
     }
 

@@ -11,6 +11,9 @@ extension ControlAPI {
     /// Minimum, maximum, average and most recent of each type over the filter, by type identifier.
     static func statistics(_ filter: ReadingFilter, in store: any HealthStoring, as client: HealthClient) throws -> [String: DBusVariant] {
         var result: [String: DBusVariant] = [:]
+        // Readings excluded on request count nowhere (docs/dbus-api.md, "Correcting readings").
+        var filter = filter
+        filter.withoutExcluded = true
         for type in TypeGroups.byName["bloodPressure"]! {
             var predicate = filter.predicate
             // `heartRate` is the pulse of readings; heart-rate sensors have their own entry.

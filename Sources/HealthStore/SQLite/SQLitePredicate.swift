@@ -79,6 +79,9 @@ struct SQLitePredicate {
         if predicate.onlyCorrelated {
             clauses.append("\(s).correlation_id IS NOT NULL")
         }
+        if predicate.excludeExcluded {
+            clauses.append("json_extract(\(s).metadata, '\(SQLiteSchema.exclusionPath)') IS NULL")
+        }
     }
 
     /// `INDEXED BY sample_type_person_start` (migration v7) when `predicate` selects the samples of named people, else
