@@ -1,9 +1,9 @@
 import DBus
 import ReadingColumns
 
-/// cuff-forward's side of `org.cuffd.Gateway1` (docs/dbus-api.md): pages of the change feed, the cuffs cuffd
-/// remembers, and the signals that say when to ask again — `ReadingStored`, `RememberedCuffs` changing, and cuffd
-/// (re)appearing on the bus.
+/// cuff-forward's side of `org.cuffd.Gateway1` (docs/dbus-api.md): pages of the change feeds, the cuffs cuffd
+/// remembers, and the signals that say when to ask again — `ReadingStored`, `HeartRatesStored`, `RememberedCuffs`
+/// changing, and cuffd (re)appearing on the bus.
 struct CuffdFeed: Sendable {
     static let name = "org.cuffd.Gateway1"
     static let path: DBusObjectPath = "/org/cuffd/Gateway1"
@@ -15,22 +15,22 @@ struct CuffdFeed: Sendable {
 
     let connection: DBusConnection
 
-    /// The changes after `anchor` (0: from the beginning of the store).
-    func page(after anchor: UInt64) async throws(FeedError) -> ChangePage {
+    /// The changes of `kind` after `anchor` (0: from the beginning of the store).
+    func page(_ kind: FeedKind, after anchor: UInt64) async throws(FeedError) -> ChangePage {
         let request: DBusProperties = ["anchor": DBusVariant(anchor), "limit": DBusVariant(Self.pageSize)]
         let reply: [DBusValue]
         do {
-            reply = try await connection.call(Self.name, Self.path, Self.interface, "ChangeColumns", [request.dbusValue])
+            reply = try await connection.call(Self.name, Self.path, Self.interface, kind.method, [request.dbusValue])
         } catch {
-            throw Self.feedError(error)
+            throw Self.feedError(error, kind)
         }
         do {
-            guard let fields = try reply.first?.decode(DBusProperties.self) else { throw FeedError.malformed("an empty ChangeColumns reply") }
-            return try ChangePage(fields)
+            guard let fields = try reply.first?.decode(DBusProperties.self) else { throw FeedError.malformed("an empty \(kind.method) reply") }
+            return try ChangePage(fields, kind: kind)
         } catch let error as FeedError {
             throw error
         } catch {
-            throw .malformed("a ChangeColumns reply of the wrong shape: \(error)")
+            throw .malformed("a \(kind.method) reply of the wrong shape: \(error)")
         }
     }
 
@@ -50,13 +50,15 @@ struct CuffdFeed: Sendable {
         return RememberedCuffs(addresses: Set(addresses))
     }
 
-    /// A signal each time there may be something new to read or a cuff forgotten — once ``isWakeup(_:)`` says so.
+    /// A signal each time there may be something new to read or a cuff forgotten — once ``wakes(_:)`` says for which
+    /// feeds.
     /// Subscribed before the first page is asked for, so that nothing stored in between goes unnoticed
     /// (docs/reference/BLUEZ-DBUS.md §7: match before call).
     func wakeups() async throws(FeedError) -> AsyncStream<DBusMessage> {
         do {
             return try await connection.signals(matchingAny: [
-                MatchRule(sender: Self.name, interface: Self.interface, member: "ReadingStored"),
+                MatchRule(sender: Self.name, interface: Self.interface, member: FeedKind.readings.signal),
+                MatchRule(sender: Self.name, interface: Self.interface, member: FeedKind.heartRates.signal),
                 MatchRule(sender: Self.name, interface: StandardInterface.properties, member: "PropertiesChanged", path: Self.path, arguments: [0: Self.interface]),
                 MatchRule(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", arguments: [0: Self.name]),
             ])
@@ -65,17 +67,20 @@ struct CuffdFeed: Sendable {
         }
     }
 
-    /// Whether a signal of ``wakeups()`` calls for a look: of `org.cuffd.Gateway1`'s property changes only
-    /// `RememberedCuffs` does, not `Status`, which changes with every reading and connection.
-    static func isWakeup(_ signal: DBusMessage) -> Bool {
-        guard signal.member == "PropertiesChanged" else { return true }
-        return (try? signal.argument(1, as: DBusProperties.self))?["RememberedCuffs"] != nil
+    /// Which feeds a signal of ``wakeups()`` calls for a look at: `ReadingStored` the readings', `HeartRatesStored`
+    /// the heart-rate samples', cuffd (re)appearing and `RememberedCuffs` changing every one (the MQTT sink removes
+    /// a forgotten cuff before a page of either); `Status`, which changes with every reading and connection, none.
+    static func wakes(_ signal: DBusMessage) -> Set<FeedKind> {
+        if let kind = FeedKind.allCases.first(where: { $0.signal == signal.member }) { return [kind] }
+        guard signal.member == "PropertiesChanged" else { return Set(FeedKind.allCases) }
+        return (try? signal.argument(1, as: DBusProperties.self))?["RememberedCuffs"] != nil ? Set(FeedKind.allCases) : []
     }
 
-    private static func feedError(_ error: DBusError) -> FeedError {
+    /// What a failed call means; `kind` is the feed a page of it was asked of.
+    private static func feedError(_ error: DBusError, _ kind: FeedKind = .readings) -> FeedError {
         switch error.name.rawValue {
         case "org.cuffd.Error.NotAuthorized", DBusError.Name.accessDenied.rawValue: .notAuthorized(error.description)
-        case "org.cuffd.Error.AnchorExpired": .anchorExpired
+        case "org.cuffd.Error.AnchorExpired": .anchorExpired(kind)
         case DBusError.Name.disconnected.rawValue: .busLost(error.description)
         default: .cuffdUnavailable(error.description)
         }

@@ -72,7 +72,7 @@ final class MQTTSink: Sink {
     /// Every gateway publishes under topics of its own: no reading is ever another's.
     func deliver(_ page: ChangePage) async throws -> Int {
         guard connection != nil else { throw SinkUnreachable(underlying: MQTTError.lost("not connected")) }
-        let plan = MQTTPagePlan(page, users: users, remembered: remembered, topics: topics)
+        let plan = MQTTPagePlan(page, users: users, remembered: remembered, topics: topics, heartRateInterval: settings.heartRateInterval)
         try await publish(plan.messages)
         try published.write(plan.users)
         users = plan.users

@@ -10,8 +10,11 @@ struct PublishedUser: Codable, Equatable, Sendable {
     /// The cuff's `address`, `name`, `manufacturer`, `model`, `serial`, `firmware` (Device Information, as cuffd's feed
     /// has them).
     var device: [String: String]
-    /// Unix seconds of the newest reading published on the user's state topic.
+    /// Unix seconds of the newest reading (or heart-rate sample) published on the user's state topic.
     var newest: Double
+    /// A heart-rate sensor's skin contact in the newest sample published: a change is published at once, whatever
+    /// `HeartRateInterval=`. Nil for a cuff's user.
+    var contact: String? = nil
 
     var key: CuffUser { CuffUser(cuff: cuff, user: user) }
 }

@@ -24,6 +24,7 @@ enum ReadingMessage {
         ])
         // Keys sorted: the same reading is the same bytes, so a duplicate delivery is recognisable as one.
         let text = JSONText.object([
+            "category": JSONText.string(BloodPressureCategory.esh2023Home(reading.systolic, reading.diastolic).rawValue),
             "device_time": JSONText.string(reading.deviceTime), "diastolic": JSONText.number(reading.diastolic),
             "mean": JSONText.number(reading.meanArterialPressure), "measured_at": JSONText.string(timestamp(reading.time)),
             "person": JSONText.string(reading.person), "pulse": JSONText.number(reading.pulseRate), "status": flags,
