@@ -57,6 +57,19 @@ struct HeartRateChangeFeedTests {
         #expect(fields["deleted"]?.value == .array(.structure([.string, .int64]), [.structure([.string(samples[0].syncIdentifier), .int64(1)])]))
     }
 
+    @Test("A reader without a grant follows the feed and sees no sample; with a heartRate grant, every one")
+    func grants() async throws {
+        let store = try HealthStore.inMemory()
+        _ = try store.save([Self.sample(0), Self.sample(1)].map(HealthStoreReadingStore.sample), as: .daemon())
+        let reader = HealthClient.user(uid: 1000)
+        var fields = try ChangeRequest([:]).heartRateChanges(in: store, as: reader)
+        #expect(try HeartRateColumns.records(#require(try fields["columns"]?.value.decode(DBusProperties.self))).isEmpty)
+        #expect(try fields["anchor"]?.value.decode(UInt64.self) ?? 0 > 0, "the anchor moves on")
+        try store.setAuthorization(AuthorizationGrant(uid: 1000, type: .heartRate, canShare: false, canRead: true), by: .user(uid: 0))
+        fields = try ChangeRequest([:]).heartRateChanges(in: store, as: reader)
+        #expect(try HeartRateColumns.records(#require(try fields["columns"]?.value.decode(DBusProperties.self))).count == 2)
+    }
+
     @Test("Columns whose RR counts do not add up, or with a contact code out of range: refused")
     func malformedColumns() throws {
         var columns = HeartRateColumns.properties([HeartRateRecord(beatsPerMinute: 60, time: 1, sensorContact: "detected", rrIntervals: [900], syncIdentifier: "a")])
