@@ -50,6 +50,30 @@ struct CuffdFeed: Sendable {
         return RememberedCuffs(addresses: Set(addresses))
     }
 
+    /// Each cuff's battery (``CuffBattery``) as its `org.cuffd.Cuff1` object shows it, by address: the cuffs bluetoothd
+    /// shows now; none of a cuffd without the properties.
+    func batteries() async throws(FeedError) -> [String: CuffBattery] {
+        let reply: [DBusValue]
+        do {
+            reply = try await connection.call(Self.name, Self.path, StandardInterface.objectManager, "GetManagedObjects")
+        } catch {
+            throw Self.feedError(error)
+        }
+        guard let objects = try? reply.first?.decode([DBusObjectPath: [String: DBusProperties]].self) else {
+            throw .malformed("a GetManagedObjects reply of the wrong shape")
+        }
+        var batteries: [String: CuffBattery] = [:]
+        for interfaces in objects.values {
+            guard let cuff = interfaces[Self.cuffInterface], let address = try? cuff.property("Address", as: String.self),
+                  let level = try? cuff.property("BatteryLevel", as: Int32.self), let low = try? cuff.property("BatteryLow", as: Bool.self)
+            else { continue }
+            batteries[address] = CuffBattery(level: UInt8(exactly: level), low: low)
+        }
+        return batteries
+    }
+
+    static let cuffInterface = "org.cuffd.Cuff1"
+
     /// A signal each time there may be something new to read or a cuff forgotten — once ``wakes(_:)`` says for which
     /// feeds.
     /// Subscribed before the first page is asked for, so that nothing stored in between goes unnoticed
@@ -60,6 +84,9 @@ struct CuffdFeed: Sendable {
                 MatchRule(sender: Self.name, interface: Self.interface, member: FeedKind.readings.signal),
                 MatchRule(sender: Self.name, interface: Self.interface, member: FeedKind.heartRates.signal),
                 MatchRule(sender: Self.name, interface: StandardInterface.properties, member: "PropertiesChanged", path: Self.path, arguments: [0: Self.interface]),
+                MatchRule(
+                    sender: Self.name, interface: StandardInterface.properties, member: "PropertiesChanged", pathNamespace: Self.path,
+                    arguments: [0: Self.cuffInterface]),
                 MatchRule(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", arguments: [0: Self.name]),
             ])
         } catch {
@@ -69,11 +96,13 @@ struct CuffdFeed: Sendable {
 
     /// Which feeds a signal of ``wakeups()`` calls for a look at: `ReadingStored` the readings', `HeartRatesStored`
     /// the heart-rate samples', cuffd (re)appearing and `RememberedCuffs` changing every one (the MQTT sink removes
-    /// a forgotten cuff before a page of either); `Status`, which changes with every reading and connection, none.
+    /// a forgotten cuff before a page of either), and so does a cuff's battery changing (which it publishes then);
+    /// `Status`, which changes with every reading and connection, and a cuff's other properties, none.
     static func wakes(_ signal: DBusMessage) -> Set<FeedKind> {
         if let kind = FeedKind.allCases.first(where: { $0.signal == signal.member }) { return [kind] }
         guard signal.member == "PropertiesChanged" else { return Set(FeedKind.allCases) }
-        return (try? signal.argument(1, as: DBusProperties.self))?["RememberedCuffs"] != nil ? Set(FeedKind.allCases) : []
+        let changed = (try? signal.argument(1, as: DBusProperties.self)) ?? [:]
+        return ["RememberedCuffs", "BatteryLevel", "BatteryLow"].contains { changed[$0] != nil } ? Set(FeedKind.allCases) : []
     }
 
     /// What a failed call means; `kind` is the feed a page of it was asked of.

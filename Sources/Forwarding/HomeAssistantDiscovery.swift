@@ -12,14 +12,17 @@ enum HomeAssistantDiscovery {
         let object: String
         let name: String
         let keys: [String: DiscoveryValue]
+        /// Its state is the cuff's battery topic, not the user's state topic.
+        var battery = false
     }
 
     /// The blood pressures and the pulse are numeric sensors with `state_class: measurement`, so that Home Assistant
     /// keeps long-term statistics of them; there is no blood-pressure device class. `force_update` records each reading,
     /// even one equal to the last. The last measurement's time is a timestamp sensor; the irregular-pulse, body-movement
     /// and cuff-fit flags of the Measurement Status (GATT Specification Supplement §3.31.2.5) binary sensors of class
-    /// `problem`; and where the reading stands by the 2023 ESH home threshold (``BloodPressureCategory/ESH2023Home``)
-    /// an enum sensor.
+    /// `problem`; where the reading stands by the 2023 ESH home threshold (``BloodPressureCategory/ESH2023Home``) an
+    /// enum sensor; and the cuff's battery (``CuffBattery``, on the cuff's battery topic) a battery sensor and a
+    /// battery binary sensor.
     static var entities: [Entity] { [
         measurement("systolic", "Systolic", unit: "mmHg", icon: "mdi:heart-pulse"),
         measurement("diastolic", "Diastolic", unit: "mmHg", icon: "mdi:heart-pulse"),
@@ -35,6 +38,12 @@ enum HomeAssistantDiscovery {
             "value_template": "{{ value_json.category }}", "device_class": "enum",
             "options": .array(BloodPressureCategory.ESH2023Home.allCases.map { .string($0.rawValue) }), "icon": "mdi:clipboard-pulse",
         ]),
+        Entity(component: "sensor", object: "battery", name: "Battery", keys: [
+            "value_template": "{{ value_json.level }}", "device_class": "battery", "unit_of_measurement": "%", "state_class": "measurement",
+        ], battery: true),
+        Entity(component: "binary_sensor", object: "battery_low", name: "Battery low", keys: [
+            "value_template": "{{ 'ON' if value_json.low else 'OFF' }}", "device_class": "battery",
+        ], battery: true),
     ] }
 
     /// A Measurement Status flag of the reading, `ON` when the cuff set it.
@@ -71,6 +80,7 @@ enum HomeAssistantDiscovery {
     static func removal(_ user: CuffUser, topics: MQTTTopics) -> [MQTTConnection.Message] {
         entities(of: user).map { MQTTConnection.Message(topic: topics.config($0.component, user, $0.object), payload: [], retain: true) }
             + [MQTTConnection.Message(topic: topics.state(user), payload: [], retain: true)]
+            + (user.isStrap ? [] : [MQTTConnection.Message(topic: topics.battery(user.cuff), payload: [], retain: true)])
     }
 
     /// The retained configs of `user`'s entities.
@@ -87,8 +97,8 @@ enum HomeAssistantDiscovery {
             var config = entity.keys
             config["name"] = .string(entity.name)
             config["unique_id"] = "\(key.node)_\(entity.object)"
-            config["state_topic"] = .string(topics.state(key))
-            if !key.isStrap {
+            config["state_topic"] = .string(entity.battery ? topics.battery(key.cuff) : topics.state(key))
+            if !key.isStrap, !entity.battery {
                 // The status flags as the entity's attributes, from the same retained message as its state.
                 config["json_attributes_topic"] = .string(topics.state(key))
                 config["json_attributes_template"] = "{{ value_json.status | tojson }}"

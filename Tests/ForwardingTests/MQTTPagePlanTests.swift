@@ -25,11 +25,11 @@ struct MQTTPagePlanTests {
         ], kind: .readings)
     }
 
-    @Test("A remembered cuff's user is announced (nine configs) and its reading is the retained state; a forgotten cuff's reading goes to history after its user's removal, announcing nothing")
+    @Test("A remembered cuff's user is announced (eleven configs) and its reading is the retained state; a forgotten cuff's reading goes to history after its user's removal, announcing nothing")
     func forgottenCuffStaysRemoved() throws {
         let plan = MQTTPagePlan(try Self.page(), users: [:], remembered: RememberedCuffs(addresses: [Self.remembered]), topics: Self.topics)
         let kept = plan.messages.filter { $0.topic.contains("KEPT") }
-        #expect(kept.filter { $0.topic.hasSuffix("/config") && !$0.payload.isEmpty }.count == 9)
+        #expect(kept.filter { $0.topic.hasSuffix("/config") && !$0.payload.isEmpty }.count == 11)
         #expect(kept.contains { $0.topic == "cuffd/KEPT/user1/state" && !$0.payload.isEmpty })
         let gone = plan.messages.filter { $0.topic.contains("GONE") }
         let removal = HomeAssistantDiscovery.removal(CuffUser(cuff: "GONE", user: "user1"), topics: Self.topics)
@@ -41,17 +41,17 @@ struct MQTTPagePlanTests {
     @Test("Without the property (an older cuffd), every cuff counts as remembered")
     func olderCuffd() throws {
         let plan = MQTTPagePlan(try Self.page(), users: [:], remembered: RememberedCuffs(addresses: nil), topics: Self.topics)
-        #expect(plan.messages.filter { $0.topic.hasSuffix("/config") }.count == 18)
+        #expect(plan.messages.filter { $0.topic.hasSuffix("/config") }.count == 22)
         #expect(Set(plan.users.keys.map(\.cuff)) == ["KEPT", "GONE"])
     }
 
-    @Test("A removal is an empty retained message on each of the nine config topics and on the state topic")
+    @Test("A removal is an empty retained message on each of the eleven config topics, the state topic and the cuff's battery topic")
     func removal() {
         let messages = HomeAssistantDiscovery.removal(CuffUser(cuff: "GONE", user: "user1"), topics: Self.topics)
         #expect(messages.allSatisfy { $0.payload.isEmpty && $0.retain })
         let announced = HomeAssistantDiscovery.configs(
             PublishedUser(cuff: "GONE", user: "user1", person: nil, device: [:], newest: 0), topics: Self.topics).map(\.topic)
-        #expect(messages.map(\.topic) == announced + ["cuffd/GONE/user1/state"])
+        #expect(messages.map(\.topic) == announced + ["cuffd/GONE/user1/state", "cuffd/GONE/battery"])
     }
 
     /// A page of heart-rate samples of one strap, one a second from time 0, as `HeartRateChangeColumns` sends it.
@@ -101,5 +101,15 @@ struct MQTTPagePlanTests {
         ])
         #expect(plan.messages.allSatisfy { $0.payload.isEmpty && $0.retain })
         #expect(plan.users.isEmpty)
+    }
+
+    @Test("A cuff's battery: its level and low flag as the battery topic's JSON, null for a level the cuff does not tell; the battery entities read that topic")
+    func battery() throws {
+        #expect(String(decoding: CuffBattery(level: 80, low: false).payload, as: UTF8.self) == #"{"level":80,"low":false}"#)
+        #expect(String(decoding: CuffBattery(level: nil, low: true).payload, as: UTF8.self) == #"{"level":null,"low":true}"#)
+        let configs = HomeAssistantDiscovery.configs(
+            PublishedUser(cuff: "KEPT", user: "user1", person: nil, device: [:], newest: 0), topics: Self.topics)
+        let battery = configs.filter { $0.topic.contains("/battery") }.map { try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any] }
+        #expect(battery.count == 2 && battery.allSatisfy { $0?["state_topic"] as? String == "cuffd/KEPT/battery" && $0?["device_class"] as? String == "battery" })
     }
 }
