@@ -27,7 +27,9 @@ extension CuffGateway {
         let clock = await measureClock(id)
         if !cuff.identified { await identify(id) }
         guard !Task.isCancelled else { return }
-        state.cuffs[address]?.batteryLevel = await batteryLevel(id)
+        // Read first, then stored: the actor's state is not held across the read.
+        let level = await batteryLevel(id)
+        state.cuffs[address]?.batteryLevel = level
         if let clock { await setClock(id, measured: clock) }
         let characteristics = await bluetooth.characteristics(of: id)
         state.cuffs[address]?.vendorControl = characteristics.first { $0.uuid == QardioArmControlPoint.uuid }?.uuid
