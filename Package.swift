@@ -90,7 +90,9 @@ let package = Package(
         // The typed client of org.bluez: one mirror of its tree, agent, GattProfile1 auto-connect, recovery.
         .target(name: "BlueZ", dependencies: ["Broadcasting", "DBus", "GATTHealth"]),
         // The domain: cuff sessions, readings, correlation inputs, dedupe keys, time handling.
-        .target(name: "Gateway", dependencies: ["BlueZ", "Broadcasting", "GATTHealth"]),
+        .target(name: "Gateway", dependencies: ["BlueZ", "Broadcasting", "CuffRecording", "GATTHealth"]),
+        // A cuff's conversation as `cuffctl capture` records it and cuff-sim replays it: the one statement of the format.
+        .target(name: "CuffRecording", dependencies: ["GATTHealth", "JSONEscaping"]),
         // systemd without libsystemd: sd_notify readiness and watchdog, the journal's native protocol.
         .target(name: "SystemdSupport", dependencies: ["CLinux", "TerminalEscaping", .product(name: "Logging", package: "swift-log")]),
         // libbluetooth, only where BlueZ's D-Bus API cannot answer (adapter checks in `cuffctl doctor`).
@@ -117,7 +119,7 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "BlueZ", "CuffdVersion", "DBus", "DurableFiles", "GATTHealth", "Gateway", "HealthStore", "INIConfiguration", "ReadingColumns", "ReadingQueries", "SystemdSupport", "CLinux",
+                "BlueZ", "CuffdVersion", "CuffRecording", "DBus", "DurableFiles", "GATTHealth", "Gateway", "HealthStore", "INIConfiguration", "ReadingColumns", "ReadingQueries", "SystemdSupport", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -205,7 +207,7 @@ let package = Package(
         // replacement on stdout, and is SIGKILLed after a random number of steps.
         .executableTarget(name: "durable-file-crash-writer", dependencies: ["DurableFiles"], path: "Tests/durable-file-crash-writer"),
         // The emulated bluetoothd behind `cuff-sim`: scenario files and the cuffs they script.
-        .target(name: "CuffSimulation", dependencies: ["BlueZ", "DBus", "GATTHealth"]),
+        .target(name: "CuffSimulation", dependencies: ["BlueZ", "CuffRecording", "DBus", "GATTHealth"]),
         // `cuff-sim --scenario FILE [--bus ADDRESS]`: owns org.bluez on a bus with scripted cuffs; `cuff-sim replay
         // SCENARIO --store PATH` plays them into a store without Bluetooth. Not shipped.
         .executableTarget(
@@ -231,7 +233,7 @@ let package = Package(
         // The Gateway in-process and in virtual time: an in-memory Bluetooth central, a clock tests advance
         // (docs/gateway.md, "Seams").
         .target(
-            name: "GatewayTestSupport", dependencies: ["BlueZ", "CuffSimulation", "DBus", "DBusTestSupport", "Gateway", "GATTHealth"],
+            name: "GatewayTestSupport", dependencies: ["BlueZ", "CuffRecording", "CuffSimulation", "DBus", "DBusTestSupport", "Gateway", "GATTHealth"],
             path: "Tests/GatewayTestSupport"),
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "CuffSimulation", "DBus", "DBusTestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "DBusTestSupport"]),

@@ -12,7 +12,8 @@
 // root grants the second half `bloodPressure` read. Needs root, like the tests that change uids.
 //
 // Run: swift build -c release && swift run -c release reads-benchmark [READINGS] [CLIENTS] [CALLS_IN_FLIGHT] [MEASURED]
-//      (1000000, 20 of each kind, 8 per client, 120 readings with clients and 60 without)
+//      (1000000, 20 of each kind, 8 per client, 120 readings with clients and 60 without); READS_BENCHMARK_STORE and
+//      READS_BENCHMARK_CUFFD_NICE below.
 import BenchmarkSupport
 import CuffSimulation
 import DBus
@@ -90,8 +91,23 @@ let directory = try temporaryDirectory("reads-benchmark")
 defer { try? FileManager.default.removeItem(at: directory) }
 let storePath = directory.appendingPathComponent("health.sqlite").path
 var started = ContinuousClock.now
-try makeStore(storePath, count: readingCount)
-print(String(format: "store of %d readings made in %.0f s", readingCount, elapsed(started)))
+// READS_BENCHMARK_STORE=PATH: the store is made once and kept there, and copied from there by the runs after (a
+// store of a million readings takes minutes to make on a busy machine).
+/// Copies a store with its write-ahead log, if it has one.
+func copyStore(_ from: String, _ to: String) throws {
+    for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: from + suffix) {
+        try FileManager.default.copyItem(atPath: from + suffix, toPath: to + suffix)
+    }
+}
+let keptStore = ProcessInfo.processInfo.environment["READS_BENCHMARK_STORE"]
+if let keptStore, FileManager.default.fileExists(atPath: keptStore) {
+    try copyStore(keptStore, storePath)
+    print(String(format: "store copied from %@ in %.0f s", keptStore, elapsed(started)))
+} else {
+    try makeStore(storePath, count: readingCount)
+    print(String(format: "store of %d readings made in %.0f s", readingCount, elapsed(started)))
+    if let keptStore { try copyStore(storePath, keptStore) }
+}
 
 let bus = try PrivateBus()
 let indicated = Mutex<[ContinuousClock.Instant]>([])
@@ -104,9 +120,11 @@ let emulator = BluezEmulator(
 }
 try await emulator.start()
 let notify = try DatagramReceiver()
+// READS_BENCHMARK_CUFFD_NICE=N: cuffd started under nice(1) -n N, as a unit's `Nice=` would start it.
+let cuffdNice = ProcessInfo.processInfo.environment["READS_BENCHMARK_CUFFD_NICE"]
+let cuffdCommand = [binaries.appendingPathComponent("cuffd").path, "--bus", bus.address, "--store", storePath, "--config", "/nonexistent", "--reader-group", "users"]
 let cuffd = try ChildProcess(
-    binaries.appendingPathComponent("cuffd").path,
-    ["--bus", bus.address, "--store", storePath, "--config", "/nonexistent", "--reader-group", "users"],
+    cuffdNice == nil ? cuffdCommand[0] : "/usr/bin/nice", cuffdNice.map { ["-n", $0] + cuffdCommand } ?? Array(cuffdCommand.dropFirst()),
     standardError: .descriptor(open(directory.appendingPathComponent("cuffd.log").path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)), environment: ["NOTIFY_SOCKET": notify.path])
 while true {
     guard let datagram = notify.receiveText() else { throw TestFailure("cuffd sent no READY=1") }
@@ -149,6 +167,17 @@ func rootCalls(_ member: String, _ filter: [String: DBusVariant], count: Int) as
 }
 
 let idleStatistics = try await rootCalls("Statistics", [:], count: 20)
+// The bus alone: a round trip to dbus-daemon itself (GetId) five times a second, through the whole run — what any
+// reading's way from the cuff to cuffd and back to this process, twice through the bus, cannot go below.
+let busTrips = Mutex<[(at: ContinuousClock.Instant, seconds: Double)]>([])
+let busPinger = Task {
+    while !Task.isCancelled {
+        let start = ContinuousClock.now
+        _ = try? await root.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId")
+        busTrips.withLock { $0.append((start, elapsed(start))) }
+        try? await Task.sleep(for: .milliseconds(200))
+    }
+}
 // Each signal stamped as it arrives, whatever the loop below is waiting for.
 let committedAt = Mutex<[ContinuousClock.Instant]>([])
 let (progress, progressed) = AsyncStream<Int>.makeStream()
@@ -190,6 +219,8 @@ for await count in progress {
 }
 let committed = committedAt.withLock { $0 }
 let hammerSeconds = elapsed(hammerStart)
+busPinger.cancel()
+let trips = busTrips.withLock { $0 }
 for (process, _) in hammers { process.waitForExit() }
 let sent = indicated.withLock { $0 }
 guard sent.count == total else { throw TestFailure("\(sent.count) indications for \(total) readings stored") }
@@ -208,9 +239,13 @@ for (index, (_, output)) in hammers.enumerated() {
     failed[kind] += Int(fields[2])!
     if fields.count == 4, !fields[3].isEmpty { lastFailure = String(fields[3]).trimmingCharacters(in: .whitespacesAndNewlines) }
 }
-print("cuffd on \(readingCount) readings, a reading indicated every second:")
+print("cuffd on \(readingCount) readings, a reading indicated every second\(cuffdNice.map { ", cuffd at nice \($0)" } ?? ""):")
 print("  indication → committed, no clients (anchor), \(anchor.count) readings: \(milliseconds(anchor))")
 print("  indication → committed, \(clients) ungranted + \(clients) granted clients × \(inFlight) calls in flight, \(hammered.count) readings: \(milliseconds(hammered))")
+print("  a round trip to dbus-daemon, no clients: \(milliseconds(trips.filter { $0.at < hammerStart }.map(\.seconds))); with the clients: \(milliseconds(trips.filter { $0.at >= hammerStart }.map(\.seconds)))")
+// Where the tail is: the slowest readings and when they came (the nth of the measured ones, a second apart).
+let slowest = hammered.enumerated().sorted { $0.element > $1.element }.prefix(5)
+print("  slowest with the clients: " + slowest.map { String(format: "%.1f ms (#%d)", $0.element * 1000, $0.offset + 1) }.joined(separator: ", "))
 print("  root's Statistics, idle: \(milliseconds(idleStatistics)); while the clients hammer: \(milliseconds(duringStatistics))")
 print("  root's Readings limit 1 while the clients hammer: \(milliseconds(duringReadings))")
 for (kind, name) in ["ungranted", "granted"].enumerated() {
@@ -221,3 +256,5 @@ if !lastFailure.isEmpty { print("  last failure: \(lastFailure)") }
 print(String(format: "  cuffd's CPU over the run: %.1f s", cpuSeconds(cuffd.pid)))
 cuffd.terminate()
 await emulator.stop()
+// The program ends without releasing it: the bus's dbus-daemon would outlive the run.
+bus.stop()

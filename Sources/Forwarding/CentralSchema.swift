@@ -54,6 +54,16 @@ enum CentralSchema {
         """
         ALTER TABLE readings ADD COLUMN device_firmware text;
         """,
+        // A reading's corrections (docs/dbus-api.md, "Correcting readings"): entered by hand, excluded on request and
+        // why, the arm and position, a note. Rows kept; an existing reading counts as one a cuff sent.
+        """
+        ALTER TABLE readings
+            ADD COLUMN entered_by_hand boolean NOT NULL DEFAULT false,
+            ADD COLUMN exclusion_reason text,
+            ADD COLUMN arm text,
+            ADD COLUMN position text,
+            ADD COLUMN note text;
+        """,
         // Heart-rate sensors' samples (0x2A37), from cuffd's heart-rate change feed: a table of their own, with the
         // readings' sync identifiers, tombstones, device columns and row security. Nothing of `readings` changes.
         """

@@ -30,16 +30,19 @@ struct CentralWriter {
     static let columns = [
         "sync_identifier", "sync_version", "gateway", "systolic", "diastolic", "mean_arterial_pressure", "pulse_rate", "unit",
         "measured_at", "device_time", "user_id", "person", "status", "device_address", "device_name", "device_manufacturer",
-        "device_model", "device_serial", "device_firmware",
+        "device_model", "device_serial", "device_firmware", "entered_by_hand", "exclusion_reason", "arm", "position", "note",
     ]
 
     /// The page's readings as rows of ``columns``, from the parameters ``columns(_:identifiers:)`` makes ($1 the gateway).
     static let pageRows = """
         SELECT page.id, page.version, $1, page.systolic, page.diastolic, page.mean, page.pulse, $2, to_timestamp(page.time),
-            page.device_time, page.user_id, page.person, page.status, d.address, d.name, d.manufacturer, d.model, d.serial, d.firmware
+            page.device_time, page.user_id, page.person, page.status, d.address, d.name, d.manufacturer, d.model, d.serial, d.firmware,
+            page.entered_by_hand, page.exclusion_reason, page.arm, page.position, page.note
         FROM unnest($3::text[], $4::bigint[], $5::float8[], $6::float8[], $7::float8[], $8::float8[], $9::float8[],
-            $10::text[], $11::smallint[], $12::text[], $13::integer[], $14::integer[])
-            AS page (id, version, systolic, diastolic, mean, pulse, time, device_time, user_id, person, status, device)
+            $10::text[], $11::smallint[], $12::text[], $13::integer[], $14::integer[],
+            $21::boolean[], $22::text[], $23::text[], $24::text[], $25::text[])
+            AS page (id, version, systolic, diastolic, mean, pulse, time, device_time, user_id, person, status, device,
+                entered_by_hand, exclusion_reason, arm, position, note)
         JOIN unnest($15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[]) WITH ORDINALITY
             AS d (address, name, manufacturer, model, serial, firmware, n) ON d.n = page.device
         """
@@ -132,7 +135,7 @@ struct CentralWriter {
 
     /// The parameters after the gateway's: the unit, the sync identifiers (`identifiers`), the readings' other columns, each one array, in the order of
     /// ``pageRows``' first `unnest` — a reading's device as its number among the page's devices, from 1 —, then the
-    /// devices' columns, in the order of the second. Numbers go in binary form (``PostgresArray/binary(_:)``), so the
+    /// devices' columns, in the order of the second, then the readings' corrections ($21–$25, last in the first). Numbers go in binary form (``PostgresArray/binary(_:)``), so the
     /// server reads them without parsing text; text as array literals.
     private func columns(_ readings: [ReadingRecord], identifiers: PostgresParameter) -> [PostgresParameter] {
         let devices = Self.devices(readings.map(\.device))
@@ -145,6 +148,8 @@ struct CentralWriter {
             binary(\.meanArterialPressure), binary(\.pulseRate), binary(\.time), text(\.deviceTime),
             binary { $0.userID.map(Int16.init) }, text(\.person), binary { $0.status.map(Int32.init) },
             devices.column,
-        ] + devices.fields
+        ] + devices.fields + [
+            text { $0.enteredByHand ? "t" : "f" }, text(\.exclusionReason), text(\.arm), text(\.position), text(\.note),
+        ]
     }
 }

@@ -2,8 +2,8 @@ import DBus
 import ReadingColumns
 
 /// cuff-forward's side of `org.cuffd.Gateway1` (docs/dbus-api.md): pages of the change feeds, the cuffs cuffd
-/// remembers, and the signals that say when to ask again — `ReadingStored`, `HeartRatesStored`, `RememberedCuffs`
-/// changing, and cuffd (re)appearing on the bus.
+/// remembers, and the signals that say when to ask again — `ReadingStored`, `HeartRatesStored`, `ReadingsChanged`
+/// (readings deleted, entered by hand or annotated), `RememberedCuffs` changing, and cuffd (re)appearing on the bus.
 struct CuffdFeed: Sendable {
     static let name = "org.cuffd.Gateway1"
     static let path: DBusObjectPath = "/org/cuffd/Gateway1"
@@ -17,20 +17,39 @@ struct CuffdFeed: Sendable {
 
     /// The changes of `kind` after `anchor` (0: from the beginning of the store).
     func page(_ kind: FeedKind, after anchor: UInt64) async throws(FeedError) -> ChangePage {
-        let request: DBusProperties = ["anchor": DBusVariant(anchor), "limit": DBusVariant(Self.pageSize)]
+        try await ask(kind.method, ["anchor": DBusVariant(anchor), "limit": DBusVariant(Self.pageSize)], kind: kind) { try ChangePage($0, kind: kind) }
+    }
+
+    /// The newest reading cuffd holds of `user`'s cuff and User ID that is not excluded on request (`ReadingColumns` with
+    /// `device`, `user`, `withoutExcluded` and `limit` 1), nil when none is left: what Home Assistant's state falls back
+    /// to when the reading there was deleted or excluded.
+    func newestReading(of user: PublishedUser) async throws(FeedError) -> ReadingRecord? {
+        guard let address = user.device["address"] else { return nil }
+        var filter: DBusProperties = ["device": DBusVariant(address), "withoutExcluded": DBusVariant(true), "limit": DBusVariant(UInt32(1))]
+        if user.user.hasPrefix("user"), let id = UInt8(user.user.dropFirst(4)) { filter["user"] = DBusVariant(id) }
+        return try await ask("ReadingColumns", filter) { try ReadingColumns.records($0).last }
+    }
+
+    /// What `member` answers `request` with — one dictionary —, made into `T` by `decode`; what cannot be is malformed.
+    /// `kind` is the feed a page is asked of (an expired anchor is that feed's).
+    private func ask<T>(
+        _ member: String, _ request: DBusProperties, kind: FeedKind = .readings, _ decode: (DBusProperties) throws -> T
+    ) async throws(FeedError) -> T {
         let reply: [DBusValue]
         do {
-            reply = try await connection.call(Self.name, Self.path, Self.interface, kind.method, [request.dbusValue])
+            reply = try await connection.call(Self.name, Self.path, Self.interface, member, [request.dbusValue])
         } catch {
             throw Self.feedError(error, kind)
         }
         do {
-            guard let fields = try reply.first?.decode(DBusProperties.self) else { throw FeedError.malformed("an empty \(kind.method) reply") }
-            return try ChangePage(fields, kind: kind)
+            guard let fields = try reply.first?.decode(DBusProperties.self) else { throw FeedError.malformed("an empty \(member) reply") }
+            return try decode(fields)
         } catch let error as FeedError {
             throw error
+        } catch let error as ReadingColumnsError {
+            throw .malformed(error.description)
         } catch {
-            throw .malformed("a \(kind.method) reply of the wrong shape: \(error)")
+            throw .malformed("a \(member) reply of the wrong shape: \(error)")
         }
     }
 
@@ -83,6 +102,7 @@ struct CuffdFeed: Sendable {
             return try await connection.signals(matchingAny: [
                 MatchRule(sender: Self.name, interface: Self.interface, member: FeedKind.readings.signal),
                 MatchRule(sender: Self.name, interface: Self.interface, member: FeedKind.heartRates.signal),
+                MatchRule(sender: Self.name, interface: Self.interface, member: "ReadingsChanged"),
                 MatchRule(sender: Self.name, interface: StandardInterface.properties, member: "PropertiesChanged", path: Self.path, arguments: [0: Self.interface]),
                 MatchRule(
                     sender: Self.name, interface: StandardInterface.properties, member: "PropertiesChanged", pathNamespace: Self.path,

@@ -80,7 +80,10 @@ final class MQTTSink: Sink {
     /// Every gateway publishes under topics of its own: no reading is ever another's.
     func deliver(_ page: ChangePage) async throws -> Int {
         guard connection != nil else { throw SinkUnreachable(underlying: MQTTError.lost("not connected")) }
-        let plan = MQTTPagePlan(page, users: users, remembered: remembered, topics: topics, heartRateInterval: settings.heartRateInterval)
+        var plan = MQTTPagePlan(page, users: users, remembered: remembered, topics: topics, heartRateInterval: settings.heartRateInterval)
+        for user in plan.orphaned {
+            plan.fallBack(user, to: try await feed.newestReading(of: plan.users[user]!), topics: topics)
+        }
         // A cuff announced by this page has its battery published with it, first: by the time its entities are
         // announced, their state is there.
         let battery = batteryMessages(plan.users)

@@ -11,6 +11,7 @@ extension CuffGateway {
         guard let cuff = state.cuffs[address], cuff.provisioning == nil else { return }
         state.cuffs[address]?.provisioning = Task { [weak self] in
             await self?.provision(address)
+            await self?.provisioned(address)
         }
     }
 
@@ -41,6 +42,13 @@ extension CuffGateway {
             await downloadOmron(id)
         }
         if let status = await status(address) { emit(.cuffChanged(status)) }
+    }
+
+    /// The link's provisioning ended; a capture of the cuff may walk its database now.
+    private func provisioned(_ address: BluetoothAddress) async {
+        guard !Task.isCancelled else { return }
+        state.cuffs[address]?.provisioned = true
+        await letCapturesWalk()
     }
 
     /// After `ServicesResolved`, 0x2A35 or 0x2A37 must be in the mirror; they may still be on their way

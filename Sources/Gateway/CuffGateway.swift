@@ -146,6 +146,12 @@ public actor CuffGateway {
         assert(!state.handlingEvent, "BlueZ events must be handled one at a time, in order")
         state.handlingEvent = true
         defer { state.handlingEvent = false }
+        for capture in state.captures.values { await capture.handle(event) }
+        await follow(event)
+        await letCapturesWalk()
+    }
+
+    private func follow(_ event: BluezEvent) async {
         switch event {
         case .availabilityChanged(let available):
             if !available {
@@ -175,7 +181,7 @@ public actor CuffGateway {
         case let .value(id, uuid, bytes, receivedAt):
             guard id.adapter == state.adapter?.address, state.cuffs[id.address] != nil else { return }
             await value(id.address, uuid, bytes, receivedAt)
-        case .servicesChanged:
+        case .servicesChanged, .write:
             break
         }
     }

@@ -7,7 +7,9 @@ import DBus
 ///
 /// Keys: `systolic`, `diastolic`, `meanArterialPressure`, `pulseRate`, `time` (`ad`; NaN where absent),
 /// `syncVersion` (`ax`), `userID`, `status` (`ax`, −1 where absent), `device` (`ax`, an index into `devices`),
-/// `deviceTime`, `person`, `syncIdentifier`, `cursor` (`as`, `""` where absent), `devices` (`aa{ss}`), `unit` (`s`).
+/// `deviceTime`, `person`, `syncIdentifier`, `cursor` (`as`, `""` where absent), `devices` (`aa{ss}`), `unit` (`s`);
+/// the corrections of readings (docs/dbus-api.md, "Correcting readings"): `enteredByHand` (`ab`), `arm`, `position`, `note`,
+/// `exclusionReason` (`as`, `""` where absent) — absent from the pages of a cuffd before them, read as none.
 public enum ReadingColumns {
     /// The most readings one page carries: about 200 bytes each on the wire, 2 MB a page, well under dbus-daemon's
     /// message limit (32 MiB on the system bus).
@@ -27,6 +29,8 @@ public enum ReadingColumns {
             "status": integers { $0.status.map(Int64.init) }, "device": DBusVariant(.int64s(deviceColumn)),
             "deviceTime": strings(\.deviceTime), "person": strings(\.person), "syncIdentifier": strings(\.syncIdentifier),
             "cursor": strings(\.cursor), "devices": DBusVariant(devices), "unit": DBusVariant(ReadingRecord.unit),
+            "enteredByHand": DBusVariant(.array(.boolean, records.map { .boolean($0.enteredByHand) })),
+            "arm": strings(\.arm), "position": strings(\.position), "note": strings(\.note), "exclusionReason": strings(\.exclusionReason),
         ]
     }
 
@@ -39,6 +43,12 @@ public enum ReadingColumns {
         let status = try integers(properties, "status", count), device = try integers(properties, "device", count)
         let deviceTime = try strings(properties, "deviceTime", count), person = try strings(properties, "person", count)
         let syncIdentifier = try strings(properties, "syncIdentifier", count), cursor = try strings(properties, "cursor", count)
+        let byHand = try properties["enteredByHand"] == nil ? Array(repeating: false, count: count) : booleans(properties, "enteredByHand", count)
+        func optionalStrings(_ key: String) throws(ReadingColumnsError) -> [String] {
+            properties[key] == nil ? Array(repeating: "", count: count) : try strings(properties, key, count)
+        }
+        let arm = try optionalStrings("arm"), position = try optionalStrings("position"), note = try optionalStrings("note")
+        let exclusion = try optionalStrings("exclusionReason")
         let devices = try Self.devices(properties)
         var records: [ReadingRecord] = []
         records.reserveCapacity(count)
@@ -49,12 +59,15 @@ public enum ReadingColumns {
             guard userID[row] == -1 || UInt8(exactly: userID[row]) != nil, status[row] == -1 || UInt16(exactly: status[row]) != nil else {
                 throw .malformed("reading \(row) has a User ID or status out of range")
             }
-            records.append(ReadingRecord(
+            var record = ReadingRecord(
                 systolic: systolic[row], diastolic: diastolic[row], meanArterialPressure: present(mean[row]),
                 pulseRate: present(pulse[row]), time: time[row], deviceTime: present(deviceTime[row]),
                 device: devices[deviceIndex], userID: UInt8(exactly: userID[row]), person: present(person[row]),
                 status: UInt16(exactly: status[row]), syncIdentifier: syncIdentifier[row], syncVersion: syncVersion[row],
-                cursor: cursor[row]))
+                cursor: cursor[row])
+            (record.enteredByHand, record.arm, record.position) = (byHand[row], present(arm[row]), present(position[row]))
+            (record.note, record.exclusionReason) = (present(note[row]), present(exclusion[row]))
+            records.append(record)
         }
         return records
     }
@@ -107,10 +120,21 @@ public enum ReadingColumns {
     }
 
     static func strings(_ properties: DBusProperties, _ key: String, _ count: Int) throws(ReadingColumnsError) -> [String] {
-        guard case .array(.string, let items) = try column(properties, key) else { throw .malformed("\(key) is not as") }
-        var values: [String] = []
+        try elements(properties, key, .string, "as", count) { if case .string(let text) = $0 { text } else { nil } }
+    }
+
+    private static func booleans(_ properties: DBusProperties, _ key: String, _ count: Int) throws(ReadingColumnsError) -> [Bool] {
+        try elements(properties, key, .boolean, "ab", count) { if case .boolean(let flag) = $0 { flag } else { nil } }
+    }
+
+    /// The column `key`, an array of `type` (`signature`), each element taken by `element`.
+    private static func elements<T>(
+        _ properties: DBusProperties, _ key: String, _ type: DBusType, _ signature: String, _ count: Int, _ element: (DBusValue) -> T?
+    ) throws(ReadingColumnsError) -> [T] {
+        guard case .array(type, let items) = try column(properties, key) else { throw .malformed("\(key) is not \(signature)") }
+        var values: [T] = []
         values.reserveCapacity(items.count)
-        for case .string(let text) in items { values.append(text) }
+        for item in items { if let value = element(item) { values.append(value) } }
         return try counted(values, key, count)
     }
 

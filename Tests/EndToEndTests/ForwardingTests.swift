@@ -16,11 +16,8 @@ struct ForwardingTests {
     @Test("Readings arrive once; a stop between COMMIT and the anchor write sends again, still once; a deletion is deleted centrally")
     func exactlyOnce() async throws {
         try await withTeardown { teardown in
-            let forwarding = try await Self.migratedAndGranted(teardown)
+            let forwarding = try await Self.pairedAndForwarded(teardown)
             let stack = forwarding.stack
-            #expect(try await stack.cuffctl(["pair", Self.cuff]).status == 0)
-            try forwarding.startForwarder()
-            try await forwarding.waitUntilCentralMatchesGateway()
             #expect(try await forwarding.centralReadings().count == 3)
             #expect(try await forwarding.query("SELECT DISTINCT device_firmware FROM readings") == ["1.4.2"])
 
@@ -60,6 +57,47 @@ struct ForwardingTests {
             try await forwarding.waitUntilCentralMatchesGateway()
             #expect(try await forwarding.query("SELECT deleted_at IS NOT NULL FROM readings WHERE sync_identifier = '\(deleted)'") == ["t"])
             #expect(try await forwarding.centralReadings().count == 3)
+        }
+    }
+
+    @Test("cuffctl delete while cuff-forward runs: ReadingsChanged wakes it, the row is deleted centrally; the cuff sending the reading again does not bring it back")
+    func deleteOnRequest() async throws {
+        try await withTeardown { teardown in
+            let forwarding = try await Self.pairedAndForwarded(teardown)
+            let stack = forwarding.stack
+            let oldest = try #require(try await stack.readings().first?["syncIdentifier"] as? String)
+
+            #expect(try await stack.cuffctl(["delete", oldest]).status == 0)
+            // No reading follows: the signal of the deletion alone brings it to PostgreSQL.
+            try await forwarding.waitUntilCentralMatchesGateway()
+            #expect(try await forwarding.query("SELECT deleted_at IS NOT NULL FROM readings WHERE sync_identifier = '\(oldest)'") == ["t"])
+            try await stack.wait(for: "forwarded 0 readings and 1 deletions", in: "forward.log")
+
+            // The cuff connects again and sends its stored records, the deleted one among them, with a new reading.
+            #expect(try await stack.cuffctl(["start", Self.cuff, "--timeout", "30"]).status == 0)
+            try await forwarding.waitUntilCentralMatchesGateway()
+            #expect(try await forwarding.centralReadings().count == 3)
+            #expect(try await forwarding.query("SELECT count(*), count(deleted_at) FROM readings") == ["4|1"])
+        }
+    }
+
+    @Test("cuffctl annotate and add while cuff-forward runs: ReadingsChanged wakes it; the central row takes the new revision with its corrections (schema version 4), the reading entered by hand arrives marked")
+    func annotateOnRequest() async throws {
+        try await withTeardown { teardown in
+            let forwarding = try await Self.pairedAndForwarded(teardown)
+            let oldest = try #require(try await forwarding.stack.readings().first?["syncIdentifier"] as? String)
+            let row = "SELECT sync_version, deleted_at IS NULL, coalesce(exclusion_reason, '-'), coalesce(arm, '-'), coalesce(note, '-') FROM readings"
+            #expect(try await forwarding.query(row + " WHERE sync_identifier = '\(oldest)'") == ["0|t|-|-|-"])
+            #expect(try await forwarding.stack.cuffctl(["annotate", oldest, "--exclude", "cuff slipped", "--arm", "left", "--note", "redo"]).status == 0)
+            try await forwarding.stack.wait(for: "forwarded 1 readings and 1 deletions", in: "forward.log")
+            #expect(try await forwarding.query(row + " WHERE sync_identifier = '\(oldest)'") == ["1|t|cuff slipped|left|redo"])
+
+            let added = try await forwarding.stack.cuffctl(["add", "121/79", "--position", "sitting"])
+            #expect(added.status == 0, "\(added.error)")
+            let identifier = added.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            try await forwarding.waitUntilCentralMatchesGateway()
+            #expect(try await forwarding.query(
+                "SELECT entered_by_hand, position, device_address IS NULL, systolic FROM readings WHERE sync_identifier = '\(identifier)'") == ["t|sitting|t|121"])
         }
     }
 
@@ -151,7 +189,7 @@ struct ForwardingTests {
             #expect(try await forwarding.query("SELECT count(*) FROM pg_tables WHERE tablename = 'readings'") == ["0"])
 
             try await Self.forwardOverTLS(forwarding, certificates)
-            #expect(stack.text("forward.log").contains("connected to PostgreSQL (TLS)"))
+            try await stack.wait(for: "connected to PostgreSQL (TLS)", in: "forward.log")
             // The server's own view of the session (pg_stat_ssl, §28.2.3).
             let sessions = try await forwarding.query(
                 "SELECT ssl FROM pg_stat_ssl JOIN pg_stat_activity USING (pid) WHERE application_name = 'cuff-forward'")
@@ -323,6 +361,15 @@ struct ForwardingTests {
         try await started(forwarding, backlog: backlog)
         let migrate = try await forwarding.runForwarder(["--config", forwarding.configurationPath, "--migrate"])
         #expect(migrate.status == 0, "\(migrate.standardError)")
+        return forwarding
+    }
+
+    /// ``migratedAndGranted(_:backlog:)``, the cuff paired, cuff-forward started and caught up with it.
+    static func pairedAndForwarded(_ teardown: Teardown) async throws -> ForwardingStack {
+        let forwarding = try await migratedAndGranted(teardown)
+        #expect(try await forwarding.stack.cuffctl(["pair", Self.cuff]).status == 0)
+        try forwarding.startForwarder()
+        try await forwarding.waitUntilCentralMatchesGateway()
         return forwarding
     }
 

@@ -90,7 +90,7 @@ struct HostileArgumentTests {
 
     static let name = "org.cuffd.Gateway1"
     static let path: DBusObjectPath = "/org/cuffd/Gateway1"
-    static let members = ["Readings", "Statistics", "Scan", "Start", "Stop", "Grant", "Revoke", "Permissions", "Pair", "ProvidePasskey", "Forget"]
+    static let members = ["Readings", "Statistics", "Scan", "Start", "Stop", "Grant", "GrantPerson", "Revoke", "RevokePerson", "Grants", "Permissions", "Pair", "ProvidePasskey", "Forget"]
     static let keys = ["since", "until", "device", "user", "limit", "syncIdentifier", "before", "after", "bogus"]
 
     /// One argument of a random type and value: special and huge numbers, long and odd strings, nested filters.

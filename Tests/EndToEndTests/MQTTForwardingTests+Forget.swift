@@ -43,7 +43,6 @@ extension MQTTForwardingTests {
             let before = forwarding.seen().count
             #expect(try await forwarding.stack.cuffctl(["forget", Self.cuff]).status == 0)
             try await Self.expectRemoved(topics, forwarding, after: before)
-            // Logged after users.json is written, which expectRemoved waited for: the line may still be on its way.
             try await forwarding.stack.wait(for: "from Home Assistant: cuffd no longer remembers its cuff", in: "forward.log")
 
             let removed = forwarding.seen().count

@@ -38,6 +38,33 @@ struct MQTTPagePlanTests {
         #expect(plan.users.keys.map(\.cuff) == ["KEPT"])
     }
 
+    @Test("A deletion of the reading on a user's state topic, at its revision or a later one, orphans the user; its fallback is published retained, or the state cleared")
+    func deletedState() throws {
+        let remembered = RememberedCuffs(addresses: nil)
+        let first = MQTTPagePlan(try Self.page(), users: [:], remembered: remembered, topics: Self.topics)
+        let kept = CuffUser(cuff: "KEPT", user: "user1")
+        #expect(first.users[kept]?.state == "cuffd.bp:KEPT" && first.users[kept]?.stateVersion == 1 && first.orphaned.isEmpty)
+        func deleting(_ version: Int64) throws -> MQTTPagePlan {
+            let page = try ChangePage([
+                "anchor": DBusVariant(UInt64(3)), "more": DBusVariant(false),
+                "deleted": DBusVariant(DBusValue.array(.structure([.string, .int64]), [.structure([.string("cuffd.bp:KEPT"), .int64(version)])])),
+            ], kind: .readings)
+            return MQTTPagePlan(page, users: first.users, remembered: remembered, topics: Self.topics)
+        }
+        // An older revision's deletion (a revision replacing it) leaves the state as it is.
+        #expect(try deleting(0).orphaned.isEmpty)
+        var plan = try deleting(1)
+        #expect(plan.orphaned == [kept] && plan.messages.isEmpty)
+        let older = ReadingRecord(systolic: 110, diastolic: 70, time: 500, device: ["address": Self.remembered, "serial": "KEPT"], userID: 1, syncIdentifier: "cuffd.bp:OLD")
+        plan.fallBack(kept, to: older, topics: Self.topics)
+        #expect(plan.messages.map(\.topic) == ["cuffd/KEPT/user1/state"] && plan.messages[0].retain && !plan.messages[0].payload.isEmpty)
+        #expect(plan.users[kept]?.state == "cuffd.bp:OLD" && plan.users[kept]?.newest == 500)
+        plan = try deleting(1)
+        plan.fallBack(kept, to: nil, topics: Self.topics)
+        #expect(plan.messages.map(\.topic) == ["cuffd/KEPT/user1/state"] && plan.messages[0].retain && plan.messages[0].payload.isEmpty)
+        #expect(plan.users[kept]?.state == nil && plan.users[kept]?.newest == -.greatestFiniteMagnitude)
+    }
+
     @Test("Without the property (an older cuffd), every cuff counts as remembered")
     func olderCuffd() throws {
         let plan = MQTTPagePlan(try Self.page(), users: [:], remembered: RememberedCuffs(addresses: nil), topics: Self.topics)

@@ -33,13 +33,13 @@ final class DataReadCounter: HealthStoreEngine {
         return try inner.statistics(of: type, predicate: predicate, options: options, boundaries: boundaries)
     }
 
-    func changes(_ filters: [String: String?], since anchor: QueryAnchor?, limit: Int) throws(HealthStoreError) -> ChangeBatch {
+    func changes(_ filters: [String: ChangeScope], since anchor: QueryAnchor?, limit: Int) throws(HealthStoreError) -> ChangeBatch {
         if !filters.isEmpty { note("changes of \(filters.keys.sorted())") }
         return try inner.changes(filters, since: anchor, limit: limit)
     }
 
     func correlationRowChanges(
-        _ filters: [String: String?], since anchor: QueryAnchor?, limit: Int, columns: CorrelationColumns, valueSources: [String?]
+        _ filters: [String: ChangeScope], since anchor: QueryAnchor?, limit: Int, columns: CorrelationColumns, valueSources: [String?]
     ) throws(HealthStoreError) -> CorrelationRowBatch {
         if !filters.isEmpty { note("correlationRowChanges of \(filters.keys.sorted())") }
         return try inner.correlationRowChanges(filters, since: anchor, limit: limit, columns: columns, valueSources: valueSources)
@@ -55,6 +55,16 @@ final class DataReadCounter: HealthStoreEngine {
 
     func delete(_ uuids: [UUID], ownedBy source: String, at now: Date) throws(HealthStoreError) -> [String] {
         try inner.delete(uuids, ownedBy: source, at: now)
+    }
+
+    func deleteCorrelations(of type: String, syncIdentifiers: [String], source: String?, people: Set<String>?, at now: Date) throws(HealthStoreError) -> [String] {
+        try inner.deleteCorrelations(of: type, syncIdentifiers: syncIdentifiers, source: source, people: people, at: now)
+    }
+
+    func reviseCorrelation(
+        of type: String, syncIdentifier: String, source: String?, people: Set<String>?, changes: [MetadataKey: MetadataValue?], at now: Date
+    ) throws(HealthStoreError) -> Correlation {
+        try inner.reviseCorrelation(of: type, syncIdentifier: syncIdentifier, source: source, people: people, changes: changes, at: now)
     }
 
     func purgeTombstones(deletedBefore cutoff: Date) throws(HealthStoreError) -> Int { try inner.purgeTombstones(deletedBefore: cutoff) }

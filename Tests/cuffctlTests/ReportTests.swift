@@ -87,3 +87,23 @@ struct ReportTests {
         #expect(!ReportPage(readings: [], period: (nil, Date()), person: nil, zone: Self.calendar.timeZone).html.contains("Heart rate"))
     }
 }
+
+@Suite("cuffctl report: corrected readings")
+struct ReportCorrectionTests {
+    @Test("An excluded reading is listed struck through with its reason, and left out of the chart and every average; one entered by hand says so")
+    func excludedAndEnteredByHand() throws {
+        var guest = ReportTests.reading(day: 2, hour: 8, 190, 120)
+        guest.exclusionReason = "a guest used the cuff"
+        var manual = ReportTests.reading(day: 2, hour: 20, 120, 80)
+        manual.remarks = ["entered by hand", "left arm", "sitting", "pharmacy"]
+        let readings = [ReportTests.reading(day: 2, hour: 7, 130, 84), guest, manual]
+        let html = ReportPage(readings: readings, period: (nil, Date()), person: nil, zone: ReportTests.calendar.timeZone).html
+        #expect(html.contains("<s>190/120</s>") && html.contains("excluded: a guest used the cuff"))
+        #expect(html.contains("entered by hand; left arm; sitting; pharmacy"))
+        #expect(html.contains("3 readings, 1 of them excluded"))
+        // The period's average is of the two that count: 125/82.
+        #expect(html.contains("<th>All readings</th><td>125/82 mmHg</td><td>2 readings</td>"), "\(html)")
+        // Two readings drawn: a systolic and a diastolic mark each.
+        #expect(html.components(separatedBy: "class=\"reading-sys").count - 1 == 2)
+    }
+}

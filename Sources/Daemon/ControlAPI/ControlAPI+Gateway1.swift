@@ -50,6 +50,7 @@ extension ControlAPI {
                 let timeout = try Self.timeout(call.argument(1))
                 return [try await self.measure(target, timeout: timeout, for: caller).dbusValue]
             },
+            captureMethod,
             .init("ResetEnergyExpended", inputs: [address]) { call in
                 _ = try await self.policy.authorize(call, .reader)
                 let target = try Self.address(call.argument(0))
@@ -112,28 +113,7 @@ extension ControlAPI {
                     [try Self.statistics(query, in: store, as: client).dbusValue]
                 }
             },
-            .init("Grant", inputs: [.init("uid", .uint32), .init("type", .string), .init("access", .string)]) { call in
-                let caller = try await self.policy.authorize(call, .administrator)
-                try self.setGrants(uid: call.argument(0), type: call.argument(1), access: call.argument(2), by: caller)
-                return []
-            },
-            .init("Revoke", inputs: [.init("uid", .uint32), .init("type", .string)]) { call in
-                let caller = try await self.policy.authorize(call, .administrator)
-                try self.setGrants(uid: call.argument(0), type: call.argument(1), access: "", by: caller)
-                return []
-            },
-            .init("Permissions", inputs: [.init("uid", .uint32)], outputs: [.init("grants", .array(.structure([.string, .string])))]) { call in
-                let caller = try await self.policy.authorize(call, .reader)
-                let uid: UInt32 = try call.argument(0)
-                guard uid == caller.uid || self.policy.role(of: caller) == .administrator else {
-                    throw ControlError.lacksRole(uid: caller.uid, needs: .administrator)
-                }
-                let grants = try Self.storeCall { try self.store.grants(of: uid) }
-                return [.array(.structure([.string, .string]), grants.map { grant in
-                    .structure([.string(grant.type.identifier), .string(Self.access(grant))])
-                })]
-            },
-        ], properties: [
+        ] + grantMethods() + recordMethods, properties: [
             .init("Version", version),
             .init("Status", "starting"),
             .init("RememberedCuffs", rememberedCuffs),
@@ -141,6 +121,7 @@ extension ControlAPI {
             .init("ReadingStored", [.init("cuff", .objectPath)]),
             .init("HeartRatesStored", [.init("cuff", .objectPath)]),
             .init("PasskeyRequested", [address]),
+            .init("ReadingsChanged", []),
         ])
     }
 

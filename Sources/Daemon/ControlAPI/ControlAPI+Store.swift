@@ -3,7 +3,7 @@ import Foundation
 import HealthStore
 import ReadingQueries
 
-/// Statistics and grants: the store half of the API (docs/reference/HEALTH-STORE.md §5–§6).
+/// Statistics (docs/reference/HEALTH-STORE.md §5).
 extension ControlAPI {
     /// The types `Statistics` reads.
     static let statisticsTypes = Set(TypeGroups.byName["bloodPressure"]!.map(HealthObjectType.quantity))
@@ -11,6 +11,9 @@ extension ControlAPI {
     /// Minimum, maximum, average and most recent of each type over the filter, by type identifier.
     static func statistics(_ filter: ReadingFilter, in store: any HealthStoring, as client: HealthClient) throws -> [String: DBusVariant] {
         var result: [String: DBusVariant] = [:]
+        // Readings excluded on request count nowhere (docs/dbus-api.md, "Correcting readings").
+        var filter = filter
+        filter.withoutExcluded = true
         for type in TypeGroups.byName["bloodPressure"]! {
             var predicate = filter.predicate
             // `heartRate` is the pulse of readings; heart-rate sensors have their own entry.
@@ -39,31 +42,5 @@ extension ControlAPI {
         values["mostRecent"] = statistics.all.mostRecent.map { DBusVariant($0.value) }
         values["mostRecentTime"] = statistics.all.mostRecentDate.map { DBusVariant($0.timeIntervalSince1970) }
         return values
-    }
-
-    /// `Grant`/`Revoke`: `access` is `read`, `share`, `read,share`, or empty to revoke.
-    func setGrants(uid: UInt32, type: String, access: String, by caller: ConnectionCredentials) throws {
-        guard let types = TypeGroups.byName[type] else { throw ControlError.invalidArguments("unknown type \"\(type)\"; types: \(TypeGroups.names)") }
-        guard uid != UInt32.max else { throw ControlError.invalidArguments("uid \(uid) is (uid_t) -1, which names nobody") }
-        let (read, share) = try Self.access(parsing: access)
-        let client = HealthClient.user(uid: caller.uid, groups: caller.groups)
-        for type in types {
-            let grant = AuthorizationGrant(uid: uid, type: type, canShare: share, canRead: read)
-            try Self.storeCall { try store.setAuthorization(grant, by: client) }
-        }
-    }
-
-    /// `read`, `share`, `read,share` (either order, each word once), or empty for neither.
-    static func access(parsing text: String) throws -> (read: Bool, share: Bool) {
-        guard !text.isEmpty else { return (false, false) }
-        let words = text.split(separator: ",", omittingEmptySubsequences: false)
-        guard Set(words).count == words.count, words.allSatisfy({ $0 == "read" || $0 == "share" }) else {
-            throw ControlError.invalidArguments("access is read, share or read,share, not \"\(text.prefix(80))\"")
-        }
-        return (words.contains("read"), words.contains("share"))
-    }
-
-    static func access(_ grant: AuthorizationGrant) -> String {
-        [grant.canRead ? "read" : nil, grant.canShare ? "share" : nil].compactMap { $0 }.joined(separator: ",")
     }
 }

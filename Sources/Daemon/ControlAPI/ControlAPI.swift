@@ -24,14 +24,18 @@ public final class ControlAPI: Sendable {
     let signals: GatewaySignals
     /// Where store reads run (``StoreReaders``).
     let readers: StoreReaders
+    /// The people the configuration names, whom a reading may be entered or moved for.
+    let people: Set<String>
 
-    /// `logger` receives the signals that could not be sent (``GatewaySignals``); `readers` runs the store reads.
+    /// `logger` receives the signals that could not be sent (``GatewaySignals``); `readers` runs the store reads; `people`
+    /// are the configuration's.
     public init(
         connection: DBusConnection, gateway: CuffGateway, store: any HealthStoring, policy: AccessPolicy, version: String, logger: Logger,
-        readers: StoreReaders = StoreReaders()
+        readers: StoreReaders = StoreReaders(), people: Set<String> = []
     ) {
         self.connection = connection
         self.readers = readers
+        self.people = people
         signals = GatewaySignals(emitter: connection, logger: logger)
         self.gateway = gateway
         self.store = store

@@ -35,7 +35,7 @@ extension SQLiteEngine {
         }
     }
 
-    private func upsert(_ correlation: Correlation, _ ctx: SQLiteWriteContext) throws -> SaveOutcome<Correlation> {
+    func upsert(_ correlation: Correlation, _ ctx: SQLiteWriteContext) throws -> SaveOutcome<Correlation> {
         let db = ctx.db
         let sourceID = try ctx.revisionID(correlation.sharedRevision!).source
         let typeID = try ctx.typeID(correlation.type.identifier)
@@ -47,7 +47,7 @@ extension SQLiteEngine {
                 return .alreadyStored(try loadCorrelations(db, where: "s.id = ?", [stored.id])[0])
             }
             // Replace the whole reading: members and linked samples go with the old version.
-            for child in try Int64.fetchAll(db, sql: "SELECT id FROM sample WHERE correlation_id = ?", arguments: [stored.id]) {
+            for child in try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM sample WHERE correlation_id = ?"), arguments: [stored.id]) {
                 try tombstoneAndDelete(rowID: child, ctx)
             }
             try tombstone(stored, ctx)
@@ -55,6 +55,7 @@ extension SQLiteEngine {
             try insertChildren(of: correlation, rowID: stored.id, ctx)
             return .replaced(correlation, replacedUUID: stored.uuid)
         }
+        if let syncID = correlation.metadata.syncIdentifier, try ctx.wasDeleted(sourceID, syncID) { return .deleted(correlation) }
         let rowID = try insert(correlation.uuid, typeID: typeID, isCorrelation: true, value: nil, object: correlation.storageFields, correlationID: nil, isMember: false, ctx)
         try insertChildren(of: correlation, rowID: rowID, ctx)
         return .inserted(correlation)

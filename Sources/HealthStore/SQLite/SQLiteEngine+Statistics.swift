@@ -106,7 +106,7 @@ extension SQLiteEngine {
             WITH b(i, lo, hi) AS (
                 SELECT CAST(key AS INTEGER), value, lead(value) OVER (ORDER BY CAST(key AS INTEGER)) FROM json_each(?)
             )
-            \(level.aggregates(grouped, latest: latest, where: condition, bucketed: true))
+            \(level.aggregates(grouped, latest: latest, where: condition, bucketed: true, hint: rollup == nil ? SQLitePredicate.personIndexHint(predicate) : ""))
             """
         }
         var result: Aggregates = ([:], [:])
@@ -182,8 +182,8 @@ private enum Level {
 
     /// A query of rows (bucket, source or NULL, count, min, max, sum) — or with `latest` (bucket, source or NULL,
     /// latest start, its value) — over the rows `condition` selects, per source when `grouped`; `bucketed`: joined
-    /// with the buckets `b`, one row per bucket, else bucket 0.
-    func aggregates(_ grouped: Bool, latest: Bool, where condition: String, bucketed: Bool = false) -> String {
+    /// with the buckets `b`, one row per bucket, else bucket 0; `hint` follows the table (``SQLitePredicate/personIndexHint(_:)``).
+    func aggregates(_ grouped: Bool, latest: Bool, where condition: String, bucketed: Bool = false, hint: String = "") -> String {
         let values = switch (self, latest) {
         case (.samples, false): "count(s.value), min(s.value), max(s.value), sum(s.value)"
         case (.samples, true): "max(s.start_at), s.value"
@@ -194,7 +194,7 @@ private enum Level {
         let groups: [String] = (bucketed ? ["b.i"] : []) + (grouped ? ["\(alias).source_id"] : [])
         return """
             SELECT \(bucketed ? "b.i" : "0"), \(source), \(values)
-            FROM \(bucketed ? "b CROSS JOIN " : "")\(table)
+            FROM \(bucketed ? "b CROSS JOIN " : "")\(table)\(hint)
             WHERE \(condition)
             \(groups.isEmpty ? "" : "GROUP BY " + groups.joined(separator: ", "))
             """

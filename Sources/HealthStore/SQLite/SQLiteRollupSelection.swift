@@ -1,10 +1,10 @@
 import Foundation
 
 /// The rollup rows holding the samples a predicate selects, when it filters by nothing the rollup does not keep
-/// (migration v6): sources, belonging to a correlation or not, the ``MetadataKey/heartRateSensorContact`` code, and
-/// a range of start dates. Any other filter needs the samples themselves: nil.
+/// (migrations v6, v9): sources, belonging to a correlation or not, the ``MetadataKey/heartRateSensorContact`` code,
+/// being excluded on request or not, and a range of start dates. Any other filter needs the samples themselves: nil.
 struct SQLiteRollupSelection {
-    /// The rollup parts (``SQLiteSchema/rollupPart(correlated:contact:)``) of the selected samples.
+    /// The rollup parts (``SQLiteSchema/rollupPart(correlated:contact:excluded:)``) of the selected samples.
     var parts: [Int64]
     /// Source bundle identifiers; nil for any.
     var sources: Set<String>?
@@ -21,6 +21,8 @@ struct SQLiteRollupSelection {
         if rest.excludeCorrelated { correlated.removeAll { $0 } }
         if rest.onlyCorrelated { correlated.removeAll { !$0 } }
         (rest.excludeCorrelated, rest.onlyCorrelated) = (false, false)
+        let excluded = rest.excludeExcluded ? [false] : [false, true]
+        rest.excludeExcluded = false
         var contacts: [MetadataValue?] = [nil] + (0 ... 2).map { .integer($0) }
         if let wanted = rest.metadata.removeValue(forKey: MetadataKey.heartRateSensorContact.name) {
             // A value of another kind may still equal a code in SQL (2.0 = 2): left to the samples.
@@ -35,7 +37,11 @@ struct SQLiteRollupSelection {
             rest.dateRange = nil
         }
         guard rest == SamplePredicate() else { return nil }
-        parts = correlated.flatMap { isCorrelated in contacts.map { SQLiteSchema.rollupPart(correlated: isCorrelated, contact: $0) } }
+        parts = excluded.flatMap { isExcluded in
+            correlated.flatMap { isCorrelated in
+                contacts.map { SQLiteSchema.rollupPart(correlated: isCorrelated, contact: $0, excluded: isExcluded) }
+            }
+        }
     }
 
     /// The predicate without its date range: what the samples of a partial slot are filtered by.

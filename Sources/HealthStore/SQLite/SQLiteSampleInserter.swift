@@ -22,7 +22,7 @@ struct SQLiteSampleRow {
     let isMember: Bool
     let createdAt: Int64
     let changeSeq: Int64
-    /// Its part of the rollup (``SQLiteSchema/rollupPart(correlated:contact:)``), for a quantity sample.
+    /// Its part of the rollup (``SQLiteSchema/rollupPart(correlated:contact:excluded:)``), for a quantity sample.
     let rollupPart: Int64
 }
 

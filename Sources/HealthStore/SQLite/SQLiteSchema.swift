@@ -119,6 +119,25 @@ enum SQLiteSchema {
         migrator.registerMigration("v6-rollup-parts") { db in
             try db.execute(sql: rollupV6)
         }
+        migrator.registerMigration("v7-grant-people") { db in
+            try db.execute(sql: grantPeopleV7)
+        }
+        // The sync identifiers of correlations deleted on request, kept for good (tombstones are purged after the
+        // retention window): a cuff sending a deleted reading again from its memory stores nothing
+        // (docs/health-store.md, "Deleting on request").
+        migrator.registerMigration("v8-deleted-sync-keys") { db in
+            try db.execute(sql: """
+                CREATE TABLE deleted_sync_key (
+                    source_id INTEGER NOT NULL REFERENCES source(id),
+                    sync_identifier TEXT NOT NULL,
+                    deleted_at INTEGER NOT NULL,
+                    PRIMARY KEY (source_id, sync_identifier)
+                ) STRICT, WITHOUT ROWID;
+                """)
+        }
+        migrator.registerMigration("v9-rollup-exclusion") { db in
+            try db.execute(sql: rollupV9)
+        }
         return migrator
     }
 
@@ -206,26 +225,83 @@ enum SQLiteSchema {
         """
     }
 
+    // MARK: v7: read grants of named people
+
+    /// The person of a `sample` row (``MetadataKey/personIdentifier``) in SQL, from its metadata column `metadata`
+    /// (`s.metadata`; bare in an index, which allows no table name), as migration v7 indexes it.
+    static func person(_ metadata: String) -> String {
+        SQLiteCoding.extract(MetadataKey.personIdentifier.name, from: metadata)
+    }
+
+    /// v7: a read grant may name the people whose samples it covers (`authorization_grant_person`: no row for a
+    /// grant of everyone's, so every grant stored before keeps its meaning); a tombstone keeps the person of what it
+    /// deleted (NULL for those written before, which only grants of everyone's see), so a reader of one person's
+    /// samples is told of their deletions and of nobody else's; and `sample_type_person_start` finds one person's
+    /// samples of a type in date order without reading the others' (statistics of named people, which the rollup does
+    /// not keep) — partial, so a sample of no person costs it nothing (docs/health-store.md, "Authorization").
+    static var grantPeopleV7: String {
+        """
+        CREATE TABLE authorization_grant_person (
+            uid INTEGER NOT NULL,
+            type_id INTEGER NOT NULL REFERENCES sample_type(id),
+            person TEXT NOT NULL,
+            PRIMARY KEY (uid, type_id, person)
+        ) STRICT, WITHOUT ROWID;
+        ALTER TABLE tombstone ADD COLUMN person TEXT;
+        CREATE INDEX sample_type_person_start ON sample(type_id, \(person("metadata")), start_at)
+            WHERE \(person("metadata")) IS NOT NULL;
+        """
+    }
+
     // MARK: v6: rollup parts and days
 
     /// The rollup part of a quantity sample (migration v6): whether it belongs to a correlation (a member, or a
     /// linked sample such as a reading's pulse) and its ``MetadataKey/heartRateSensorContact`` code, if any —
-    /// `4 × correlated + (contact + 1, or 0 without one)`, 0 to 7. Statistics that filter by these (a reading's
-    /// pulse, a sensor's values without those sent with no skin contact) are summed from the parts they select
-    /// (``SQLiteRollupSelection``).
-    static func rollupPart(correlated: Bool, contact: MetadataValue?) -> Int64 {
+    /// `4 × correlated + (contact + 1, or 0 without one)`, 0 to 7 — and, from migration v9, 8 more for a sample excluded
+    /// on request. Statistics that filter by these (a reading's pulse, a sensor's values without those sent with no
+    /// skin contact, what is not excluded) are summed from the parts they select (``SQLiteRollupSelection``).
+    static func rollupPart(correlated: Bool, contact: MetadataValue?, excluded: Bool = false) -> Int64 {
         let code: Int64 = if case .integer(let value) = contact { value + 1 } else { 0 }
-        return (correlated ? 4 : 0) + code
+        return (excluded ? 8 : 0) + (correlated ? 4 : 0) + code
     }
 
-    /// ``rollupPart(correlated:contact:)`` of the `sample` row `row` in SQL.
+    /// The JSON path of ``MetadataKey/exclusionReason`` in a row's `metadata`.
+    static let exclusionPath = "$.\"\(MetadataKey.exclusionReason.name)\""
+
+    /// ``rollupPart(correlated:contact:excluded:)`` of the `sample` row `row` in SQL, from migration v9 on: ``part(_:)``
+    /// and 8 for a sample excluded on request.
+    private static func partV9(_ row: String) -> String {
+        "(\(part(row)) + CASE WHEN json_extract(\(row).metadata, '\(exclusionPath)') IS NULL THEN 0 ELSE 8 END)"
+    }
+
+    /// v9: the rollup part also tells a sample excluded on request (``MetadataKey/exclusionReason``, on a reading and
+    /// its members: docs/health-store.md, "Revising on request") — 8 more —, so that statistics leaving them out
+    /// (``SamplePredicate/excludeExcluded``) are still summed from the rollup: the triggers recompute slots with the new
+    /// part. No sample was excluded before, so every rollup row keeps its part.
+    static var rollupV9: String {
+        """
+        DROP TRIGGER sample_rollup_delete;
+        DROP TRIGGER sample_rollup_update;
+        CREATE TRIGGER sample_rollup_delete AFTER DELETE ON sample WHEN OLD.value IS NOT NULL BEGIN
+            \(recomputeSlot("OLD", part: partV9))
+        END;
+        CREATE TRIGGER sample_rollup_update AFTER UPDATE OF value, start_at, type_id, source_id, correlation_id, metadata ON sample
+        WHEN OLD.value IS NOT NULL OR NEW.value IS NOT NULL BEGIN
+            \(recomputeSlot("OLD", part: partV9))
+            \(recomputeSlot("NEW", part: partV9))
+        END;
+        """
+    }
+
+    /// ``rollupPart(correlated:contact:excluded:)`` of the `sample` row `row` in SQL.
     private static func part(_ row: String) -> String {
         let path = "$.\"\(MetadataKey.heartRateSensorContact.name)\""
         return "(CASE WHEN \(row).correlation_id IS NULL THEN 0 ELSE 4 END + coalesce(json_extract(\(row).metadata, '\(path)') + 1, 0))"
     }
 
-    /// Recomputes the rollup row of one (type, part, source, slot) from `sample`.
-    private static func recomputeSlot(_ row: String) -> String {
+    /// Recomputes the rollup row of one (type, part, source, slot) from `sample`, parts as `part` computes them (``part(_:)``
+    /// in v6, ``partV9(_:)`` from v9 on).
+    private static func recomputeSlot(_ row: String, part: (String) -> String = part) -> String {
         let slot = slot("\(row).start_at")
         let lo = "(\(slot) * 900000000)"
         /// The samples of the row's slot, type, source and part, aliased `s`.
@@ -271,7 +347,7 @@ enum SQLiteSchema {
         "(CASE WHEN \(x) >= 0 THEN \(x) / \(rollupSlotsPerDay) ELSE -((-\(x) - 1) / \(rollupSlotsPerDay)) - 1 END)"
     }
 
-    /// v6: the rollup also by part (``rollupPart(correlated:contact:)``), and a second level, `sample_rollup_day`, per
+    /// v6: the rollup also by part (``rollupPart(correlated:contact:excluded:)``), and a second level, `sample_rollup_day`, per
     /// UTC day, so that statistics over years read a few thousand rows instead of a hundred thousand slots
     /// (docs/health-store.md, "Schema and migrations"). Slots are kept as in v2 (inserts summed per slot by
     /// ``SQLiteWriteContext``, updates and deletes recomputed by triggers on `sample`); triggers on `sample_rollup`

@@ -95,6 +95,29 @@ final class SQLiteWriteContext {
             syncVersion: statement.optionalInt64(6) ?? 0)
     }
 
+    /// Whether the store remembers any deleted sync key, read once per transaction: mostly none, and then saving
+    /// looks up nothing more.
+    private var remembersDeletions: Bool?
+
+    /// Whether a correlation holding (source, sync identifier) was deleted on request (migration v8): saving it again
+    /// stores nothing.
+    func wasDeleted(_ sourceID: Int64, _ syncIdentifier: String) throws -> Bool {
+        if remembersDeletions == nil {
+            remembersDeletions = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM deleted_sync_key)")) ?? false
+        }
+        guard remembersDeletions == true else { return false }
+        return try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM deleted_sync_key WHERE source_id = ? AND sync_identifier = ?)"),
+            arguments: [sourceID, syncIdentifier]) ?? false
+    }
+
+    /// Remembers that the correlation holding (source, sync identifier) was deleted on request.
+    func rememberDeletion(_ sourceID: Int64, _ syncIdentifier: String) throws {
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO deleted_sync_key (source_id, sync_identifier, deleted_at) VALUES (?, ?, ?)")
+            .execute(arguments: [sourceID, syncIdentifier, now])
+        remembersDeletions = true
+    }
+
     // MARK: Metadata text
 
     private var lastMetadata: (entries: [String: MetadataValue], json: SQLiteText?)?

@@ -20,12 +20,13 @@ extension HealthStore {
         return try engine.correlations(restricted).map(readableParts(of: query.type, client))
     }
 
-    /// Drops the members and linked samples of a `type` correlation that `client` may not read, unless it
-    /// wrote them (HealthKit: `HKCorrelationQuery`); queries and the change feed alike.
+    /// Drops the members and linked samples of a `type` correlation that `client` may not read — for every person it
+    /// reads the correlations of — unless it wrote them (HealthKit: `HKCorrelationQuery`); queries and the change feed alike.
     private func readableParts(of type: CorrelationType, _ client: HealthClient) throws(HealthStoreError) -> (Correlation) -> Correlation {
         let own = configuration.source(for: client).bundleIdentifier
+        let scope = try readScope(.correlation(type), client)
         var readable: [String: Bool] = [:]
-        for member in type.memberTypes + [.heartRate] { readable[member.identifier] = try canRead(member, client) }
+        for member in type.memberTypes + [.heartRate] { readable[member.identifier] = try covers(member, scope, client) }
         return { correlation in
             let keep = { (s: QuantitySample) in readable[s.type.identifier] ?? false || s.sourceRevision?.source.bundleIdentifier == own }
             return correlation.with(objects: correlation.objects.filter(keep), linked: correlation.linkedSamples.filter(keep), sourceRevision: correlation.sharedRevision)

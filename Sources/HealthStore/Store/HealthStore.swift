@@ -86,8 +86,13 @@ public final class HealthStore: HealthStoring {
     }
 
     public func save(_ correlations: [Correlation], as client: HealthClient) throws(HealthStoreError) -> [SaveOutcome<Correlation>] {
+        try save(correlations, as: client, under: client)
+    }
+
+    /// Saves correlations as `client` (whose permissions apply) under the source of `writer`.
+    func save(_ correlations: [Correlation], as client: HealthClient, under writer: HealthClient) throws(HealthStoreError) -> [SaveOutcome<Correlation>] {
         guard !correlations.isEmpty else { return [] }
-        let revision = SharedValue(configuration.revision(for: client))
+        let revision = SharedValue(configuration.revision(for: writer))
         var checked: [Correlation] = []
         checked.reserveCapacity(correlations.count)
         var uuids = Set<UUID>()

@@ -11,6 +11,19 @@ public protocol HealthStoreEngine: Sendable {
     /// Deletes objects of `source`, cascading correlations; returns the deleted type identifiers
     /// (one entry per tombstone).
     func delete(_ uuids: [UUID], ownedBy source: String, at now: Date) throws(HealthStoreError) -> [String]
+    /// Deletes the correlations of type `type` holding `syncIdentifiers` — of the source `source` and of one of
+    /// `people` only, when given —
+    /// with their members and linked samples, all or nothing, and remembers each (source, sync identifier) so that
+    /// saving it again stores nothing; returns the deleted type identifiers (one entry per tombstone). A sync
+    /// identifier no such correlation holds is ``HealthStoreError/unknownSyncIdentifier(_:)``.
+    func deleteCorrelations(of type: String, syncIdentifiers: [String], source: String?, people: Set<String>?, at now: Date) throws(HealthStoreError) -> [String]
+    /// Saves a new revision of the correlation of type `type` holding `syncIdentifier` (of `source` and `people` only,
+    /// when given):
+    /// `changes` applied to its metadata and its members' (nil removes a key), its sync version one higher, in one
+    /// transaction; returns it. An unknown sync identifier is ``HealthStoreError/unknownSyncIdentifier(_:)``.
+    func reviseCorrelation(
+        of type: String, syncIdentifier: String, source: String?, people: Set<String>?, changes: [MetadataKey: MetadataValue?], at now: Date
+    ) throws(HealthStoreError) -> Correlation
     /// Sample query; source restrictions are already in the predicate.
     func samples(_ query: SampleQuery) throws(HealthStoreError) -> [QuantitySample]
     /// Correlation query with all members.
@@ -19,11 +32,11 @@ public protocol HealthStoreEngine: Sendable {
     func correlationRows(_ query: CorrelationQuery, columns: CorrelationColumns, valueSources: [String?]) throws(HealthStoreError) -> [CorrelationRow]
     /// Statistics per bucket `[boundaries[i], boundaries[i+1])`.
     func statistics(of type: QuantityType, predicate: SamplePredicate, options: StatisticsOptions, boundaries: [Date]) throws(HealthStoreError) -> [HealthStatistics]
-    /// Changes after `anchor` for the given types, each optionally restricted to one source.
-    func changes(_ filters: [String: String?], since anchor: QueryAnchor?, limit: Int) throws(HealthStoreError) -> ChangeBatch
+    /// Changes after `anchor` for the given types, each in its scope (a source, people).
+    func changes(_ filters: [String: ChangeScope], since anchor: QueryAnchor?, limit: Int) throws(HealthStoreError) -> ChangeBatch
     /// ``changes(_:since:limit:)`` of one correlation type, read flat.
     func correlationRowChanges(
-        _ filters: [String: String?], since anchor: QueryAnchor?, limit: Int, columns: CorrelationColumns, valueSources: [String?]
+        _ filters: [String: ChangeScope], since anchor: QueryAnchor?, limit: Int, columns: CorrelationColumns, valueSources: [String?]
     ) throws(HealthStoreError) -> CorrelationRowBatch
     /// Drops tombstones deleted before `cutoff`; anchors older than the newest dropped one expire.
     func purgeTombstones(deletedBefore cutoff: Date) throws(HealthStoreError) -> Int

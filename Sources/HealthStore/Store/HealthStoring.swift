@@ -21,6 +21,18 @@ public protocol HealthStoring: Sendable {
     /// Deletes the client's own objects by UUID (a correlation takes its members and linked
     /// samples along), all or nothing; returns the number of objects tombstoned.
     func delete(_ uuids: [UUID], as client: HealthClient) throws(HealthStoreError) -> Int
+    /// Deletes the correlations of `type` holding these sync identifiers — those the client may change — with their
+    /// members and linked samples, all or nothing, remembering each deletion for good; returns the number of objects
+    /// tombstoned (docs/health-store.md, "Deleting on request").
+    func deleteCorrelations(of type: CorrelationType, syncIdentifiers: [String], as client: HealthClient) throws(HealthStoreError) -> Int
+    /// Saves a reading entered by hand under the caller's own source, marked `WasUserEntered` (docs/health-store.md,
+    /// "Entered by hand").
+    func saveEnteredByHand(_ reading: BloodPressureReading, as client: HealthClient) throws(HealthStoreError) -> SaveOutcome<Correlation>
+    /// Saves a new revision of a correlation the client may change, with `changes` applied to its metadata (nil removes
+    /// a key) and its sync version one higher (docs/health-store.md, "Revising on request").
+    func reviseCorrelation(
+        of type: CorrelationType, syncIdentifier: String, changes: [MetadataKey: MetadataValue?], as client: HealthClient
+    ) throws(HealthStoreError) -> Correlation
     /// Samples of one type (`HKSampleQuery`).
     func samples(_ query: SampleQuery, as client: HealthClient) throws(HealthStoreError) -> [QuantitySample]
     /// Correlations with the members visible to the client (`HKCorrelationQuery`).
