@@ -41,14 +41,18 @@ extension CuffGateway {
     }
 
     /// Tells each capture whether cuffd's own conversation with its device is under way — a pairing, the link's
-    /// provisioning (identity, clock, records, an Omron download) —, called after each BlueZ event the Gateway
+    /// provisioning (identity, clock, records, an Omron download), its notify sessions starting —, called after each BlueZ event the Gateway
     /// handled and when a provisioning or a pairing ends. A capture walks the database only while it is not: its
     /// reads and notify sessions never delay the conversation it records (an Omron cuff's pairing key, a download
     /// the cuff ends the link after; docs/capture.md).
     func letCapturesWalk() async {
         for (address, capture) in state.captures {
             let provisioning = state.cuffs[address].map { $0.provisioning != nil && !$0.provisioned } ?? false
-            await capture.gatewayConverses(provisioning || broker.isPairing(address))
+            // A cuff collected from, linked, whose notify sessions are not all up yet: those sessions are cuffd's own
+            // conversation too (a capture records them; its own extra ones it does not).
+            let linked = state.cuffs[address]?.device.connected == true
+            let subscribing = linked ? !(await bluetooth.isNotifying(capture.id)) : false
+            await capture.gatewayConverses(provisioning || subscribing || broker.isPairing(address))
         }
     }
 

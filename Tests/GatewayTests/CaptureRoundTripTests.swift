@@ -9,8 +9,11 @@ import Testing
 
 /// The capture round trip (docs/capture.md) for every shipped scenario: each cuff captured while the Gateway pairs it
 /// and collects from it as usual, the captures replayed as recorded cuffs to a fresh Gateway, which must then store
-/// exactly what the original scenario expects — under the stand-in addresses the redaction gave the cuffs.
-@Suite("Capture round trip over cuff-sim: the shipped scenarios")
+/// exactly what the original scenario expects — under the stand-in addresses the redaction gave the cuffs. One
+/// scenario at a time: each runs two cuff-sims and two Gateways in real time, and 23 of them at once beside the rest
+/// of the suite starve the scenario timelines every other test plays on the same two cores (docs/testing.md, "What is
+/// still timed").
+@Suite("Capture round trip over cuff-sim: the shipped scenarios", .serialized)
 struct CaptureRoundTripTests {
     @Test(arguments: ShippedScenarioGatewayTests.names)
     func theReplayStoresWhatTheOriginalExpects(_ name: String) async throws {

@@ -176,6 +176,8 @@ extension BluezEmulator {
         case .indicate(let characteristic, let value):
             await send(index, .assigned(characteristic), value.bytes, kind: "indicated")
         case .disconnect:
+            // A cuff ends the link once the stored-record report it is sending has ended, not in its middle.
+            await cuffs[index].recordProcedure?.value
             await dropLink(index, byHost: false)
         case .advertise:
             cuffs[index].advertising = true
