@@ -189,7 +189,7 @@ struct ForwardingTests {
             #expect(try await forwarding.query("SELECT count(*) FROM pg_tables WHERE tablename = 'readings'") == ["0"])
 
             try await Self.forwardOverTLS(forwarding, certificates)
-            #expect(stack.text("forward.log").contains("connected to PostgreSQL (TLS)"))
+            try await stack.wait(for: "connected to PostgreSQL (TLS)", in: "forward.log")
             // The server's own view of the session (pg_stat_ssl, §28.2.3).
             let sessions = try await forwarding.query(
                 "SELECT ssl FROM pg_stat_ssl JOIN pg_stat_activity USING (pid) WHERE application_name = 'cuff-forward'")

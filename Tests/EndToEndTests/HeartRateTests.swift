@@ -39,7 +39,7 @@ struct HeartRateTests {
         // While the strap streams (its link is up), its Energy Expended is reset through the control point.
         let reset = try await stack.cuffctl(["reset-energy", Self.strap])
         #expect(reset.status == 0, "\(reset.error)")
-        #expect(stack.text("cuff-sim.log").contains("written: 01 (Energy Expended reset)"))
+        try await stack.wait(for: "written: 01 (Energy Expended reset)", in: "cuff-sim.log")
         let expected = try #require(Scenario.parse(Data(contentsOf: stack.scenario)).expect?.heartRates)
         // The link's end commits what waits and ends the summary: the journal then counts every value stored.
         try await stack.journal.received.wait(for: "summaries of \(expected) values:\n\(stack.text("cuffd.log"))") { _ in

@@ -28,7 +28,7 @@ extension MQTTForwardingTests {
             try configured.write(toFile: forwarding.configurationPath, atomically: false, encoding: .utf8)
             try forwarding.startForwarder()
             try await forwarding.waitForEveryReading()
-            #expect(forwarding.stack.text("forward.log").contains("connected to the MQTT broker \(url) (MQTT 5, TLS)"))
+            try await forwarding.stack.wait(for: "connected to the MQTT broker \(url) (MQTT 5, TLS)", in: "forward.log")
         }
     }
 }

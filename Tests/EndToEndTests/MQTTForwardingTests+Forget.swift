@@ -43,7 +43,7 @@ extension MQTTForwardingTests {
             let before = forwarding.seen().count
             #expect(try await forwarding.stack.cuffctl(["forget", Self.cuff]).status == 0)
             try await Self.expectRemoved(topics, forwarding, after: before)
-            #expect(forwarding.stack.text("forward.log").contains("from Home Assistant: cuffd no longer remembers its cuff"))
+            try await forwarding.stack.wait(for: "from Home Assistant: cuffd no longer remembers its cuff", in: "forward.log")
 
             let removed = forwarding.seen().count
             #expect(try await forwarding.stack.cuffctl(["pair", Self.cuff]).status == 0)
@@ -73,7 +73,7 @@ extension MQTTForwardingTests {
 
             try forwarding.startForwarder(log: "forward-again.log")
             try await Self.expectRemoved(topics, forwarding, after: before)
-            #expect(forwarding.stack.text("forward-again.log").contains("from Home Assistant: cuffd no longer remembers its cuff"))
+            try await forwarding.stack.wait(for: "from Home Assistant: cuffd no longer remembers its cuff", in: "forward-again.log")
         }
     }
 

@@ -236,7 +236,7 @@ struct MQTTForwardingTests {
             try forwarding.writeConfiguration(password: nil, url: "mqtts://localhost:\(broker.port)", caFile: certificates.authority)
             try forwarding.startForwarder()
             try await forwarding.waitForEveryReading()
-            #expect(forwarding.stack.text("forward.log").contains("connected to the MQTT broker mqtts://localhost:\(broker.port) (MQTT 5, TLS)"))
+            try await forwarding.stack.wait(for: "connected to the MQTT broker mqtts://localhost:\(broker.port) (MQTT 5, TLS)", in: "forward.log")
         }
     }
 }
