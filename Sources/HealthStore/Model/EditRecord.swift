@@ -5,7 +5,7 @@ import Foundation
 /// changed the correlation and which metadata keys changed, never a value: a deleted reading's values are gone.
 public struct EditRecord: Sendable, Equatable {
     /// What was done to the correlation.
-    public enum Action: String, Sendable, CaseIterable {
+    public enum Action: String, Sendable {
         /// Saved as entered by hand (``HealthStore/saveEnteredByHand(_:as:)``).
         case entered
         /// A new revision with changed metadata (``HealthStore/reviseCorrelation(of:syncIdentifier:changes:as:)``).
