@@ -227,7 +227,7 @@ let package = Package(
         ),
         .testTarget(
             name: "cuffctlTests",
-            dependencies: ["cuffctl", "DBusTestSupport", "ForwardingStatus", "HealthStore", "TerminalEscaping", .product(name: "PropertyBased", package: "swift-property-based")]),
+            dependencies: ["cuffctl", "DBusTestSupport", "ForwardingStatus", "HealthStore", "ReadingColumns", "TerminalEscaping", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "CuffSimulationTests", dependencies: ["CuffSimulation", "DBus", "DBusTestSupport"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "GatewayTestSupport", "BlueZ", "CuffSimulation", "DBus", "DBusTestSupport"]),
         // The Gateway in-process and in virtual time: an in-memory Bluetooth central, a clock tests advance
@@ -303,10 +303,10 @@ let package = Package(
         // What the benchmarks share: a synthetic store, cuffd on it beside cuff-sim, a process's figures.
         .target(name: "BenchmarkSupport", dependencies: ["DBusTestSupport", "HealthStore"], path: "Benchmarks/BenchmarkSupport"),
         // cuff-forward catching up a backlog into an empty central table, beside psql's COPY of the same rows.
-        // Run (root): swift build -c release && swift run -c release forward-benchmark [READINGS]
+        // Run (root): swift build -c release && swift run -c release forward-benchmark [--heart-rate] [READINGS]
         .executableTarget(
             name: "forward-benchmark",
-            dependencies: ["BenchmarkSupport", "DBusTestSupport"],
+            dependencies: ["BenchmarkSupport", "BlueZ", "Daemon", "DBusTestSupport", "Gateway", "HealthStore"],
             path: "Benchmarks/forward-benchmark"
         ),
         // cuff-forward's PostgreSQL client library side by side: libpq through its wrapper and postgres-nio, each in

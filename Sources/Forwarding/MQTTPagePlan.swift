@@ -23,8 +23,12 @@ struct MQTTPagePlan {
     /// The users whose state this page deleted, for ``fallBack(_:to:)``.
     private(set) var orphaned: [CuffUser] = []
 
-    init(_ page: ChangePage, users known: [CuffUser: PublishedUser], remembered: RememberedCuffs, topics: MQTTTopics) {
+    init(_ page: ChangePage, users known: [CuffUser: PublishedUser], remembered: RememberedCuffs, topics: MQTTTopics, heartRateInterval: Int = 5) {
         users = known
+        if page.kind == .heartRates {
+            heartRates(page.heartRates, remembered: remembered, topics: topics, interval: Double(heartRateInterval))
+            return
+        }
         let keyed = page.readings.map { (reading: $0, key: CuffUser($0)) }
         var newestInPage: [CuffUser: ReadingRecord] = [:]
         // A reading excluded on request is never a state (docs/home-assistant.md, "Correcting readings").
@@ -40,12 +44,7 @@ struct MQTTPagePlan {
                 messages.append(MQTTConnection.Message(topic: topics.history(key), payload: payload, retain: false))
                 continue
             }
-            var user = users[key] ?? PublishedUser(cuff: key.cuff, user: key.user, person: nil, device: [:], newest: -.infinity)
-            if users[key] == nil || user.device != reading.device || user.person != reading.person {
-                user.device = reading.device
-                user.person = reading.person
-                messages += HomeAssistantDiscovery.configs(user, topics: topics)
-            }
+            var user = announced(key, device: reading.device, person: reading.person, topics: topics)
             if newestInPage[key] == reading, reading.time >= user.newest {
                 user.newest = reading.time
                 (user.state, user.stateVersion) = (reading.syncIdentifier, reading.syncVersion)
@@ -75,5 +74,41 @@ struct MQTTPagePlan {
             (published.newest, published.state, published.stateVersion) = (-.greatestFiniteMagnitude, nil, nil)
         }
         users[user] = published
+    }
+
+    /// A page of heart-rate samples: a sensor seen for the first time, or whose device or person changed, is announced;
+    /// a sample goes to its sensor's retained state topic when it is at least `interval` seconds newer than the last
+    /// one published there, or when its skin contact differs from that one's, and is otherwise left out — Home
+    /// Assistant gets at most one heart rate every `interval` seconds of the sensor's, not one a second. Times are the
+    /// samples' own, so a page sent again after a crash (before `users.json` recorded it) publishes the same samples. A forgotten sensor's samples publish nothing
+    /// but its removal.
+    private mutating func heartRates(_ samples: [HeartRateRecord], remembered: RememberedCuffs, topics: MQTTTopics, interval: Double) {
+        var removed: Set<CuffUser> = []
+        for sample in samples {
+            let key = CuffUser(sample)
+            guard remembered.remember(sample.device) else {
+                if removed.insert(key).inserted { messages += HomeAssistantDiscovery.removal(key, topics: topics) }
+                users[key] = nil
+                continue
+            }
+            var user = announced(key, device: sample.device, person: sample.person, topics: topics)
+            if sample.time >= user.newest + interval || (sample.time >= user.newest && sample.sensorContact != user.contact) {
+                user.newest = sample.time
+                user.contact = sample.sensorContact
+                messages.append(MQTTConnection.Message(topic: topics.state(key), payload: HeartRateMessage.payload(sample), retain: true))
+            }
+            users[key] = user
+        }
+    }
+
+    /// `key` as published, its configs announced first when it is new or its device or person changed.
+    private mutating func announced(_ key: CuffUser, device: [String: String], person: String?, topics: MQTTTopics) -> PublishedUser {
+        var user = users[key] ?? PublishedUser(cuff: key.cuff, user: key.user, person: nil, device: [:], newest: -.infinity)
+        if users[key] == nil || user.device != device || user.person != person {
+            user.device = device
+            user.person = person
+            messages += HomeAssistantDiscovery.configs(user, topics: topics)
+        }
+        return user
     }
 }

@@ -24,7 +24,9 @@ enum ReadingMessage {
         ])
         // Keys sorted: the same reading is the same bytes, so a duplicate delivery is recognisable as one.
         let text = JSONText.object([
-            "arm": JSONText.string(reading.arm), "device_time": JSONText.string(reading.deviceTime),
+            "arm": JSONText.string(reading.arm),
+            "category": JSONText.string(BloodPressureCategory.esh2023Home(reading.systolic, reading.diastolic).rawValue),
+            "device_time": JSONText.string(reading.deviceTime),
             "diastolic": JSONText.number(reading.diastolic), "entered_by_hand": JSONText.boolean(reading.enteredByHand),
             "excluded": JSONText.string(reading.exclusionReason), "mean": JSONText.number(reading.meanArterialPressure),
             "measured_at": JSONText.string(timestamp(reading.time)), "note": JSONText.string(reading.note),

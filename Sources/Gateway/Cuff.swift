@@ -48,4 +48,6 @@ struct Cuff {
     /// The newest Omron record downloaded had its low-battery bit set (docs/omron.md §5). Set and cleared by the
     /// Omron download, which says so in the journal once, when it turns on.
     var omronBatteryLow = false
+    /// Battery Level (0x2A19) in percent as read at the last connection; nil when the cuff has none.
+    var batteryLevel: UInt8?
 }

@@ -132,7 +132,8 @@ public actor CuffGateway {
             address: address, name: cuff.device.name, paired: cuff.device.paired, trusted: cuff.device.trusted,
             connected: cuff.device.connected, state: await cuff.session.state,
             identity: cuff.identified ? await cuff.session.device : nil,
-            canStart: cuff.vendorControl != nil, clockOffset: cuff.clockOffset, lastReadingAt: cuff.lastReadingAt)
+            canStart: cuff.vendorControl != nil, clockOffset: cuff.clockOffset, lastReadingAt: cuff.lastReadingAt,
+            batteryLevel: cuff.batteryLevel, batteryLow: cuff.omronBatteryLow)
     }
 
     func isCollecting(_ id: DeviceID) -> Bool {

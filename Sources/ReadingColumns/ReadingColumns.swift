@@ -16,20 +16,7 @@ public enum ReadingColumns {
     public static let maximumRows = 10_000
 
     public static func properties(_ records: [ReadingRecord]) -> DBusProperties {
-        var devices: [[String: String]] = []
-        var deviceIndex: [[String: String]: Int64] = [:]
-        var deviceColumn: [Int64] = []
-        deviceColumn.reserveCapacity(records.count)
-        for record in records {
-            if let index = deviceIndex[record.device] {
-                deviceColumn.append(index)
-            } else {
-                let index = Int64(devices.count)
-                devices.append(record.device)
-                deviceIndex[record.device] = index
-                deviceColumn.append(index)
-            }
-        }
+        let (devices, deviceColumn) = deviceTable(records.map(\.device))
         func doubles(_ field: (ReadingRecord) -> Double?) -> DBusVariant { DBusVariant(.doubles(records.map { field($0) ?? .nan })) }
         func integers(_ field: (ReadingRecord) -> Int64?) -> DBusVariant { DBusVariant(.int64s(records.map { field($0) ?? -1 })) }
         func strings(_ field: (ReadingRecord) -> String?) -> DBusVariant {
@@ -62,12 +49,7 @@ public enum ReadingColumns {
         }
         let arm = try optionalStrings("arm"), position = try optionalStrings("position"), note = try optionalStrings("note")
         let exclusion = try optionalStrings("exclusionReason")
-        let devices: [[String: String]]
-        do {
-            devices = try properties.property("devices", as: [[String: String]].self) ?? []
-        } catch {
-            throw .malformed("devices: \(error)")
-        }
+        let devices = try Self.devices(properties)
         var records: [ReadingRecord] = []
         records.reserveCapacity(count)
         for row in 0 ..< count {
@@ -90,25 +72,54 @@ public enum ReadingColumns {
         return records
     }
 
-    private static func present(_ value: Double) -> Double? { value.isNaN ? nil : value }
-    private static func present(_ value: String) -> String? { value.isEmpty ? nil : value }
+    /// The distinct devices of a page, in order of first appearance, and each row's index among them: a page's
+    /// devices travel once (`devices`), its rows point into them (`device`).
+    public static func deviceTable(_ rows: [[String: String]]) -> (devices: [[String: String]], column: [Int64]) {
+        var devices: [[String: String]] = []
+        var deviceIndex: [[String: String]: Int64] = [:]
+        var column: [Int64] = []
+        column.reserveCapacity(rows.count)
+        for device in rows {
+            if let index = deviceIndex[device] {
+                column.append(index)
+            } else {
+                let index = Int64(devices.count)
+                devices.append(device)
+                deviceIndex[device] = index
+                column.append(index)
+            }
+        }
+        return (devices, column)
+    }
+
+    /// The `devices` column, checked to be `aa{ss}`.
+    static func devices(_ properties: DBusProperties) throws(ReadingColumnsError) -> [[String: String]] {
+        do {
+            return try properties.property("devices", as: [[String: String]].self) ?? []
+        } catch {
+            throw .malformed("devices: \(error)")
+        }
+    }
+
+    static func present(_ value: Double) -> Double? { value.isNaN ? nil : value }
+    static func present(_ value: String) -> String? { value.isEmpty ? nil : value }
 
     private static func column(_ properties: DBusProperties, _ key: String) throws(ReadingColumnsError) -> DBusValue {
         guard let value = properties[key]?.value else { throw .malformed("no \(key) column") }
         return value
     }
 
-    private static func doubles(_ properties: DBusProperties, _ key: String, _ count: Int? = nil) throws(ReadingColumnsError) -> [Double] {
+    static func doubles(_ properties: DBusProperties, _ key: String, _ count: Int? = nil) throws(ReadingColumnsError) -> [Double] {
         guard case .doubles(let values) = try column(properties, key) else { throw .malformed("\(key) is not ad") }
         return try counted(values, key, count)
     }
 
-    private static func integers(_ properties: DBusProperties, _ key: String, _ count: Int) throws(ReadingColumnsError) -> [Int64] {
+    static func integers(_ properties: DBusProperties, _ key: String, _ count: Int? = nil) throws(ReadingColumnsError) -> [Int64] {
         guard case .int64s(let values) = try column(properties, key) else { throw .malformed("\(key) is not ax") }
         return try counted(values, key, count)
     }
 
-    private static func strings(_ properties: DBusProperties, _ key: String, _ count: Int) throws(ReadingColumnsError) -> [String] {
+    static func strings(_ properties: DBusProperties, _ key: String, _ count: Int) throws(ReadingColumnsError) -> [String] {
         try elements(properties, key, .string, "as", count) { if case .string(let text) = $0 { text } else { nil } }
     }
 

@@ -64,7 +64,7 @@ final class ForwardingStack: @unchecked Sendable {
     /// rights to write, its name registered for it.
     func register(role: String, gatewayName: String) async throws {
         _ = try await query("CREATE ROLE \(role) LOGIN PASSWORD '\(gatewayPassword)'")
-        _ = try await query("GRANT SELECT, INSERT, UPDATE ON readings TO \(role)")
+        _ = try await query("GRANT SELECT, INSERT, UPDATE ON readings, heart_rates TO \(role)")
         _ = try await query("GRANT SELECT ON gateways, cuff_forward_schema TO \(role)")
         _ = try await query("INSERT INTO gateways (name, role) VALUES ('\(gatewayName)', '\(role)')")
     }

@@ -9,7 +9,7 @@ import Testing
     .enabled(if: RabbitMQBroker.available, "needs Debian's rabbitmq-server and mosquitto-clients (scripts/install-deps)"),
     .enabled(if: RabbitMQBroker.speaksOnlyMQTT311, "this RabbitMQ speaks MQTT 5 (3.13 and later, as Debian 13's): no 3.1.1-only broker to fall back against"))
 struct MQTT311ForwardingTests {
-    @Test("RabbitMQ 3.10 drops the MQTT 5 CONNECT unanswered: cuff-forward connects with MQTT 3.1.1 at its first attempt and says so; each reading arrives once; the status, the newest reading and the six configs are retained for subscriptions of their own topics, none for a wildcard; Home Assistant's online has the configs published again")
+    @Test("RabbitMQ 3.10 drops the MQTT 5 CONNECT unanswered: cuff-forward connects with MQTT 3.1.1 at its first attempt and says so; each reading arrives once; the status, the newest reading and the eleven configs are retained for subscriptions of their own topics, none for a wildcard; Home Assistant's online has the configs published again")
     func fallbackToMQTT311() async throws {
         try await withTeardown { teardown in
             let broker = try await offCooperativePool { try RabbitMQBroker() }
@@ -32,7 +32,7 @@ struct MQTT311ForwardingTests {
             let seen = forwarding.seen()
             let state = try #require(seen.last { $0.topic.hasSuffix("/state") })
             let configTopics = Set(seen.filter { $0.topic.hasSuffix("/config") }.map(\.topic))
-            #expect(configTopics.count == 6, "\(configTopics.sorted())")
+            #expect(configTopics.count == 11, "\(configTopics.sorted())")
             let topics = ["cuffd/status", state.topic] + configTopics.sorted()
             let retained = try await offCooperativePool { try forwarding.retained(topics) }
             #expect(retained.allSatisfy(\.retained) && retained.count == topics.count && Set(retained.map(\.topic)) == Set(topics), "\(retained.map(\.topic))")

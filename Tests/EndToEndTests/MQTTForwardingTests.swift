@@ -50,9 +50,15 @@ struct MQTTForwardingTests {
             #expect(time(state["measured_at"]) == time(newest["time"]) && time(newest["time"]) != .distantPast, "\(state)")
             #expect(seen.filter { $0.topic.hasSuffix("/history") }.count == readings.count - states.count)
 
+            // The cuff's battery, read by cuffd at the connection and shown on its Cuff1 object, once cuffd has.
+            try await forwarding.wait("the cuff's battery level") { seen in
+                seen.contains { $0.topic == "cuffd/0003/battery" && $0.json["level"] as? Int == 100 && $0.json["low"] as? Bool == false }
+            }
             // Every config parses, uses only documented keys, and its templates render against the real state message.
             let entities = try forwarding.discoveryCheck()
-            #expect(entities.count == 6, "\(entities.keys.sorted())")
+            #expect(entities.count == 11, "\(entities.keys.sorted())")
+            let status = state["status"] as? [String: Any] ?? [:]
+            func flag(_ key: String) -> String { status[key] as? Bool == true ? "ON" : "OFF" }
             for (uniqueID, entity) in entities {
                 let rendered = try #require(entity["state"] as? String)
                 let expected: String? =
@@ -62,10 +68,17 @@ struct MQTTForwardingTests {
                     case "pulse" where !uniqueID.hasSuffix("irregular_pulse"): (newest["pulseRate"] as? Double).map { "\($0)" }
                     case "pulse": "OFF"
                     case "measured": state["measured_at"] as? String
+                    case "movement": flag("body_movement")
+                    case "loose": flag("cuff_fit_loose")
+                    case "battery": "100.0"  // cuff-sim's Battery Level (0x2A19), read by cuffd at the connection
+                    case "low": "OFF"
+                    case "category": (newest["systolic"] as? Double ?? 0) >= 135 || (newest["diastolic"] as? Double ?? 0) >= 85 ? "at_or_above_135_85" : "below_135_85"
                     default: nil
                     }
                 if let expected { #expect(Double(rendered).map { "\($0)" } ?? rendered == expected, "\(uniqueID): \(rendered)") }
-                #expect((entity["attributes"] as? [String: Any])?["irregular_pulse"] as? Bool == false, "\(uniqueID)")
+                if !uniqueID.contains("battery") {
+                    #expect((entity["attributes"] as? [String: Any])?["irregular_pulse"] as? Bool == false, "\(uniqueID)")
+                }
                 let config = try #require(entity["config"] as? [String: Any])
                 #expect(config["availability_topic"] as? String == "cuffd/status")
                 // The cuff's Firmware Revision String (0x2A26), from its Device Information through the store and the feed.
@@ -73,10 +86,10 @@ struct MQTTForwardingTests {
             }
             #expect(forwarding.seen().contains { $0.topic == "cuffd/status" && $0.payload == "online" })
 
-            // Retained, for a Home Assistant that subscribes later: the status, the state (the newest reading) and the six
+            // Retained, for a Home Assistant that subscribes later: the status, the state (the newest reading) and the nine
             // configs; never a history message.
             let retained = try await offCooperativePool { try forwarding.retained() }
-            #expect(retained.allSatisfy(\.retained) && retained.count == 8, "\(retained.map(\.topic))")
+            #expect(retained.allSatisfy(\.retained) && retained.count == 14, "\(retained.map(\.topic))")
             #expect(retained.contains { $0.topic == "cuffd/status" && $0.payload == "online" })
             #expect(retained.filter { $0.topic.hasSuffix("/state") }.map { $0.json["sync_identifier"] as? String } == [state["sync_identifier"] as? String])
             #expect(!retained.contains { $0.topic.hasSuffix("/history") })

@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import ReadingColumns
 import Testing
 @testable import cuffctl
 
@@ -37,10 +38,13 @@ struct ReportTests {
     @Test("Guideline categories of a home average", arguments: [
         (118.0, 76.0, "normal", "below"), (124, 78, "elevated", "below"), (131, 79, "stage 1", "below"),
         (128, 82, "stage 1", "below"), (136, 80, "stage 2", "at or above"), (120, 86, "stage 2", "at or above"),
+        (134.9, 84.9, "stage 1", "below"), (135, 60, "stage 2", "at or above"), (100, 85, "stage 2", "at or above"),
     ])
     func categories(_ systolic: Double, _ diastolic: Double, _ accAha: String, _ esh: String) {
         #expect(BloodPressureCategory.accAha2017(home: systolic, diastolic).hasPrefix(accAha))
         #expect(BloodPressureCategory.esh2023(home: systolic, diastolic).hasPrefix(esh))
+        // The state cuff-forward publishes for a reading (docs/home-assistant.md) is the same threshold's.
+        #expect(BloodPressureCategory.esh2023Home(systolic, diastolic) == (esh == "below" ? .below : .atOrAbove))
     }
 
     @Test("One systolic and one diastolic mark per reading; evenings hollow; flags in words; nothing fetched")

@@ -99,6 +99,13 @@ extension ControlAPI {
                     [try request.changes(in: store, as: client, columns: true).dbusValue]
                 }
             },
+            .init("HeartRateChangeColumns", inputs: [.init("request", .dictionary(key: .string, value: .variant))], outputs: [.init("changes", .dictionary(key: .string, value: .variant))]) { call in
+                let caller = try await self.policy.authorize(call, .reader)
+                let request = try ChangeRequest(call.argument(0), maximumLimit: ReadingColumns.maximumRows)
+                return try await self.read([.quantity(.heartRate)], for: caller) { [store = self.store] client in
+                    [try request.heartRateChanges(in: store, as: client).dbusValue]
+                }
+            },
             .init("Statistics", inputs: [filter], outputs: [.init("statistics", .dictionary(key: .string, value: .variant))]) { call in
                 let caller = try await self.policy.authorize(call, .reader)
                 let query = try ReadingFilter(call.argument(0))

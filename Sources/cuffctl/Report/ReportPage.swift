@@ -1,4 +1,5 @@
 import Foundation
+import ReadingColumns
 import TerminalEscaping
 
 /// The self-contained HTML page of `cuffctl report` (docs/report.md): no script, font or image from anywhere,
