@@ -9,7 +9,8 @@
 // 5. daily statistics (min, max, average, most recent) for a year over the heart-rate samples
 // 7. statistics of one person's readings (a read grant naming people: no rollup, that person's samples along
 //    sample_type_person_start), against everyone's from the rollup
-// 8. corrections: 1 000 readings deleted in one call (`cuffctl delete`), 1 000 revisions one call each (`annotate`)
+// 8. corrections: 1 000 readings deleted in one call (`cuffctl delete`), 1 000 revisions one call each (`annotate`), and
+//    1 000 revisions in one call (`cuffctl annotate ID…`)
 import Foundation
 import HealthStore
 
@@ -140,6 +141,11 @@ let revision = try clock.measure {
     }
 }
 print("annotate 1000 readings, one revision (one commit) each: \(ms(revision)) in all")
+let bulk = (0..<1_000).map { "C4F312FFFE53F2C9-1-\($0 * (readingCount / 1_000) + 2)" }
+let bulkRevision = try clock.measure {
+    _ = try store.reviseCorrelations(of: .bloodPressure, syncIdentifiers: bulk, changes: [.exclusionReason: .string("benchmark")], as: daemon)
+}
+print("annotate 1000 readings in one call (`AnnotateReadings`: one transaction, revisions and edit history): \(ms(bulkRevision))")
 
 // STORE_BENCHMARK_READ_LOOP=n repeats the last-100 query n more times (for profiling the read path).
 if let loops = Int(ProcessInfo.processInfo.environment["STORE_BENCHMARK_READ_LOOP"] ?? "") {

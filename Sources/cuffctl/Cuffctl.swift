@@ -18,7 +18,7 @@ struct Cuffctl: AsyncParsableCommand {
         subcommands: [
             StatusCommand.self, DevicesCommand.self, ScanCommand.self, PairCommand.self, ForgetCommand.self, StartCommand.self,
             StopCommand.self, ReadingsCommand.self, HeartRateCommand.self, ResetEnergyCommand.self, ExportCommand.self, ForwardCommand.self, ReportCommand.self,
-            StatsCommand.self, AddCommand.self, AnnotateCommand.self, DeleteCommand.self, GrantCommand.self, RevokeCommand.self, PermissionsCommand.self, CaptureCommand.self,
+            StatsCommand.self, AddCommand.self, AnnotateCommand.self, DeleteCommand.self, HistoryCommand.self, GrantCommand.self, RevokeCommand.self, PermissionsCommand.self, CaptureCommand.self,
             DoctorCommand.self, DecodeCommand.self,
         ]
     )

@@ -52,18 +52,22 @@ struct AddCommand: AsyncParsableCommand {
     }
 }
 
-/// `cuffctl annotate SYNC-ID [--exclude REASON | --include] [--person NAME | --no-person] [--arm …] [--position …]
-/// [--note TEXT]`: a new revision of a reading (docs/cuffctl.md, "Correcting readings").
+/// `cuffctl annotate SYNC-ID… [--exclude REASON | --include] [--person NAME | --no-person] [--arm …] [--position …]
+/// [--note TEXT]`: a new revision of each reading named, all in one call (docs/cuffctl.md, "Correcting readings").
 struct AnnotateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "annotate", abstract: "Exclude, move or describe a reading: a new revision of it.",
-        discussion: "An excluded reading stays listed, marked, but leaves stats and the report's averages. --note \"\" removes the note. Prints the new revision's number.")
+        discussion: "An excluded reading stays listed, marked, but leaves stats and the report's averages. --note \"\" removes the note. Prints the new revision's number; with several readings, all or nothing, how many were annotated.")
     @OptionGroup var bus: BusOptions
-    @Argument(help: "The reading's sync identifier.") var syncIdentifier: String
+    @Argument(help: "The readings' sync identifiers.") var syncIdentifiers: [String]
     @Option(help: "Keep the reading out of statistics and averages, for this reason.") var exclude: String?
     @Flag(help: "Count an excluded reading again.") var include = false
     @Flag(help: "The reading is nobody's.") var noPerson = false
     @OptionGroup var about: ReadingDescription
+
+    func validate() throws {
+        guard !syncIdentifiers.isEmpty else { throw ValidationError("name at least one reading by its sync identifier") }
+    }
 
     func run() async throws {
         try await reportingFailures {
@@ -71,8 +75,14 @@ struct AnnotateCommand: AsyncParsableCommand {
             changes["exclude"] = exclude.map { DBusVariant($0) }
             changes["include"] = include ? DBusVariant(true) : nil
             changes["noPerson"] = noPerson ? DBusVariant(true) : nil
-            let reply = try await CuffdConnection(bus).call("AnnotateReading", [.string(syncIdentifier), changes.dbusValue])
-            print("revision \(try reply.first?.decode(Int64.self) ?? 0)")
+            if syncIdentifiers.count == 1 {
+                let reply = try await CuffdConnection(bus).call("AnnotateReading", [.string(syncIdentifiers[0]), changes.dbusValue])
+                print("revision \(try reply.first?.decode(Int64.self) ?? 0)")
+            } else {
+                let reply = try await CuffdConnection(bus).call("AnnotateReadings", [syncIdentifiers.dbusValue, changes.dbusValue])
+                let count = try reply.first?.decode(UInt32.self) ?? 0
+                print("annotated \(count) reading\(count == 1 ? "" : "s")")
+            }
         }
     }
 }

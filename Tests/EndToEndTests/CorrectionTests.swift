@@ -7,6 +7,8 @@ import Testing
 @Suite("Correcting readings: who may, and what it changes", .serialized, .enabled(if: getuid() == 0, "creates throw-away users and groups, which needs root"))
 struct CorrectionTests {
     static let cuff = "E8:2A:44:10:3C:5D"
+    /// The journal's `MESSAGE_ID` of changes on request (docs/journal.md).
+    static let editMessageID = "9372864acbe44169849fc0f107dd3408"
 
     /// `body` with throw-away accounts, the shipped policy, cuffd and the cuff of stored-records.json paired — its three
     /// stored records are stored —, its readings those of the person `alice`.
@@ -43,7 +45,13 @@ struct CorrectionTests {
             let deleted = try await stack.cuffctl(["delete", oldest], as: accounts.reader)
             #expect(deleted.status == 0 && deleted.output == "deleted 1 reading\n", "\(deleted.error)")
             #expect(Self.identifiers(try await stack.readings()) == Array(stored.dropFirst()))
-            #expect(stack.journalEntries().contains { $0["MESSAGE"] == "uid \(accounts.reader.uid) deleted the readings \(oldest)" })
+            let entry = stack.journalEntries().first { $0["MESSAGE_ID"] == Self.editMessageID && $0["BP_EDIT"] == "deleted" }
+            #expect(entry?["MESSAGE"] == "uid \(accounts.reader.uid) deleted the reading \(oldest)", "\(String(describing: entry))")
+            #expect(entry?["BP_CALLER_UID"] == "\(accounts.reader.uid)" && entry?["BP_SYNC_IDENTIFIER"] == oldest && entry?["BP_CHANGED"] == nil)
+            // Who deleted it stays in the store's history, which a reader of the reading reads; an outsider may not.
+            let history = try await stack.cuffctl(["history", oldest], as: accounts.reader)
+            #expect(history.status == 0 && history.output.hasSuffix("  uid \(accounts.reader.uid)  deleted\n"), "\(history.output) \(history.error)")
+            #expect(try await stack.cuffctl(["history", oldest], as: accounts.outsider).status == 77)
             let stats = try await stack.cuffctl(["stats", "--json"])
             let counts = try JSONSerialization.jsonObject(with: Data(stats.output.utf8)) as? [String: [String: Any]]
             #expect(counts?["systolic"]?["count"] as? Int == 2, "\(stats.output)")
@@ -101,7 +109,12 @@ struct CorrectionTests {
             #expect(readings.first?["syncIdentifier"] as? String == identifier && readings.last?["enteredByHand"] == nil)
             let line = try await stack.cuffctl(["readings", "--limit", "4"])
             #expect(line.output.contains("128/82 mmHg  pulse 70/min") && line.output.contains("(entered by hand)  left arm, sitting  note: pharmacy, manual cuff"), "\(line.output)")
-            #expect(stack.journalEntries().contains { $0["MESSAGE"] == "uid 0 entered the reading \(identifier) by hand" })
+            let entry = stack.journalEntries().first { $0["MESSAGE_ID"] == Self.editMessageID && $0["BP_SYNC_IDENTIFIER"] == identifier }
+            #expect(entry?["BP_EDIT"] == "entered" && entry?["BP_CALLER_UID"] == "0", "\(String(describing: entry))")
+            #expect(entry?["BP_CHANGED"]?.contains("Note,PersonIdentifier") == true && entry?["MESSAGE"]?.contains("pharmacy") == false, "\(String(describing: entry))")
+            let history = try await stack.cuffctl(["history", identifier, "--json"])
+            let changes = try JSONSerialization.jsonObject(with: Data(history.output.utf8)) as? [[String: Any]]
+            #expect(changes?.map { $0["action"] as? String } == ["entered"] && changes?.first?["uid"] as? Int == 0, "\(history.output)")
 
             // A reader with share access may enter one too, under its own uid, and read it back as any reading.
             #expect(try await stack.cuffctl(["grant", "\(accounts.reader.uid)", "bloodPressure", "read,share"]).status == 0)
@@ -148,7 +161,9 @@ struct CorrectionTests {
             let marked = try #require(try await reading(guest))
             #expect(marked["excluded"] as? Bool == true && marked["exclusionReason"] as? String == "a guest used the cuff")
             #expect(try await systolicCount() == 2)
-            #expect(stack.journalEntries().contains { $0["MESSAGE"] == "uid 0 annotated the reading \(guest) (revision 1): ExclusionReason" })
+            let entry = stack.journalEntries().first { $0["MESSAGE_ID"] == Self.editMessageID && $0["BP_EDIT"] == "annotated" }
+            #expect(entry?["MESSAGE"] == "uid 0 annotated the reading \(guest): ExclusionReason", "\(String(describing: entry))")
+            #expect(entry?["BP_CALLER_UID"] == "0" && entry?["BP_SYNC_IDENTIFIER"] == guest && entry?["BP_CHANGED"] == "ExclusionReason")
 
             #expect(try await stack.cuffctl(["grant", "\(accounts.reader.uid)", "bloodPressure", "read,share"]).status == 0)
             let described = try await stack.cuffctl(
@@ -161,9 +176,35 @@ struct CorrectionTests {
             #expect(try await stack.cuffctl(["annotate", guest, "--person", "alice"]).output == "revision 3\n")
             #expect(try await reading(guest)?["person"] as? String == "alice")
 
+            // Several readings in one call: all or nothing, one journal entry naming them.
+            let others = [stored[0], stored[2]]
+            let unknownAmong = try await stack.cuffctl(["annotate", others[0], "no-such-reading", "--note", "x"])
+            #expect(unknownAmong.status == 68 && unknownAmong.error.contains("no-such-reading"), "\(unknownAmong.error)")
+            #expect(try await reading(others[0])?["note"] == nil)
+            let bulk = try await stack.cuffctl(["annotate"] + others + ["--note", "bulk"])
+            #expect(bulk.status == 0 && bulk.output == "annotated 2 readings\n", "\(bulk.error)")
+            for identifier in others { #expect(try await reading(identifier)?["note"] as? String == "bulk") }
+            #expect(stack.journalEntries().contains {
+                $0["MESSAGE_ID"] == Self.editMessageID && $0["BP_SYNC_IDENTIFIER"] == others.joined(separator: ",") && $0["BP_CHANGED"] == "Note"
+            })
+
             #expect(try await stack.cuffctl(["delete", guest]).status == 0)
             let gone = try await stack.cuffctl(["annotate", guest, "--note", "x"])
             #expect(gone.status == 68, "\(gone.error)")
+
+            // Its history: every revision and the deletion, who made them and which keys changed, oldest first; refused
+            // changes left none.
+            let history = try await stack.cuffctl(["history", guest, "--json"])
+            let changes = try #require(try JSONSerialization.jsonObject(with: Data(history.output.utf8)) as? [[String: Any]], "\(history.output)")
+            #expect(changes.map { $0["action"] as? String } == ["annotated", "annotated", "annotated", "deleted"])
+            #expect(changes.map { $0["uid"] as? Int } == [0, Int(accounts.reader.uid), 0, 0])
+            #expect(changes.map { $0["changed"] as? [String] } == [
+                ["ExclusionReason"], ["BodyPosition", "ExclusionReason", "MeasurementLocation", "Note", "PersonIdentifier"], ["PersonIdentifier"], [],
+            ])
+            let text = try await stack.cuffctl(["history", guest], as: accounts.reader)
+            let lines = text.output.split(separator: "\n")
+            #expect(lines.count == 4 && lines[0].hasSuffix("  uid 0  annotated  ExclusionReason") && lines[3].hasSuffix("  uid 0  deleted"), "\(text.output)")
+            #expect(try await stack.cuffctl(["history", "no-such-reading"]).status == 68)
         }
     }
 }

@@ -49,22 +49,27 @@ final class DataReadCounter: HealthStoreEngine {
         try inner.saveSamples(samples, at: now)
     }
 
-    func saveCorrelations(_ correlations: [Correlation], at now: Date) throws(HealthStoreError) -> [SaveOutcome<Correlation>] {
-        try inner.saveCorrelations(correlations, at: now)
+    func saveCorrelations(_ correlations: [Correlation], enteredBy uid: UInt32?, at now: Date) throws(HealthStoreError) -> [SaveOutcome<Correlation>] {
+        try inner.saveCorrelations(correlations, enteredBy: uid, at: now)
     }
 
     func delete(_ uuids: [UUID], ownedBy source: String, at now: Date) throws(HealthStoreError) -> [String] {
         try inner.delete(uuids, ownedBy: source, at: now)
     }
 
-    func deleteCorrelations(of type: String, syncIdentifiers: [String], source: String?, people: Set<String>?, at now: Date) throws(HealthStoreError) -> [String] {
-        try inner.deleteCorrelations(of: type, syncIdentifiers: syncIdentifiers, source: source, people: people, at: now)
+    func deleteCorrelations(of type: String, syncIdentifiers: [String], source: String?, people: Set<String>?, by uid: UInt32, at now: Date) throws(HealthStoreError) -> [String] {
+        try inner.deleteCorrelations(of: type, syncIdentifiers: syncIdentifiers, source: source, people: people, by: uid, at: now)
     }
 
-    func reviseCorrelation(
-        of type: String, syncIdentifier: String, source: String?, people: Set<String>?, changes: [MetadataKey: MetadataValue?], at now: Date
-    ) throws(HealthStoreError) -> Correlation {
-        try inner.reviseCorrelation(of: type, syncIdentifier: syncIdentifier, source: source, people: people, changes: changes, at: now)
+    func reviseCorrelations(
+        of type: String, syncIdentifiers: [String], source: String?, people: Set<String>?, changes: [MetadataKey: MetadataValue?],
+        by uid: UInt32, at now: Date
+    ) throws(HealthStoreError) -> [Correlation] {
+        try inner.reviseCorrelations(of: type, syncIdentifiers: syncIdentifiers, source: source, people: people, changes: changes, by: uid, at: now)
+    }
+
+    func editHistory(of type: String, syncIdentifier: String, scope: ChangeScope) throws(HealthStoreError) -> [EditRecord] {
+        try inner.editHistory(of: type, syncIdentifier: syncIdentifier, scope: scope)
     }
 
     func purgeTombstones(deletedBefore cutoff: Date) throws(HealthStoreError) -> Int { try inner.purgeTombstones(deletedBefore: cutoff) }

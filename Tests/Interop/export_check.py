@@ -86,6 +86,8 @@ def check_csv(raw, readings):
 
 # ---- FHIR R4 ----------------------------------------------------------------------------------------------------
 LOINC, MDC, UCUM = "http://loinc.org", "urn:iso:std:iso:11073:10101", "http://unitsofmeasure.org"
+SNOMED = "http://snomed.info/sct"
+BODY_POSITION = "http://hl7.org/fhir/StructureDefinition/observation-bodyPosition"
 NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "urn:cuffd")  # docs/export.md: version 5 UUIDs in this namespace
 
 
@@ -155,6 +157,12 @@ def check_fhir(raw, readings, transaction):
             check(f"Excluded from statistics and averages: {reading['exclusionReason']}" in notes, f"{where}: notes {notes}")
         if reading.get("note"):
             check(reading["note"] in notes, f"{where}: notes {notes}")
+        # docs/reference/fhir-body-codes.md: the arm as bodySite, the position as the core body-position extension.
+        arm = {"left": "368208006", "right": "368209003"}.get(reading.get("arm"))
+        check(codes(pressure.get("bodySite", {})) == ({(SNOMED, arm)} if arm else set()), f"{where}: bodySite {pressure.get('bodySite')}")
+        position = {"sitting": "33586001", "standing": "10904000", "lying": "102538003"}.get(reading.get("position"))
+        positions = [codes(e["valueCodeableConcept"]) for e in pressure.get("extension", []) if e["url"] == BODY_POSITION]
+        check(positions == ([{(SNOMED, position)}] if position else []), f"{where}: body position {pressure.get('extension')}")
         if address is None:
             check("device" not in pressure, f"{where}: a device without an address")
         else:

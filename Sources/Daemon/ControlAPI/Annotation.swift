@@ -49,9 +49,4 @@ struct Annotation {
         }
         self.changes = changes
     }
-
-    /// What the journal says changed: the keys, never a value a person may not want in a log.
-    var summary: String {
-        changes.keys.map(\.name).sorted().joined(separator: ", ")
-    }
 }

@@ -38,7 +38,7 @@ extension SQLiteEngine {
 /// (migration v8), so that saving it again — a cuff sending its memory once more — stores nothing.
 extension SQLiteEngine {
     public func deleteCorrelations(
-        of type: String, syncIdentifiers: [String], source: String?, people: Set<String>?, at now: Date
+        of type: String, syncIdentifiers: [String], source: String?, people: Set<String>?, by uid: UInt32, at now: Date
     ) throws(HealthStoreError) -> [String] {
         try write { db in
             let ctx = try SQLiteWriteContext(db, now: now)
@@ -53,6 +53,7 @@ extension SQLiteEngine {
                     }
                     deleted.append(try tombstoneAndDelete(rowID: id, ctx))
                     try ctx.rememberDeletion(row[1], syncIdentifier)
+                    try ctx.recordEdit(.deleted, typeID: typeID!, sourceID: row[1], syncIdentifier: syncIdentifier, person: row[2], uid: uid, keys: [])
                 }
             }
             try ctx.finish()
@@ -83,20 +84,30 @@ extension SQLiteEngine {
         return rows
     }
 
-    /// A new revision of the correlation of type `type` holding `syncIdentifier` (of `source` and `people` only, when given; the first
-    /// saved, should several sources hold it) with `changes` applied (``Correlation/revised(_:)``), saved in one
-    /// transaction by the upsert rule: the old revision tombstoned, the row keeping its place (docs/health-store.md,
-    /// "Revising on request").
-    public func reviseCorrelation(
-        of type: String, syncIdentifier: String, source: String?, people: Set<String>?, changes: [MetadataKey: MetadataValue?], at now: Date
-    ) throws(HealthStoreError) -> Correlation {
+    /// A new revision of each correlation of type `type` holding one of `syncIdentifiers` (of `source` and `people`
+    /// only, when given; the first saved, should several sources hold it) with `changes` applied
+    /// (``Correlation/revised(_:)``), all saved in one transaction by the upsert rule: each old revision tombstoned,
+    /// its row keeping its place (docs/health-store.md, "Revising on request"). A sync identifier named twice is revised once.
+    public func reviseCorrelations(
+        of type: String, syncIdentifiers: [String], source: String?, people: Set<String>?, changes: [MetadataKey: MetadataValue?],
+        by uid: UInt32, at now: Date
+    ) throws(HealthStoreError) -> [Correlation] {
         try write { db in
             let ctx = try SQLiteWriteContext(db, now: now)
-            let row = try Self.correlationRows(db, try Self.typeID(db, type), syncIdentifier, source, people)[0]
-            let revised = try loadCorrelations(db, where: "s.id = ?", [row[0] as Int64])[0].revised(changes)
-            _ = try upsert(revised, ctx)
+            let typeID = try Self.typeID(db, type)
+            var revisions: [Correlation] = []
+            var seen = Set<String>()
+            for syncIdentifier in syncIdentifiers where seen.insert(syncIdentifier).inserted {
+                let row = try Self.correlationRows(db, typeID, syncIdentifier, source, people)[0]
+                let revised = try loadCorrelations(db, where: "s.id = ?", [row[0] as Int64])[0].revised(changes)
+                _ = try upsert(revised, ctx)
+                try ctx.recordEdit(
+                    .annotated, typeID: typeID!, sourceID: row[1], syncIdentifier: syncIdentifier, person: revised.metadata.personIdentifier, uid: uid,
+                    keys: changes.keys.map(\.name))
+                revisions.append(revised)
+            }
             try ctx.finish()
-            return revised
+            return revisions
         }
     }
 }

@@ -22,13 +22,19 @@ extension SQLiteEngine {
         }
     }
 
-    public func saveCorrelations(_ correlations: [Correlation], at now: Date) throws(HealthStoreError) -> [SaveOutcome<Correlation>] {
+    public func saveCorrelations(_ correlations: [Correlation], enteredBy uid: UInt32?, at now: Date) throws(HealthStoreError) -> [SaveOutcome<Correlation>] {
         try write { db in
             let ctx = try SQLiteWriteContext(db, now: now)
             var outcomes: [SaveOutcome<Correlation>] = []
             outcomes.reserveCapacity(correlations.count)
             for correlation in correlations {
-                outcomes.append(try upsert(correlation, ctx))
+                let outcome = try upsert(correlation, ctx)
+                if let uid, outcome.didCommit, let syncIdentifier = correlation.metadata.syncIdentifier {
+                    try ctx.recordEdit(
+                        .entered, typeID: try ctx.typeID(correlation.type.identifier), sourceID: try ctx.revisionID(correlation.sharedRevision!).source,
+                        syncIdentifier: syncIdentifier, person: correlation.metadata.personIdentifier, uid: uid, keys: EditRecord.enteredKeys(correlation.metadata))
+                }
+                outcomes.append(outcome)
             }
             try ctx.finish()
             return outcomes

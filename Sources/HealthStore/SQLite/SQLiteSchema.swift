@@ -138,6 +138,25 @@ enum SQLiteSchema {
         migrator.registerMigration("v9-rollup-exclusion") { db in
             try db.execute(sql: rollupV9)
         }
+        // Who entered, annotated or deleted a correlation on request, when, and which keys changed (``EditRecord``),
+        // kept for good beside the person and source of the correlation so that only its readers read it
+        // (docs/health-store.md, "Edit history").
+        migrator.registerMigration("v10-edit-history") { db in
+            try db.execute(sql: """
+                CREATE TABLE edit_history (
+                    id INTEGER PRIMARY KEY,
+                    type_id INTEGER NOT NULL REFERENCES sample_type(id),
+                    source_id INTEGER NOT NULL REFERENCES source(id),
+                    sync_identifier TEXT NOT NULL,
+                    person TEXT,
+                    uid INTEGER NOT NULL,
+                    action TEXT NOT NULL CHECK (action IN ('entered', 'annotated', 'deleted')),
+                    changed_keys TEXT NOT NULL,
+                    at INTEGER NOT NULL
+                ) STRICT;
+                CREATE INDEX edit_history_sync_identifier ON edit_history(sync_identifier, id);
+                """)
+        }
         return migrator
     }
 

@@ -15,7 +15,8 @@ extension HealthStore {
         guard !syncIdentifiers.isEmpty else { return 0 }
         let scope = try editScope(of: type, client)
         let types = try engine.deleteCorrelations(
-            of: type.identifier, syncIdentifiers: syncIdentifiers, source: scope.source, people: scope.people, at: configuration.clock())
+            of: type.identifier, syncIdentifiers: syncIdentifiers, source: scope.source, people: scope.people, by: client.uid,
+            at: configuration.clock())
         observers.notify(Set(types))
         return types.count
     }
@@ -28,7 +29,7 @@ extension HealthStore {
         var entered = reading
         entered.wasUserEntered = true
         entered.device = nil
-        return try save([entered.correlation()], as: client, under: .user(uid: client.uid, groups: client.groups))[0]
+        return try save([entered.correlation()], as: client, under: .user(uid: client.uid, groups: client.groups), enteredBy: client.uid)[0]
     }
 
     /// Saves a new revision of the `type` correlation holding `syncIdentifier` — one the client may change — with
@@ -38,6 +39,16 @@ extension HealthStore {
     public func reviseCorrelation(
         of type: CorrelationType, syncIdentifier: String, changes: [MetadataKey: MetadataValue?], as client: HealthClient
     ) throws(HealthStoreError) -> Correlation {
+        try reviseCorrelations(of: type, syncIdentifiers: [syncIdentifier], changes: changes, as: client)[0]
+    }
+
+    /// ``reviseCorrelation(of:syncIdentifier:changes:as:)`` of every correlation holding one of `syncIdentifiers`, all in
+    /// one transaction, all or nothing: one the client may not change, or unknown, is
+    /// ``HealthStoreError/unknownSyncIdentifier(_:)`` and nothing is revised. Returns the new revisions, in the order
+    /// named (a sync identifier named twice is revised once).
+    public func reviseCorrelations(
+        of type: CorrelationType, syncIdentifiers: [String], changes: [MetadataKey: MetadataValue?], as client: HealthClient
+    ) throws(HealthStoreError) -> [Correlation] {
         guard configuration.correlationTypes.contains(type) else { throw .unknownType(type.identifier) }
         for key in [MetadataKey.syncIdentifier, .syncVersion] where changes.keys.contains(key) {
             throw .invalidMetadata(key: key.name, reason: "a revision keeps the sync identifier and sets the version itself")
@@ -48,11 +59,32 @@ extension HealthStore {
         if let person = changes[.personIdentifier] {
             try checkPerson(person.flatMap { if case .string(let name) = $0 { name } else { nil } }, in: scope.people)
         }
-        let revised = try engine.reviseCorrelation(
-            of: type.identifier, syncIdentifier: syncIdentifier, source: scope.source, people: scope.people, changes: changes,
-            at: configuration.clock())
-        observers.notify(Set([type.identifier] + (revised.objects + revised.linkedSamples).map(\.type.identifier)))
-        return revised
+        let revisions = try engine.reviseCorrelations(
+            of: type.identifier, syncIdentifiers: syncIdentifiers, source: scope.source, people: scope.people, changes: changes,
+            by: client.uid, at: configuration.clock())
+        observers.notify(Set([type.identifier] + revisions.flatMap { ($0.objects + $0.linkedSamples).map(\.type.identifier) }))
+        return revisions
+    }
+
+    /// Who entered, annotated or deleted the `type` correlation holding `syncIdentifier` on request, when, and which
+    /// keys changed, oldest first (docs/health-store.md, "Edit history") — as far as `client` may read it: the daemon
+    /// and a reader of the type all of it, a reader of named people the records of their readings, any other client
+    /// those of what it saved itself. Nothing to show is ``HealthStoreError/unknownSyncIdentifier(_:)``.
+    public func editHistory(of type: CorrelationType, syncIdentifier: String, as client: HealthClient) throws(HealthStoreError) -> [EditRecord] {
+        guard configuration.correlationTypes.contains(type) else { throw .unknownType(type.identifier) }
+        let scope: ChangeScope? = if client.isDaemon { .everything } else {
+            switch try visibility(of: .correlation(type), client) {
+            case .all: .everything
+            case .people(let people): ChangeScope(people: people)
+            case .own(let source): ChangeScope(source: source)
+            case .none: nil
+            }
+        }
+        let records = try scope.map { scope throws(HealthStoreError) in
+            try engine.editHistory(of: type.identifier, syncIdentifier: syncIdentifier, scope: scope)
+        } ?? []
+        guard !records.isEmpty else { throw .unknownSyncIdentifier(syncIdentifier) }
+        return records
     }
 
     /// Which `type` correlations `client` may change: for the daemon and a client that may share and read the type,

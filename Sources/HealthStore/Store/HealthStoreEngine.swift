@@ -6,8 +6,9 @@ import Foundation
 public protocol HealthStoreEngine: Sendable {
     /// Upserts samples in one transaction (docs/reference/HEALTH-STORE.md §3).
     func saveSamples(_ samples: [QuantitySample], at now: Date) throws(HealthStoreError) -> [SaveOutcome<QuantitySample>]
-    /// Upserts correlations with their members and linked samples in one transaction.
-    func saveCorrelations(_ correlations: [Correlation], at now: Date) throws(HealthStoreError) -> [SaveOutcome<Correlation>]
+    /// Upserts correlations with their members and linked samples in one transaction; with `uid`, each committed one is
+    /// recorded in the edit history as entered by hand by that uid, in the same transaction.
+    func saveCorrelations(_ correlations: [Correlation], enteredBy uid: UInt32?, at now: Date) throws(HealthStoreError) -> [SaveOutcome<Correlation>]
     /// Deletes objects of `source`, cascading correlations; returns the deleted type identifiers
     /// (one entry per tombstone).
     func delete(_ uuids: [UUID], ownedBy source: String, at now: Date) throws(HealthStoreError) -> [String]
@@ -15,15 +16,23 @@ public protocol HealthStoreEngine: Sendable {
     /// `people` only, when given —
     /// with their members and linked samples, all or nothing, and remembers each (source, sync identifier) so that
     /// saving it again stores nothing; returns the deleted type identifiers (one entry per tombstone). A sync
-    /// identifier no such correlation holds is ``HealthStoreError/unknownSyncIdentifier(_:)``.
-    func deleteCorrelations(of type: String, syncIdentifiers: [String], source: String?, people: Set<String>?, at now: Date) throws(HealthStoreError) -> [String]
-    /// Saves a new revision of the correlation of type `type` holding `syncIdentifier` (of `source` and `people` only,
+    /// identifier no such correlation holds is ``HealthStoreError/unknownSyncIdentifier(_:)``. Each deletion is recorded
+    /// in the edit history as `uid`'s, in the same transaction.
+    func deleteCorrelations(
+        of type: String, syncIdentifiers: [String], source: String?, people: Set<String>?, by uid: UInt32, at now: Date
+    ) throws(HealthStoreError) -> [String]
+    /// Saves a new revision of each correlation of type `type` holding one of `syncIdentifiers` (of `source` and `people` only,
     /// when given):
     /// `changes` applied to its metadata and its members' (nil removes a key), its sync version one higher, in one
-    /// transaction; returns it. An unknown sync identifier is ``HealthStoreError/unknownSyncIdentifier(_:)``.
-    func reviseCorrelation(
-        of type: String, syncIdentifier: String, source: String?, people: Set<String>?, changes: [MetadataKey: MetadataValue?], at now: Date
-    ) throws(HealthStoreError) -> Correlation
+    /// transaction with their edit-history records (`uid`'s); returns them. An unknown sync identifier is
+    /// ``HealthStoreError/unknownSyncIdentifier(_:)``, and nothing is revised.
+    func reviseCorrelations(
+        of type: String, syncIdentifiers: [String], source: String?, people: Set<String>?, changes: [MetadataKey: MetadataValue?],
+        by uid: UInt32, at now: Date
+    ) throws(HealthStoreError) -> [Correlation]
+    /// The edit history of the correlations of type `type` holding `syncIdentifier`, oldest first, of the source and
+    /// people `scope` names only.
+    func editHistory(of type: String, syncIdentifier: String, scope: ChangeScope) throws(HealthStoreError) -> [EditRecord]
     /// Sample query; source restrictions are already in the predicate.
     func samples(_ query: SampleQuery) throws(HealthStoreError) -> [QuantitySample]
     /// Correlation query with all members.

@@ -33,6 +33,13 @@ public protocol HealthStoring: Sendable {
     func reviseCorrelation(
         of type: CorrelationType, syncIdentifier: String, changes: [MetadataKey: MetadataValue?], as client: HealthClient
     ) throws(HealthStoreError) -> Correlation
+    /// ``reviseCorrelation(of:syncIdentifier:changes:as:)`` of several correlations in one transaction, all or nothing.
+    func reviseCorrelations(
+        of type: CorrelationType, syncIdentifiers: [String], changes: [MetadataKey: MetadataValue?], as client: HealthClient
+    ) throws(HealthStoreError) -> [Correlation]
+    /// Who entered, annotated or deleted a correlation on request, when and which keys changed, as far as the client
+    /// may read it (docs/health-store.md, "Edit history").
+    func editHistory(of type: CorrelationType, syncIdentifier: String, as client: HealthClient) throws(HealthStoreError) -> [EditRecord]
     /// Samples of one type (`HKSampleQuery`).
     func samples(_ query: SampleQuery, as client: HealthClient) throws(HealthStoreError) -> [QuantitySample]
     /// Correlations with the members visible to the client (`HKCorrelationQuery`).
