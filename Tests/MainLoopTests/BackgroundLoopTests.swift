@@ -62,6 +62,8 @@ struct BackgroundLoopTests {
         let clock = ContinuousClock()
         let (before, after, slept) = await withTaskExecutorPreference(background) { () -> (pthread_t, pthread_t, Duration) in
             let before = pthread_self(), start = clock.now
+            // The sleep is what is tested (that it resumes on the loop's thread, no earlier than asked), as in
+            // MainLoopTests; docs/testing.md, "What is still timed".
             try? await Task.sleep(for: .milliseconds(20))
             return (before, pthread_self(), clock.now - start)
         }
