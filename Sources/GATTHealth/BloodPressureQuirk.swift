@@ -1,5 +1,5 @@
 /// Known deviations of real cuffs from the Blood Pressure Measurement layout, kept apart from the
-/// spec decoder: a quirk is looked up once per device (by its advertised name), never per field.
+/// spec decoder: a quirk is looked up once per device (by its advertised name, in ``CuffCatalog``), never per field.
 public enum BloodPressureQuirk: String, CaseIterable, Hashable, Sendable {
     /// Pulse Rate and Measurement Status sent most significant byte first, and a User ID byte sent
     /// although flag bit 3 is clear. Seen on a Beurer BM85 (derdilla/blood-pressure-monitor-fl PR #735
@@ -7,17 +7,10 @@ public enum BloodPressureQuirk: String, CaseIterable, Hashable, Sendable {
     /// `isKnownBigEndianDevice` also names the BM48 and the ELITE900.
     case beurerByteSwapped
 
-    /// Advertised-name fragments of the devices known to have each quirk (docs/reference/GATT-HEALTH.md §13.5).
-    public static let table: [(nameFragment: String, quirk: BloodPressureQuirk)] = [
-        ("BM48", .beurerByteSwapped),
-        ("BM85", .beurerByteSwapped),
-        ("ELITE900", .beurerByteSwapped),
-    ]
-
-    /// The quirk of a device advertising as `name`, or nil for a device that follows the spec.
+    /// The quirk of a device advertising as `name`: its model's in ``CuffCatalog`` (docs/reference/GATT-HEALTH.md
+    /// §13.5), or nil for a device that follows the spec.
     public static func forAdvertisedName(_ name: String) -> BloodPressureQuirk? {
-        let upper = name.uppercased()
-        return table.first { upper.contains($0.nameFragment) }?.quirk
+        CuffCatalog.recognise(CuffAdvertisement(name: name))?.measurementQuirk
     }
 
     /// Finds a quirk by its name (`beurerByteSwapped` or `beurer-byte-swapped`).

@@ -1,0 +1,64 @@
+/// Every kind of cuff cuffd knows, the one table behind `cuffctl scan`'s verdicts, the Gateway's per-model behaviour,
+/// the measurement quirks and docs/compatibility.md's matrix (`CompatibilityMatrixTests` holds the page to it). The
+/// facts and their sources are in docs/compatibility.md, docs/omron.md and docs/reference/GATT-HEALTH.md §13.
+public enum CuffCatalog {
+    /// The models, most specific first: a name names a model before a service names a family.
+    public static let models: [CuffModel] = named + omron
+
+    /// Families for what no model's sign names: the services every member speaks alike.
+    public static let families: [CuffModel] = [
+        CuffModel(
+            brand: "Omron", model: "(model read once paired)", protocolKind: .omronClassic,
+            signs: OmronStack.serviceUUIDs.map(CuffSign.service),
+            verdict: .quirk("many advertise only BLESmart_…; the model comes from its Model Number String once paired, and a model "
+                + "cuffd cannot read is refused then by name")),
+        CuffModel(
+            brand: "any", model: "cuff with the Blood Pressure Service", protocolKind: .bloodPressureService,
+            signs: [.service(HealthService.bloodPressure.uuid)], verdict: .supported),
+        CuffModel(
+            brand: "any", model: "heart-rate sensor", protocolKind: .heartRateService,
+            signs: [.service(HealthService.heartRate.uuid)], verdict: .supported),
+    ]
+
+    /// The model or family an advertisement names; nil for a device that is no cuff cuffd knows of.
+    public static func recognise(_ advertisement: CuffAdvertisement) -> CuffModel? {
+        models.first { $0.matches(advertisement) } ?? families.first { $0.matches(advertisement) }
+    }
+
+    /// The models of other makers than Omron (docs/compatibility.md).
+    static let named: [CuffModel] = [
+        CuffModel(
+            brand: "Beurer", model: "BM85", protocolKind: .bloodPressureService, signs: [.nameContains("BM85")],
+            verdict: .quirk(byteSwapped), measurementQuirk: .beurerByteSwapped),
+        CuffModel(
+            brand: "Beurer", model: "BM48", protocolKind: .bloodPressureService, signs: [.nameContains("BM48")],
+            verdict: .quirk(byteSwapped), measurementQuirk: .beurerByteSwapped),
+        CuffModel(
+            brand: "Beurer", model: "ELITE900", protocolKind: .bloodPressureService, signs: [.nameContains("ELITE900")],
+            verdict: .quirk(byteSwapped), measurementQuirk: .beurerByteSwapped),
+        CuffModel(
+            brand: "Qardio", model: "QardioArm", protocolKind: .qardioArm, signs: [],
+            verdict: .quirk("measures when cuffctl start sends F1 01 to its control point (known once connected); takes commands on "
+                + "an unencrypted link")),
+        CuffModel(
+            brand: "iHealth", model: "(every model)", protocolKind: .iHealth, signs: [],
+            verdict: .unsupported("iHealth's cuffs speak its own protocol, opened to apps only through iHealth's SDK; nothing "
+                + "public to emulate")),
+        CuffModel(
+            brand: "Withings", model: "BPM Connect", protocolKind: .withingsCloud, signs: [],
+            verdict: .unsupported("it sends its readings to Withings' cloud over Wi-Fi, or through Withings' app and SDK over "
+                + "Bluetooth; a gateway cannot read them")),
+    ]
+
+    static let byteSwapped = "pulse and status sent most significant byte first, a User ID byte without its flag: decoded "
+        + "with the beurerByteSwapped quirk"
+}
+
+extension CuffCatalog {
+    /// Every service UUID a model or family is recognised by, for a discovery filter that lets them all through.
+    public static var advertisedServices: [String] {
+        var seen: [String] = []
+        for case let .service(uuid) in (models + families).flatMap(\.signs) where !seen.contains(uuid) { seen.append(uuid) }
+        return seen
+    }
+}
