@@ -32,10 +32,12 @@ public struct CuffSpec: Decodable, Sendable, Equatable {
     public var onStart: [TimelineStep]
     /// An Omron cuff's model and memory (`"vendor": "omron"`, docs/omron.md).
     public var omron: OmronSpec?
+    /// An A&D cuff's advertised state (`"vendor": "aAndD"`).
+    public var aAndD: AAndDSpec?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case address, name, services, pairing, bonded, deviceInformation, feature, storedRecords, timeline, records,
-            recordSegmentSize, clock, vendor, onStart, omron
+            recordSegmentSize, clock, vendor, onStart, omron, aAndD
     }
 
     public init(from decoder: any Decoder) throws {
@@ -64,6 +66,7 @@ public struct CuffSpec: Decodable, Sendable, Equatable {
         vendor = try container.decodeIfPresent(VendorProtocol.self, forKey: .vendor)
         onStart = try container.decodeIfPresent([TimelineStep].self, forKey: .onStart) ?? []
         omron = try container.decodeIfPresent(OmronSpec.self, forKey: .omron)
+        aAndD = try container.decodeIfPresent(AAndDSpec.self, forKey: .aAndD)
     }
 }
 

@@ -15,10 +15,7 @@ extension CuffGateway {
         }
         try? await clock.sleep(for: duration)
         await bluetooth.stopDiscovery(on: adapter.address)
-        return await bluetooth.devices.compactMap { device in
-            guard device.id.adapter == adapter.address, let model = CuffCatalog.recognise(device.advertisement) else { return nil }
-            return ScannedCuff(device: device, model: model)
-        }
+        return await bluetooth.devices.filter { $0.id.adapter == adapter.address }.compactMap(ScannedCuff.init)
     }
 
     /// Pairs the cuff at `address` and trusts it, so it is auto-connected whenever it wakes, and returns once
@@ -39,7 +36,8 @@ extension CuffGateway {
         defer { broker.finished(address) }
         if await bluetooth.device(id) == nil { try await discover(id, within: timeout) }
         guard let device = await bluetooth.device(id) else { throw .unknownCuff(address) }
-        if let model = CuffCatalog.recognise(device.advertisement), case let .unsupported(why) = model.verdict {
+        let model = CuffCatalog.recognise(device.advertisement)
+        if let model, case let .unsupported(why) = model.verdict {
             // Refused before bluetoothd is asked anything: nothing to undo (docs/compatibility.md).
             throw .refused(address, "the \(model.title) is not supported: \(why)")
         }
@@ -82,6 +80,10 @@ extension CuffGateway {
         if let stop = state.cuffs[address]?.omronDownloadStop {
             // Paired all the same: what the download did not read waits in the cuff for its next link.
             throw .downloadStopped(address, records: stop.records, stop.reason)
+        }
+        if model?.behaviour.contains(.releaseAfterPairing) == true, await bluetooth.characteristic(AAndDService.command, of: id) != nil {
+            // As A&D's own pairing ends (obniz `UA1200BLE.pairingWait`); the cuff may be gone before it answers.
+            try? await bluetooth.writeValue(AAndDService.disconnectRequest, to: AAndDService.command, of: id)
         }
         guard let status = await status(address) else { throw .unknownCuff(address) }
         return status

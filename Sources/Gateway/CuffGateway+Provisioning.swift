@@ -25,6 +25,8 @@ extension CuffGateway {
         }
         await publish(address, await cuff.session.handle(.servicesResolved))
         let clock = await measureClock(id)
+        // A clock that can only be written goes first: the cuff may end the link once it has sent its readings.
+        if clock == nil { await setDateTimeClock(id) }
         if !cuff.identified { await identify(id) }
         guard !Task.isCancelled else { return }
         if let clock { await setClock(id, measured: clock) }

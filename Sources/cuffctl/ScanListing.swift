@@ -15,15 +15,17 @@ struct ScannedDevice {
     }
 
     /// `ADDRESS NAME`, the name as the advertiser chose it (escaped: any device in radio range, paired or not), then
-    /// an indented line with the model and the verdict.
+    /// an indented line with the model, its state when its advertisement shows one, and the verdict.
     var lines: [String] {
-        [TerminalText.escaped("\(text("address")) \(text("name"))"), "  " + TerminalText.escaped("\(text("model")): \(verdict)")]
+        let model = text("state").isEmpty ? text("model") : "\(text("model")) (\(text("state")))"
+        return [TerminalText.escaped("\(text("address")) \(text("name"))"), "  " + TerminalText.escaped("\(model): \(verdict)")]
     }
 
     var json: JSONValue {
         .object([
             ("address", .string(text("address"))), ("name", entry["name"] == nil ? .null : .string(text("name"))),
-            ("model", .string(text("model"))), ("support", .string(text("support"))), ("reason", .string(text("reason"))),
+            ("model", .string(text("model"))), ("state", .string(text("state"))), ("support", .string(text("support"))),
+            ("reason", .string(text("reason"))),
         ])
     }
 }

@@ -49,6 +49,8 @@ extension BluezEmulator {
         do throws(ATTError) {
             switch characteristic.id {
             case .assigned(.currentTime): try setClock(index, value)
+            case .assigned(.dateTime): try setDateTimeClock(index, value)
+            case .aAndDCommand: commandAAndD(index, value)
             case .assigned(.recordAccessControlPoint): try requestRecordAccess(index, value)
             case .qardioArmControl: try await commandQardioArm(index, value)
             case .omronUnlock, .omronTransmit: try await writeVendor(index, characteristic.id, value)

@@ -9,6 +9,8 @@ enum CharacteristicID: Hashable, Sendable {
     case omronTransmit(Int)
     case omronReceive(Int)
     case omronUnlock
+    /// A&D's command characteristic (docs/reference/GATT-HEALTH.md §13.8).
+    case aAndDCommand
 
     /// The `UUID` property, lower case, as bluetoothd exports it.
     var uuid: String {
@@ -18,6 +20,7 @@ enum CharacteristicID: Hashable, Sendable {
         case .omronTransmit(let channel): OmronService.transmitChannels[channel]
         case .omronReceive(let channel): OmronService.receiveChannels[channel]
         case .omronUnlock: OmronService.unlock
+        case .aAndDCommand: AAndDService.command
         }
     }
 
@@ -29,6 +32,7 @@ enum CharacteristicID: Hashable, Sendable {
         case .omronTransmit(let channel): "Omron TX\(channel)"
         case .omronReceive(let channel): "Omron RX\(channel)"
         case .omronUnlock: "Omron unlock"
+        case .aAndDCommand: "A&D command"
         }
     }
 }

@@ -37,6 +37,17 @@ public enum CuffCatalog {
             brand: "Beurer", model: "ELITE900", protocolKind: .bloodPressureService, signs: [.nameContains("ELITE900")],
             verdict: .quirk(byteSwapped), measurementQuirk: .beurerByteSwapped),
         CuffModel(
+            brand: "A&D", model: "UA-651BLE", protocolKind: .bloodPressureService, signs: [.namePrefix("A&D_UA-651BLE")],
+            verdict: .quirk("its clock is set through Date Time 0x2A08 in its Blood Pressure service; it pairs only in its \"Pr\" "
+                + "mode (hold START until \"Pr\" shows); it sends each reading once, then ends the link")),
+        CuffModel(
+            brand: "A&D", model: "UA-1200BLE", protocolKind: .bloodPressureService, signs: [.namePrefix("UA-1200BLE")],
+            verdict: .quirk("its clock is set through Current Time; once paired, cuffd sends A&D's disconnect request as A&D's "
+                + "pairing does; it sends each reading once, then ends the link"),
+            behaviour: .releaseAfterPairing,
+            advertisedStates: [AdvertisedState(
+                sign: .service(AAndDService.uuid), meaning: "in cooperation mode: it holds no reading it has not sent")]),
+        CuffModel(
             brand: "Qardio", model: "QardioArm", protocolKind: .qardioArm, signs: [],
             verdict: .quirk("measures when cuffctl start sends F1 01 to its control point (known once connected); takes commands on "
                 + "an unencrypted link")),
@@ -58,7 +69,8 @@ extension CuffCatalog {
     /// Every service UUID a model or family is recognised by, for a discovery filter that lets them all through.
     public static var advertisedServices: [String] {
         var seen: [String] = []
-        for case let .service(uuid) in (models + families).flatMap(\.signs) where !seen.contains(uuid) { seen.append(uuid) }
+        let signs = (models + families).flatMap { $0.signs + $0.advertisedStates.map(\.sign) }
+        for case let .service(uuid) in signs where !seen.contains(uuid) { seen.append(uuid) }
         return seen
     }
 }

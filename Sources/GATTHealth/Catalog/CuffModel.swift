@@ -13,10 +13,14 @@ public struct CuffModel: Hashable, Sendable {
     public let verdict: CuffVerdict
     /// A deviation of its 0x2A35 values, decoded with the quirk (docs/reference/GATT-HEALTH.md §13.5).
     public let measurementQuirk: BloodPressureQuirk?
+    /// What the Gateway does differently on its links.
+    public let behaviour: CuffBehaviour
+    /// What its advertisement can say about its state, worth saying in `cuffctl scan`.
+    public let advertisedStates: [AdvertisedState]
 
     public init(
         brand: String, model: String, protocolKind: CuffProtocol, signs: [CuffSign], verdict: CuffVerdict,
-        measurementQuirk: BloodPressureQuirk? = nil
+        measurementQuirk: BloodPressureQuirk? = nil, behaviour: CuffBehaviour = [], advertisedStates: [AdvertisedState] = []
     ) {
         self.brand = brand
         self.model = model
@@ -24,6 +28,8 @@ public struct CuffModel: Hashable, Sendable {
         self.signs = signs
         self.verdict = verdict
         self.measurementQuirk = measurementQuirk
+        self.behaviour = behaviour
+        self.advertisedStates = advertisedStates
     }
 
     /// `A&D UA-651BLE`.
@@ -32,6 +38,11 @@ public struct CuffModel: Hashable, Sendable {
     /// Whether `advertisement` carries one of the model's signs.
     public func matches(_ advertisement: CuffAdvertisement) -> Bool {
         signs.contains { $0.holds(for: advertisement) }
+    }
+
+    /// What `advertisement` says of the cuff's state, in words (``advertisedStates``).
+    public func states(in advertisement: CuffAdvertisement) -> [String] {
+        advertisedStates.filter { $0.sign.holds(for: advertisement) }.map(\.meaning)
     }
 }
 
@@ -57,6 +68,27 @@ public enum CuffSign: Hashable, Sendable {
                 && (advertisement.uuids.contains(service) || !OmronStack.isOffered(in: advertisement.uuids))
         }
     }
+}
+
+/// A state a model's advertisement shows, and what it means for its owner (`cuffctl scan`).
+public struct AdvertisedState: Hashable, Sendable {
+    public let sign: CuffSign
+    public let meaning: String
+
+    public init(sign: CuffSign, meaning: String) {
+        self.sign = sign
+        self.meaning = meaning
+    }
+}
+
+/// What the Gateway does differently on a model's links (docs/compatibility.md, each model's quirk).
+public struct CuffBehaviour: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// Once `cuffctl pair` has made the bond, A&D's disconnect request (``AAndDService/disconnectRequest``) ends the link,
+    /// as A&D's own pairing does (obniz `UA1200BLE.pairingWait`).
+    public static let releaseAfterPairing = CuffBehaviour(rawValue: 1 << 0)
 }
 
 /// The protocol a model speaks, as the matrix names it.
