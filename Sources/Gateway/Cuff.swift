@@ -20,6 +20,8 @@ struct Cuff {
     /// `startProvisioning` only when nil; canceled and cleared by `linkLost`, so a task that resumes canceled
     /// belongs to a link that is gone and changes nothing more.
     var provisioning: Task<Void, Never>?
+    /// This link's provisioning ran to its end. Set by the provisioning task, cleared by `linkLost`.
+    var provisioned = false
     /// The BPS 1.1 stored-record download of this link: set by `downloadRecords`, advanced by each segment and
     /// RACP response (each reads it afresh), cleared when it ends, fails or the link is lost.
     var download: RecordDownload?
@@ -46,4 +48,6 @@ struct Cuff {
     /// The newest Omron record downloaded had its low-battery bit set (docs/omron.md §5). Set and cleared by the
     /// Omron download, which says so in the journal once, when it turns on.
     var omronBatteryLow = false
+    /// Battery Level (0x2A19) in percent as read at the last connection; nil when the cuff has none.
+    var batteryLevel: UInt8?
 }

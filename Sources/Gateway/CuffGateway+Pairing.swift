@@ -27,6 +27,18 @@ extension CuffGateway {
     /// afterwards (docs/reference/BLUEZ-DBUS.md §5). An Omron cuff whose memory was unlocked but whose download then
     /// stopped stays paired, and `pair` says so with ``GatewayError/downloadStopped(_:records:_:)``.
     public func pair(_ address: BluetoothAddress, passkey: UInt32?, timeout: Duration) async throws(GatewayError) -> CuffStatus {
+        let result: Result<CuffStatus, GatewayError>
+        do {
+            result = .success(try await bond(address, passkey: passkey, timeout: timeout))
+        } catch {
+            result = .failure(error)
+        }
+        // The pairing's conversation is over: a capture of the cuff may walk its database now.
+        await letCapturesWalk()
+        return try result.get()
+    }
+
+    private func bond(_ address: BluetoothAddress, passkey: UInt32?, timeout: Duration) async throws(GatewayError) -> CuffStatus {
         let adapter = try usableAdapter()
         let id = DeviceID(adapter: adapter.address, address: address)
         guard !broker.isPairing(address) else { throw .busy("pairing \(address)") }

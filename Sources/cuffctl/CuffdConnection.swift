@@ -57,9 +57,10 @@ struct CuffdConnection {
         }
     }
 
-    func signals(_ rule: MatchRule) async throws -> AsyncStream<DBusMessage> {
+    /// The signals matching any of `rules`, in the order they arrived.
+    func signals(_ rules: MatchRule...) async throws -> AsyncStream<DBusMessage> {
         do {
-            return try await connection.signals(matching: rule)
+            return try await connection.signals(matchingAny: rules)
         } catch {
             throw CuffctlFailure(error)
         }
@@ -88,7 +89,7 @@ struct CuffctlFailure: Error {
             self.init(message: error.message, status: ExitStatus.unavailable)
         case DBusError.Name.accessDenied.rawValue, "org.cuffd.Error.NotAuthorized":
             self.init(message: "permission denied: \(error.message)", status: ExitStatus.permissionDenied)
-        case "org.cuffd.Error.UnknownDevice", "org.bluez.Error.DoesNotExist":
+        case "org.cuffd.Error.UnknownDevice", "org.cuffd.Error.UnknownReading", "org.bluez.Error.DoesNotExist":
             self.init(message: error.message, status: ExitStatus.unknownDevice)
         case "org.cuffd.Error.Timeout", DBusError.Name.noReply.rawValue, DBusError.Name.timeout.rawValue:
             self.init(message: "timed out: \(error.message)", status: ExitStatus.timeout)
@@ -98,6 +99,8 @@ struct CuffctlFailure: Error {
             self.init(message: error.message, status: ExitStatus.pairingRefused)
         case "org.cuffd.Error.DownloadIncomplete":
             self.init(message: "warning: \(error.message)", status: ExitStatus.downloadIncomplete)
+        case "org.cuffd.Error.Implausible":
+            self.init(message: error.message, status: ExitStatus.malformedPayload)
         case "org.cuffd.Error.InvalidArguments", DBusError.Name.invalidArgs.rawValue:
             self.init(message: error.message, status: ExitStatus.usage)
         default:

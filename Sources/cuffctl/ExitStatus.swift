@@ -4,7 +4,8 @@ import ArgumentParser
 enum ExitStatus {
     /// sysexits.h `EX_USAGE`: bad arguments, also when cuffd refuses them.
     static let usage = ExitCode(64)
-    /// sysexits.h `EX_NOHOST`, taken for "no such cuff": the address names no cuff cuffd knows or sees.
+    /// sysexits.h `EX_NOHOST`, taken for "no such cuff": the address names no cuff cuffd knows or sees; and for "no such
+    /// reading": a sync identifier names no reading the caller may change.
     static let unknownDevice = ExitCode(68)
     /// sysexits.h `EX_PROTOCOL`, taken for "the cuff refused pairing": a wrong passkey, or an Omron cuff that took
     /// no pairing key (not in pairing mode); the bond cuffd made is removed (docs/omron.md §6).
@@ -17,7 +18,7 @@ enum ExitStatus {
     static let timeout = ExitCode(75)
     /// sysexits.h `EX_NOPERM`: the bus policy or cuffd refused the caller.
     static let permissionDenied = ExitCode(77)
-    /// sysexits.h `EX_DATAERR`: the payload given is malformed.
+    /// sysexits.h `EX_DATAERR`: the payload given is malformed, or a reading entered by hand is implausible.
     static let malformedPayload = ExitCode(65)
     /// sysexits.h `EX_UNAVAILABLE`: cuffd is not running, Bluetooth is not available, or a `doctor` check failed.
     static let unavailable = ExitCode(69)

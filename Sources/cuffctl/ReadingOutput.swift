@@ -47,12 +47,24 @@ struct ReadingOutput {
             case "person": return record.person
             case "syncIdentifier": return record.syncIdentifier
             case "cursor": return record.cursor
+            case "arm": return record.arm
+            case "position": return record.position
+            case "note": return record.note
+            case "exclusionReason": return record.exclusionReason
             default: return nil
             }
         }
     }
 
     var time: Date? { double("time").map(Date.init(timeIntervalSince1970:)) }
+
+    /// Whether a person entered the reading by hand.
+    var enteredByHand: Bool {
+        switch source {
+        case .fields(let fields): ((try? fields.property("enteredByHand", as: Bool.self)) ?? nil) ?? false
+        case .record(let record): record.enteredByHand
+        }
+    }
 
     var device: [String: String] {
         switch source {
@@ -88,7 +100,19 @@ struct ReadingOutput {
             ("device", .object(ReadingRecord.deviceFields.map { ($0, text(device[$0])) })),
             ("userID", userID.map { .integer($0) } ?? .null), ("person", text(string("person"))),
             ("status", status.map { .integer($0) } ?? .null), ("syncIdentifier", text(string("syncIdentifier"))),
-        ])
+        ] + corrections)
+    }
+
+    /// The corrections of the reading where set (docs/cuffctl.md, "Correcting readings"): `enteredByHand`, `excluded`
+    /// with its `exclusionReason`, `arm`, `position`, `note`.
+    private var corrections: [(String, JSONValue)] {
+        var fields: [(String, JSONValue)] = []
+        if enteredByHand { fields.append(("enteredByHand", .bool(true))) }
+        if let reason = string("exclusionReason") { fields += [("excluded", .bool(true)), ("exclusionReason", .string(reason))] }
+        for key in ["arm", "position", "note"] {
+            if let value = string(key) { fields.append((key, .string(value))) }
+        }
+        return fields
     }
 
     /// `2026-11-23 07:15  118/76 mmHg  pulse 66/min  C4:F3:12:53:F2:C9 user 1 (alice)`: pressures and pulse as whole
@@ -100,7 +124,15 @@ struct ReadingOutput {
         if let pulse = double("pulseRate") { parts.append("pulse \(Self.whole(pulse))/min") }
         parts.append(TerminalText.escaped(device["address"] ?? ""))
         if let userID { parts.append("user \(userID)" + (string("person").map { " (\(TerminalText.escaped($0)))" } ?? "")) }
-        if string("deviceTime") == nil { parts.append("(cuff time unknown)") }
+        if enteredByHand {
+            parts.append("(entered by hand)")
+        } else if string("deviceTime") == nil {
+            parts.append("(cuff time unknown)")
+        }
+        let taken = [string("arm").map { $0.hasSuffix("wrist") ? $0 : "\($0) arm" }, string("position")].compactMap { $0 }
+        if !taken.isEmpty { parts.append(TerminalText.escaped(taken.joined(separator: ", "))) }
+        if let reason = string("exclusionReason") { parts.append("EXCLUDED: " + TerminalText.escaped(reason)) }
+        if let note = string("note") { parts.append("note: " + TerminalText.escaped(note)) }
         return parts.joined(separator: "  ")
     }
 

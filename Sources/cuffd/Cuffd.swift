@@ -54,6 +54,10 @@ struct Cuffd: AsyncParsableCommand {
         var options = DaemonOptions(configurationPath: config, storePath: store, bus: bus.map { .address($0) } ?? .system)
         options.administratorGroup = adminGroup
         options.readerGroup = readerGroup
+        // The control API's calls on a thread of their own, less urgent than the main loop's commits: at the niceness
+        // of the store's reading threads (Benchmarks/RESULTS.md, "Reads beside commits": 5 served more calls, and a
+        // cuff's readings later).
+        options.methodCallExecutor = BackgroundLoop(niceness: 10)
         let daemon: Daemon
         do {
             daemon = try await Daemon.start(options, notifier: notifier, logger: logger)

@@ -28,12 +28,14 @@ struct FailedMeasurementReplyTests {
     static let implausibleDiastolic: [UInt8] = [0x16, 0x76, 0x00, 0x00, 0xF8, 0x5A, 0x00, 0xEA, 0x07, 0x0B, 0x17, 0x07, 0x0F, 0x00, 0x42, 0x00, 0x00, 0x00]
     static let diastolicAboveSystolic: [UInt8] = [0x16, 0x76, 0x00, 0xA0, 0x00, 0x8A, 0x00, 0xEA, 0x07, 0x0B, 0x17, 0x07, 0x0F, 0x00, 0x42, 0x00, 0x00, 0x00]
 
-    @Test("An administrator and a reader granted bloodPressure read learn why; a reader without, with a share grant or with part of it, only that it failed")
+    @Test("An administrator and a reader granted bloodPressure read learn why; a reader without, with a share grant, with part of it or with one person's readings, only that it failed")
     func reasonByGrant() throws {
         let store = try HealthStore.inMemory()
         for type in CorrelationType.bloodPressure.memberTypes {
             try store.setAuthorization(AuthorizationGrant(uid: 1002, type: type, canShare: false, canRead: true), by: Self.root)
             try store.setAuthorization(AuthorizationGrant(uid: 1003, type: type, canShare: true, canRead: false), by: Self.root)
+            // A failed measurement is of no person the store could tell: a read of alice's readings does not cover it.
+            try store.setAuthorization(AuthorizationGrant(uid: 1004, type: type, canShare: false, canRead: true, people: ["alice"]), by: Self.root)
         }
         try store.setAuthorization(AuthorizationGrant(uid: 1001, type: .bloodPressureSystolic, canShare: false, canRead: true), by: Self.root)
 
@@ -47,7 +49,7 @@ struct FailedMeasurementReplyTests {
             let reason = try message(crossed, client)
             #expect(reason.contains("diastolic 160 mmHg not below systolic 118 mmHg"), "\(reason)")
         }
-        for uid: UInt32 in [1000, 1001, 1003] {
+        for uid: UInt32 in [1000, 1001, 1003, 1004] {
             #expect(try message(implausible, .user(uid: uid, groups: [100])) == "the cuff reported a failed measurement", "uid \(uid)")
             #expect(try message(crossed, .user(uid: uid, groups: [100])) == "the cuff reported a failed measurement", "uid \(uid)")
         }

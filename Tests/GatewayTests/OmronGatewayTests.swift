@@ -80,6 +80,9 @@ struct OmronGatewayTests {
             guard case .problem(_, let text) = battery else { return }
             #expect(text == "the cuff's batteries are low: its record of 2026-09-04T21:15:00 says they should be replaced")
             #expect(run.rig.events.all.filter { if case .problem(_, let text) = $0 { text.contains("batteries") } else { false } }.count == 1)
+            // And on its status, which cuffd shows as Cuff1's BatteryLow; it has no Battery Service.
+            let status = await run.gateway.status(address)
+            #expect(status?.batteryLow == true && status?.batteryLevel == nil)
         }
     }
 

@@ -18,10 +18,11 @@ enum FailedMeasurementReply {
     }
 
     /// Whether `client` may read other sources' blood-pressure readings — cuffd's, which a failed measurement would have
-    /// been: every type a reading is read by (HealthStore's grants, docs/reference/HEALTH-STORE.md §6).
+    /// been: every type a reading is read by (HealthStore's grants, docs/reference/HEALTH-STORE.md §6), of everyone, since
+    /// a failed measurement is of no person the store could tell.
     private static func mayRead(_ store: any HealthStoring, _ client: HealthClient) throws(HealthStoreError) -> Bool {
         if client.isDaemon { return true }
-        let readable = Set(try store.grants(of: client.uid).filter(\.canRead).map(\.type))
+        let readable = Set(try store.grants(of: client.uid).filter { $0.canRead && $0.people == nil }.map(\.type))
         return HealthObjectType.correlation(.bloodPressure).authorizationTypes.allSatisfy(readable.contains)
     }
 }

@@ -36,6 +36,7 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "readings (blood pressure), heart-rate (heart-rate sensors' samples) or all (fhir and omh).") var data: Content = .readings
     @Flag(help: "omh: one data point per line instead of one JSON array.") var ndjson = false
     @Option(help: "fhir: a collection Bundle, or a transaction of conditional creates.") var fhirBundle: FHIRBundleExport.Kind = .collection
+    @Flag(help: "Leave out readings excluded with cuffctl annotate --exclude (omh always does).") var withoutExcluded = false
 
     func validate() throws {
         if ndjson && format != .omh { throw ValidationError("--ndjson is for --format omh") }
@@ -56,7 +57,9 @@ struct ExportCommand: AsyncParsableCommand {
             var output: [UInt8] = []
             try await readings?.forEach { page in
                 output.removeAll(keepingCapacity: true)
-                for reading in page where match.matches(reading) { formatter.append(reading, to: &output) }
+                for reading in page where match.matches(reading) && !(withoutExcluded && reading.string("exclusionReason") != nil) {
+                    formatter.append(reading, to: &output)
+                }
                 try destination.write(output)
             }
             try await heartRates?.forEach { page in

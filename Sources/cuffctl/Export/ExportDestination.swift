@@ -4,7 +4,7 @@ import Glibc
 import ArgumentParser
 import DurableFiles
 
-/// Where `cuffctl export` and `cuffctl report` write (docs/export.md, "Output"): standard output (no `--output`, or
+/// Where `cuffctl export`, `report` and `capture` write (docs/export.md, "Output"): standard output (no `--output`, or
 /// `--output -`); a regular file or a new path, replaced durably (``FileReplacement``: a temporary file `.FILE.XXXXXX`
 /// beside FILE, mode 0600, synced and renamed over FILE only once complete, and removed on any failure), so FILE is
 /// either the whole export or untouched; or a character device, written through (``OutputTarget`` says which, and
