@@ -92,6 +92,7 @@ class EmulatedCuff:
         self.connection = None
         self.subscribed: set[str] = set()
         self.leaving = False          # the cuff drops the link itself: stay quiet afterwards
+        self.switched_off = False     # a RACP write switched it off (switchesOffOnRecordRequest): never advertises again
         self.timeline_task: asyncio.Task | None = None
         self.trigger = '2A35' if '1810' in spec.services else '2A37'
         self.device.on('connection', self._connected)
@@ -111,6 +112,9 @@ class EmulatedCuff:
                              identity_address_type=PairingConfig.AddressType.PUBLIC)
 
     async def advertise(self):
+        if self.switched_off:
+            emit('switched-off', self.spec.address, advertising=False)
+            return
         if self.connection is None and not self.device.is_advertising:
             await self.device.start_advertising(
                 own_address_type=hci.OwnAddressType.PUBLIC, advertising_data=advertising_data(self.spec),
@@ -189,6 +193,12 @@ class EmulatedCuff:
             asyncio.ensure_future(connection.disconnect())
 
     def write_record_access(self, connection, value: bytes):
+        if self.spec.switches_off_on_record_request:
+            # A Beurer BM48 switches itself off when asked for its history (docs/reference/GATT-HEALTH.md §13.9).
+            emit('switched-off', self.spec.address, value=value.hex())
+            self.switched_off = self.leaving = True
+            asyncio.ensure_future(connection.disconnect())
+            return
         self.record_access.write(value)
 
     def write_vendor_control(self, connection, value: bytes):

@@ -73,6 +73,7 @@ class Cuff:
     on_start: tuple[Step, ...] = ()
     omron: dict | None = None                      # with vendor omron(Modern): model, pairingMode, users, corruptReads, refusesToken (omron.py)
     cooperation_mode: bool = False                 # with vendor aAndD: it advertises A&D's service (a_and_d.py)
+    switches_off_on_record_request: bool = False   # with records: a RACP write switches the cuff off (Beurer BM48)
 
     @property
     def date_time_clock(self) -> bool:
@@ -188,7 +189,8 @@ def _cuff(document: dict, path: str) -> Cuff:
         vendor=_vendor(document, path),
         on_start=tuple(_step(s, f'{path}.onStart[{i}]') for i, s in enumerate(document.get('onStart', []))),
         omron=_omron(document, path),
-        cooperation_mode=bool(document.get('aAndD', {}).get('cooperationMode', False)))
+        cooperation_mode=bool(document.get('aAndD', {}).get('cooperationMode', False)),
+        switches_off_on_record_request=bool(document.get('switchesOffOnRecordRequest', False)))
 
 
 def _records(document: dict, path: str) -> tuple[Record, ...] | None:

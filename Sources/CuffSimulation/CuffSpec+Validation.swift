@@ -26,6 +26,9 @@ extension CuffSpec {
         try require(.currentTime, for: clock?.characteristic == .currentTime, path: path + ".clock")
         try require(.bloodPressure, for: clock?.characteristic == .dateTime, path: path + ".clock.characteristic")
         try require(.bloodPressure, for: vendor == .qardioArm || vendor == .aAndD, path: path + ".vendor")
+        guard !switchesOffOnRecordRequest || records != nil else {
+            throw ScenarioError(path: path + ".switchesOffOnRecordRequest", message: "needs records")
+        }
         guard aAndD == nil || vendor == .aAndD else {
             throw ScenarioError(path: path + ".aAndD", message: "needs \"vendor\": \"aAndD\"")
         }

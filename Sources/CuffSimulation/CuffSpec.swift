@@ -35,13 +35,16 @@ public struct CuffSpec: Decodable, Sendable, Equatable {
     public var omron: OmronSpec?
     /// An A&D cuff's advertised state (`"vendor": "aAndD"`).
     public var aAndD: AAndDSpec?
+    /// The cuff switches itself off when a client writes its Record Access Control Point, as a Beurer BM48 does when
+    /// asked for its history (docs/reference/GATT-HEALTH.md §13.9): the link ends and it never advertises again.
+    public var switchesOffOnRecordRequest: Bool
     /// A cuff of the `recorded` kind: the GATT database and conversation a capture recorded, played back as they were
     /// (docs/cuff-sim.md, "Recorded cuffs"); nil for a cuff the other fields describe.
     public var recorded: RecordedCuff?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case address, name, services, pairing, bonded, deviceInformation, feature, storedRecords, timeline, records,
-            recordSegmentSize, clock, vendor, onStart, omron, aAndD, recorded
+            recordSegmentSize, clock, vendor, onStart, omron, aAndD, switchesOffOnRecordRequest, recorded
     }
 
     /// What a recorded cuff takes beside `recorded`: who it is and how it pairs; its database and conversation are the
@@ -62,6 +65,7 @@ public struct CuffSpec: Decodable, Sendable, Equatable {
                     forKey: other, in: container, debugDescription: "a recorded cuff's services and conversation are in \"recorded\"; not beside it")
             }
             (services, feature, storedRecords, timeline, onStart) = ([], HexValue(bytes: [0, 0]), [], [], [])
+            switchesOffOnRecordRequest = false
             return
         }
         let serviceNames = try container.decode([String].self, forKey: .services)
@@ -84,6 +88,7 @@ public struct CuffSpec: Decodable, Sendable, Equatable {
         onStart = try container.decodeIfPresent([TimelineStep].self, forKey: .onStart) ?? []
         omron = try container.decodeIfPresent(OmronSpec.self, forKey: .omron)
         aAndD = try container.decodeIfPresent(AAndDSpec.self, forKey: .aAndD)
+        switchesOffOnRecordRequest = try container.decodeIfPresent(Bool.self, forKey: .switchesOffOnRecordRequest) ?? false
     }
 }
 

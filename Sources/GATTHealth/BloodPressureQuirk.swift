@@ -4,7 +4,7 @@ public enum BloodPressureQuirk: String, CaseIterable, Hashable, Sendable {
     /// Pulse Rate and Measurement Status sent most significant byte first, and a User ID byte sent
     /// although flag bit 3 is clear. Seen on a Beurer BM85 (derdilla/blood-pressure-monitor-fl PR #735
     /// "Add quirks for some Beurer devices", PR #737; vectors BPM-R4…R7); the same project's
-    /// `isKnownBigEndianDevice` also names the BM48 and the ELITE900.
+    /// `isKnownBigEndianDevice` named the BM48 and the ELITE900 too, untested, until PR #740 took them out again.
     case beurerByteSwapped
 
     /// The quirk of a device advertising as `name`: its model's in ``CuffCatalog`` (docs/reference/GATT-HEALTH.md

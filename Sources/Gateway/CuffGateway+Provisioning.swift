@@ -36,7 +36,7 @@ extension CuffGateway {
         if let clock { await setClock(id, measured: clock) }
         let characteristics = await bluetooth.characteristics(of: id)
         state.cuffs[address]?.vendorControl = characteristics.first { $0.uuid == QardioArmControlPoint.uuid }?.uuid
-        if characteristics.contains(where: { $0.uuid == HealthCharacteristic.recordAccessControlPoint.uuid }),
+        if CuffCatalog.asksForRecords(cuff.device.advertisement), characteristics.contains(where: { $0.uuid == HealthCharacteristic.recordAccessControlPoint.uuid }),
            characteristics.contains(where: { $0.uuid == HealthCharacteristic.bloodPressureRecord.uuid }) {
             await downloadRecords(id)
         }

@@ -182,6 +182,7 @@ extension BluezEmulator {
             await cuffs[index].recordProcedure?.value
             await dropLink(index, byHost: false)
         case .advertise:
+            guard !cuffs[index].switchedOff else { return log("\(name(index)) is switched off: it does not advertise") }
             cuffs[index].advertising = true
             log("\(name(index)) advertising")
             await cuffAdvertised(index)

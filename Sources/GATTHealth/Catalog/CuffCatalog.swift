@@ -25,6 +25,12 @@ public enum CuffCatalog {
         models.first { $0.matches(advertisement) } ?? families.first { $0.matches(advertisement) }
     }
 
+    /// Whether cuffd asks the cuff `advertisement` names for its stored records (RACP 0x2A52) where it offers them: not
+    /// a model that switches itself off then (``CuffBehaviour/neverAskForRecords``).
+    public static func asksForRecords(_ advertisement: CuffAdvertisement) -> Bool {
+        recognise(advertisement)?.behaviour.contains(.neverAskForRecords) != true
+    }
+
     /// The models of other makers than Omron (docs/compatibility.md).
     static let named: [CuffModel] = [
         CuffModel(
@@ -32,7 +38,9 @@ public enum CuffCatalog {
             verdict: .quirk(byteSwapped), measurementQuirk: .beurerByteSwapped),
         CuffModel(
             brand: "Beurer", model: "BM48", protocolKind: .bloodPressureService, signs: [.nameContains("BM48")],
-            verdict: .quirk(byteSwapped), measurementQuirk: .beurerByteSwapped),
+            verdict: .quirk("it switches itself off when asked for its stored history, so cuffd never asks (no RACP request) "
+                + "and stores what it indicates on 0x2A35; decoded as the standard says"),
+            behaviour: .neverAskForRecords),
         CuffModel(
             brand: "Beurer", model: "ELITE900", protocolKind: .bloodPressureService, signs: [.nameContains("ELITE900")],
             verdict: .quirk(byteSwapped), measurementQuirk: .beurerByteSwapped),

@@ -89,6 +89,9 @@ public struct CuffBehaviour: OptionSet, Hashable, Sendable {
     /// Once `cuffctl pair` has made the bond, A&D's disconnect request (``AAndDService/disconnectRequest``) ends the link,
     /// as A&D's own pairing does (obniz `UA1200BLE.pairingWait`).
     public static let releaseAfterPairing = CuffBehaviour(rawValue: 1 << 0)
+    /// Its stored records are never asked for through RACP 0x2A52, even where it offers them: a Beurer BM48 switches
+    /// itself off when asked for its history (docs/reference/GATT-HEALTH.md §13.9). What it indicates on 0x2A35 is stored.
+    public static let neverAskForRecords = CuffBehaviour(rawValue: 1 << 1)
 }
 
 /// The protocol a model speaks, as the matrix names it.
