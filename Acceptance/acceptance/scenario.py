@@ -74,6 +74,7 @@ class Cuff:
     omron: dict | None = None                      # with vendor omron(Modern): model, pairingMode, users, corruptReads, refusesToken (omron.py)
     cooperation_mode: bool = False                 # with vendor aAndD: it advertises A&D's service (a_and_d.py)
     switches_off_on_record_request: bool = False   # with records: a RACP write switches the cuff off (Beurer BM48)
+    manufacturer_id: int | None = None             # the company identifier of its manufacturer data (Medisana: 18498)
 
     @property
     def date_time_clock(self) -> bool:
@@ -190,7 +191,8 @@ def _cuff(document: dict, path: str) -> Cuff:
         on_start=tuple(_step(s, f'{path}.onStart[{i}]') for i, s in enumerate(document.get('onStart', []))),
         omron=_omron(document, path),
         cooperation_mode=bool(document.get('aAndD', {}).get('cooperationMode', False)),
-        switches_off_on_record_request=bool(document.get('switchesOffOnRecordRequest', False)))
+        switches_off_on_record_request=bool(document.get('switchesOffOnRecordRequest', False)),
+        manufacturer_id=document.get('manufacturerID'))
 
 
 def _records(document: dict, path: str) -> tuple[Record, ...] | None:

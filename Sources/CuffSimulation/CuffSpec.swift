@@ -7,6 +7,9 @@ public struct CuffSpec: Decodable, Sendable, Equatable {
     public var address: BluetoothAddress
     /// The advertised name (Device1 `Name`).
     public var name: String
+    /// The company identifier of the manufacturer data it advertises (Device1 `ManufacturerData`, with no bytes after
+    /// it), e.g. 18498 (0x4842) for a Medisana cuff; nil for none.
+    public var manufacturerID: UInt16?
     /// 16-bit service UUIDs the cuff advertises and exposes (`1810`, `180D`, `180A`, …).
     public var services: [HealthService]
     public var pairing: PairingRequirement
@@ -43,7 +46,7 @@ public struct CuffSpec: Decodable, Sendable, Equatable {
     public var recorded: RecordedCuff?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case address, name, services, pairing, bonded, deviceInformation, feature, storedRecords, timeline, records,
+        case address, name, manufacturerID, services, pairing, bonded, deviceInformation, feature, storedRecords, timeline, records,
             recordSegmentSize, clock, vendor, onStart, omron, aAndD, switchesOffOnRecordRequest, recorded
     }
 
@@ -58,6 +61,7 @@ public struct CuffSpec: Decodable, Sendable, Equatable {
         name = try container.decode(String.self, forKey: .name)
         pairing = try container.decodeIfPresent(PairingRequirement.self, forKey: .pairing) ?? .none
         bonded = try container.decodeIfPresent(Bool.self, forKey: .bonded) ?? false
+        manufacturerID = try container.decodeInteger(UInt16.self, forKey: .manufacturerID)
         recorded = try container.decodeIfPresent(RecordedCuff.self, forKey: .recorded)
         if recorded != nil {
             if let other = container.allKeys.sorted(by: { $0.stringValue < $1.stringValue }).first(where: { !Self.recordedKeys.contains($0) }) {

@@ -24,3 +24,23 @@ struct ScanRecognitionTests {
         #expect(try await stack.stopDaemon() == 0)
     }
 }
+
+extension ScanRecognitionTests {
+    @Test("A Medisana cuff is named by the company in its manufacturer data; an A&D UA-1200BLE by its name, with the cooperation mode its advertisement shows")
+    func otherMakers() async throws {
+        for (scenario, address, line) in [
+            ("medisana-bu5xx.json", "E8:4E:06:57:05:70", "  Medisana BU 5xx: supported, with quirk: it re-sends its whole history"),
+            ("and-ua1200ble.json", "5C:31:3E:12:00:02",
+             "  A&D UA-1200BLE (in cooperation mode: it holds no reading it has not sent): supported, with quirk: its clock"),
+        ] {
+            let stack = try await Stack.make(scenario: scenario)
+            try await stack.startDaemon()
+            let scan = try await stack.cuffctl(["scan", "--timeout", "2"])
+            #expect(scan.status == 0, "\(scan.error)")
+            let lines = scan.output.split(separator: "\n").map(String.init)
+            let device = try #require(lines.firstIndex { $0.hasPrefix(address + " ") }, "\(scan.output)")
+            #expect(lines[device + 1].hasPrefix(line), "\(scan.output)")
+            #expect(try await stack.stopDaemon() == 0)
+        }
+    }
+}

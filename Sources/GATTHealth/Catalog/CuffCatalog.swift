@@ -56,6 +56,15 @@ public enum CuffCatalog {
             advertisedStates: [AdvertisedState(
                 sign: .service(AAndDService.uuid), meaning: "in cooperation mode: it holds no reading it has not sent")]),
         CuffModel(
+            brand: "Medisana", model: "BU 5xx", protocolKind: .bloodPressureService, signs: [.manufacturer(0x4842)],
+            verdict: .quirk("it re-sends its whole history on every connection: each reading is stored once")),
+        CuffModel(
+            brand: "Silvercrest", model: "SBM69", protocolKind: .bloodPressureService, signs: [.nameContains("SBM69")],
+            verdict: .quirk(hansDinslage)),
+        CuffModel(
+            brand: "Sanitas", model: "SBM67", protocolKind: .bloodPressureService, signs: [.nameContains("SBM67")],
+            verdict: .quirk(hansDinslage)),
+        CuffModel(
             brand: "Qardio", model: "QardioArm", protocolKind: .qardioArm, signs: [],
             verdict: .quirk("measures when cuffctl start sends F1 01 to its control point (known once connected); takes commands on "
                 + "an unencrypted link")),
@@ -68,6 +77,10 @@ public enum CuffCatalog {
             verdict: .unsupported("it sends its readings to Withings' cloud over Wi-Fi, or through Withings' app and SDK over "
                 + "Bluetooth; a gateway cannot read them")),
     ]
+
+    static let hansDinslage = "it shows a passkey on its display when it pairs (cuffctl pair --passkey, or typed when asked); "
+        + "its pressures and pulse are plain 16-bit integers, which read as the standard's SFLOAT for every value it can "
+        + "measure; it re-sends its history on every connection: each reading is stored once"
 
     static let byteSwapped = "pulse and status sent most significant byte first, a User ID byte without its flag: decoded "
         + "with the beurerByteSwapped quirk"
