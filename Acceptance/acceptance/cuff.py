@@ -53,8 +53,8 @@ class DisplayedPasskey(PairingDelegate):
 
 
 def advertising_data(cuff: Cuff) -> bytes:
-    """Flags (LE General Discoverable, no BR/EDR), the 16-bit service UUIDs, appearance, manufacturer data (its company
-    identifier alone, when the scenario names one), name. An Omron cuff, and an
+    """Flags (LE General Discoverable, no BR/EDR), the 16-bit service UUIDs, appearance (where the name leaves room),
+    manufacturer data (its company identifier alone, when the scenario names one), name. An Omron cuff, and an
     A&D cuff in cooperation mode, advertise a 128-bit service instead, and the name shortened to what the 31 bytes
     leave (8 characters):
     Bumble's controller answers a scan request with the advertising data again, so a scan response cannot
@@ -71,9 +71,11 @@ def advertising_data(cuff: Cuff) -> bytes:
                 + bytes([len(short) + 1, 0x09 if short == name else 0x08]) + short)
     uuids = b''.join(bytes.fromhex(u)[::-1] for u in cuff.services)
     manufacturer = b'' if cuff.manufacturer_id is None else bytes([3, 0xFF]) + cuff.manufacturer_id.to_bytes(2, 'little')
-    return (flags + bytes([len(uuids) + 1, 0x03]) + uuids
-            + bytes([3, 0x19]) + APPEARANCE_BLOOD_PRESSURE_ARM.to_bytes(2, 'little') + manufacturer
-            + bytes([len(name) + 1, 0x09]) + name)
+    appearance = bytes([3, 0x19]) + APPEARANCE_BLOOD_PRESSURE_ARM.to_bytes(2, 'little')
+    rest = manufacturer + bytes([len(name) + 1, 0x09]) + name
+    data = flags + bytes([len(uuids) + 1, 0x03]) + uuids
+    # A long name (an A&D UA-651BLE's) leaves no room for the appearance within the 31 bytes.
+    return data + (appearance if len(data) + len(appearance) + len(rest) <= 31 else b'') + rest
 
 
 class EmulatedCuff:

@@ -49,7 +49,7 @@ public enum CuffCatalog {
             verdict: .quirk("its clock is set through Date Time 0x2A08 in its Blood Pressure service; it pairs only in its \"Pr\" "
                 + "mode (hold START until \"Pr\" shows); it sends each reading once, then ends the link")),
         CuffModel(
-            brand: "A&D", model: "UA-1200BLE", protocolKind: .bloodPressureService, signs: [.namePrefix("UA-1200BLE")],
+            brand: "A&D", model: "UA-1200BLE", protocolKind: .bloodPressureService, signs: [.namePrefix("UA-1200B")],
             verdict: .quirk("its clock is set through Current Time; once paired, cuffd sends A&D's disconnect request as A&D's "
                 + "pairing does; it sends each reading once, then ends the link"),
             behaviour: .releaseAfterPairing,
