@@ -111,11 +111,16 @@ if let keptStore, FileManager.default.fileExists(atPath: keptStore) {
 
 let bus = try PrivateBus()
 let indicated = Mutex<[ContinuousClock.Instant]>([])
+/// The wall-clock time of each indication, to find a slow reading in cuffd's traces (strace -ttt, perf).
+let indicatedWallClock = Mutex<[Date]>([])
 let total = anchorCount + warmUp + measured
 let emulator = BluezEmulator(
     scenario: try Scenario.parse(indicatingCuffScenario(count: total, start: 3, interval: 1, bonded: true)), bus: .address(bus.address)
 ) { line in
-    if line.contains("0x2A35 indicated: ") { indicated.withLock { $0.append(.now) } }
+    if line.contains("0x2A35 indicated: ") {
+        indicated.withLock { $0.append(.now) }
+        indicatedWallClock.withLock { $0.append(Date()) }
+    }
     FileHandle.standardError.write(Data((line + "\n").utf8))
 }
 try await emulator.start()
@@ -245,7 +250,8 @@ print("  indication → committed, \(clients) ungranted + \(clients) granted cli
 print("  a round trip to dbus-daemon, no clients: \(milliseconds(trips.filter { $0.at < hammerStart }.map(\.seconds))); with the clients: \(milliseconds(trips.filter { $0.at >= hammerStart }.map(\.seconds)))")
 // Where the tail is: the slowest readings and when they came (the nth of the measured ones, a second apart).
 let slowest = hammered.enumerated().sorted { $0.element > $1.element }.prefix(5)
-print("  slowest with the clients: " + slowest.map { String(format: "%.1f ms (#%d)", $0.element * 1000, $0.offset + 1) }.joined(separator: ", "))
+let wallClock = indicatedWallClock.withLock { $0 }.suffix(measured).map { String(format: "%.3f", $0.timeIntervalSince1970) }
+print("  slowest with the clients: " + slowest.map { String(format: "%.1f ms (#%d, indicated at %@)", $0.element * 1000, $0.offset + 1, wallClock[$0.offset]) }.joined(separator: ", "))
 print("  root's Statistics, idle: \(milliseconds(idleStatistics)); while the clients hammer: \(milliseconds(duringStatistics))")
 print("  root's Readings limit 1 while the clients hammer: \(milliseconds(duringReadings))")
 for (kind, name) in ["ungranted", "granted"].enumerated() {

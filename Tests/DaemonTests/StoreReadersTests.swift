@@ -142,4 +142,23 @@ struct StoreReadersTests {
             try await readers.read(ControlAPI.readingTypes, in: store, as: .user(uid: Self.reader)) {}
         }
     }
+
+    @Test("Waiting reads are served a uid at a time: a caller's read waits for one of each other caller, not for all queued before it")
+    func readsInTurn() async throws {
+        let jobs = ReadJobs()
+        let (served, serving) = AsyncStream<UInt32>.makeStream()
+        // Queued before any thread runs them: four of the reader's, one of the other's between them, one of a third uid
+        // last.
+        let queued = [Self.reader, Self.reader, Self.reader, Self.other, Self.reader, Self.ungranted]
+        for uid in queued { jobs.append({ serving.yield(uid) }, for: uid) }
+        jobs.stop()
+        Thread { jobs.work(niceness: 0) }.start()
+        var order: [UInt32] = []
+        for await uid in served {
+            order.append(uid)
+            if order.count == queued.count { break }
+        }
+        // In arrival order the last would be served sixth; in turn, third.
+        #expect(order == [Self.reader, Self.other, Self.ungranted, Self.reader, Self.reader, Self.reader], "\(order)")
+    }
 }

@@ -82,6 +82,41 @@ struct PersonGrantPolicyTests {
         #expect(try await stack.readings(as: reader).count == 2)
     }
 
+    @Test("History: a uid granted alice's readings reads the history of hers, and of bob's nothing — as for a reading that does not exist (68)")
+    func historyOfOnePerson() async throws {
+        let accounts = try await offCooperativePool { try PolicyTests.makeAccounts() }
+        defer { Thread { PolicyTests.cleanUp(accounts) }.start() }
+        let stack = try await Self.stack("two-users.json", configuration: Self.people, accounts)
+        let reader = accounts.reader, uid = "\(accounts.reader.uid)"
+        #expect(try await stack.cuffctl(["pair", Self.cuff]).status == 0)
+        #expect(try await stack.cuffctl(["start", Self.cuff, "--timeout", "30", "--json"]).status == 0)
+        let readings = try await stack.readings()
+        func identifier(of person: String) throws -> String {
+            try #require(readings.first { $0["person"] as? String == person }?["syncIdentifier"] as? String, "\(readings)")
+        }
+        let alices = try identifier(of: "alice"), bobs = try identifier(of: "bob")
+        // Each reading annotated once by root: each has a history to read.
+        for id in [alices, bobs] { #expect(try await stack.cuffctl(["annotate", id, "--note", "checked"]).status == 0) }
+        #expect(try await stack.cuffctl(["grant", uid, "bloodPressure", "read", "--person", "alice"]).status == 0)
+
+        let hers = try await stack.cuffctl(["history", alices, "--json"], as: reader)
+        let changes = try JSONSerialization.jsonObject(with: Data(hers.output.utf8)) as? [[String: Any]]
+        #expect(hers.status == 0 && changes?.map { $0["action"] as? String } == ["annotated"], "\(hers.output) \(hers.error)")
+        #expect(changes?.first?["uid"] as? Int == 0 && changes?.first?["changed"] as? [String] == ["Note"], "\(hers.output)")
+        let his = try await stack.cuffctl(["history", bobs], as: reader)
+        let unknown = try await stack.cuffctl(["history", "no-such-reading"], as: reader)
+        #expect(his.status == 68 && his.output.isEmpty, "\(his.status) \(his.output) \(his.error)")
+        // Refused in the same words as a reading that never existed, so the refusal tells nothing of bob's.
+        #expect(unknown.status == 68 && his.error == unknown.error.replacingOccurrences(of: "no-such-reading", with: bobs), "\(his.error) | \(unknown.error)")
+        // Bob's reading moved to alice: the move is hers to read, what was done while it was bob's is not.
+        #expect(try await stack.cuffctl(["annotate", bobs, "--person", "alice"]).status == 0)
+        let moved = try await stack.cuffctl(["history", bobs, "--json"], as: reader)
+        let movedChanges = try JSONSerialization.jsonObject(with: Data(moved.output.utf8)) as? [[String: Any]]
+        #expect(moved.status == 0 && movedChanges?.map { $0["changed"] as? [String] } == [["PersonIdentifier"]], "\(moved.output) \(moved.error)")
+        let all = try await stack.cuffctl(["history", bobs, "--json"])
+        #expect((try JSONSerialization.jsonObject(with: Data(all.output.utf8)) as? [[String: Any]])?.count == 2, "root reads both: \(all.output)")
+    }
+
     @Test("A uid granted one person's heart rate reads that person's sensor values alone, and their statistics")
     func heartRatesOfOnePerson() async throws {
         let accounts = try await offCooperativePool { try PolicyTests.makeAccounts() }

@@ -192,6 +192,26 @@ import Testing
         #expect(try Self.counts(store, counted) == [2, 2])
     }
 
+    @Test func revisionsInPlaceKeepRowsAndTheRollupExact() throws {
+        let store = try Fixture.store()
+        _ = try store.saveBloodPressure((1 ... 6).map { Fixture.reading($0, systolic: Double(110 + $0)) }, as: Fixture.daemon)
+        let engine = try #require(store.engine as? SQLiteEngine)
+        let rowIDs = { try engine.read { try Int64.fetchAll($0, sql: "SELECT id FROM sample ORDER BY id") } }
+        let before = try rowIDs()
+        let ids = (1 ... 6).map { "C4F312FFFE53F2C9-1-\($0)" }
+        // A note (no part changes), an exclusion and a person (a part and an indexed key change), one call each and in bulk.
+        _ = try store.reviseCorrelations(of: .bloodPressure, syncIdentifiers: ids, changes: [.note: .string("checked")], as: Fixture.daemon)
+        _ = try store.reviseCorrelations(of: .bloodPressure, syncIdentifiers: Array(ids.prefix(4)), changes: [.exclusionReason: .string("guest")], as: Fixture.daemon)
+        _ = try store.reviseCorrelation(of: .bloodPressure, syncIdentifier: ids[1], changes: [.exclusionReason: nil, .personIdentifier: .string("bob")], as: Fixture.daemon)
+        #expect(try rowIDs() == before, "the rows revised in place")
+        #expect(try Fixture.rollupMismatches(store) == Fixture.RollupMismatches())
+        var counted = SamplePredicate()
+        counted.excludeExcluded = true
+        #expect(try Self.counts(store, counted).first == 3)
+        let stored = try store.correlations(CorrelationQuery(type: .bloodPressure), as: Fixture.daemon)
+        #expect(stored.map { $0.metadata.syncVersion } == [2, 3, 2, 2, 1, 1] && stored.allSatisfy { $0.metadata.note == "checked" })
+    }
+
     @Test func anUnknownOrDeletedReadingOrABadValueChangesNothing() throws {
         let store = try Fixture.store()
         _ = try store.saveBloodPressure(Fixture.reading(1), as: Fixture.daemon)

@@ -121,41 +121,8 @@ import Testing
             #expect(a.bySource.mapValues(\.sampleCount) == b.bySource.mapValues(\.sampleCount))
             #expect(a.bySource.mapValues(\.maximum) == b.bySource.mapValues(\.maximum))
         }
-        // White box: every rollup row equals a recomputation from the samples, every day row one from its slots, and
-        // no slot or day is missing. The part, restated: in a correlation or not, and the sensor contact code.
-        let engine = try #require(store.engine as? SQLiteEngine)
-        let (wrong, missing, wrongDays, missingDays) = try engine.read { db in
-            let part = "(CASE WHEN correlation_id IS NULL THEN 0 ELSE 4 END + coalesce(json_extract(metadata, '$.HeartRateSensorContact') + 1, 0))"
-            let expected = """
-                SELECT type_id, \(part) AS part, CAST(start_at / 900000000 AS INTEGER) AS slot, source_id, count(*) AS n, sum(value) AS total,
-                       min(value) AS lo, max(value) AS hi, max(start_at) AS last_at
-                FROM sample WHERE value IS NOT NULL GROUP BY type_id, part, slot, source_id
-                """
-            let wrong = try Int.fetchOne(db, sql: """
-                SELECT count(*) FROM sample_rollup r JOIN (\(expected)) e USING (type_id, part, slot, source_id)
-                WHERE r.n != e.n OR abs(r.total - e.total) > 1e-6 OR r.lo != e.lo OR r.hi != e.hi OR r.last_at != e.last_at
-                   OR r.last_value != (SELECT value FROM sample s WHERE s.type_id = r.type_id AND s.source_id = r.source_id
-                                       AND s.start_at = r.last_at AND \(part) = r.part ORDER BY s.id DESC LIMIT 1)
-                """)!
-            let missing = try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM (\(expected))) - (SELECT count(*) FROM sample_rollup)")!
-            let days = """
-                SELECT type_id, part, slot / 96 AS day, source_id, sum(n) AS n, sum(total) AS total, min(lo) AS lo, max(hi) AS hi,
-                       max(last_at) AS last_at
-                FROM sample_rollup GROUP BY type_id, part, day, source_id
-                """
-            let wrongDays = try Int.fetchOne(db, sql: """
-                SELECT count(*) FROM sample_rollup_day d JOIN (\(days)) e USING (type_id, part, day, source_id)
-                WHERE d.n != e.n OR abs(d.total - e.total) > 1e-6 OR d.lo != e.lo OR d.hi != e.hi OR d.last_at != e.last_at
-                   OR d.last_value != (SELECT last_value FROM sample_rollup r WHERE r.type_id = d.type_id AND r.part = d.part
-                                       AND r.source_id = d.source_id AND r.last_at = d.last_at)
-                """)!
-            let missingDays = try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM (\(days))) - (SELECT count(*) FROM sample_rollup_day)")!
-            return (wrong, missing, wrongDays, missingDays)
-        }
-        #expect(wrong == 0)
-        #expect(missing == 0)
-        #expect(wrongDays == 0)
-        #expect(missingDays == 0)
+        // White box: every rollup row equals a recomputation from the samples, every day row one from its slots.
+        #expect(try Fixture.rollupMismatches(store) == Fixture.RollupMismatches())
         let total = try store.statistics(of: .heartRate, predicate: .all, options: .discrete, as: Fixture.daemon)
         let scanned = try store.statistics(of: .heartRate, predicate: everything, options: .discrete, as: Fixture.daemon)
         #expect(total.all.sampleCount == scanned.all.sampleCount && total.all.maximum == scanned.all.maximum && total.all.mostRecent == scanned.all.mostRecent)

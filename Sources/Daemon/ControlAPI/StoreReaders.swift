@@ -11,8 +11,9 @@ import Glibc
 /// The threads the control API reads the store on (docs/dbus-api.md, "Reads"): cuffd's main loop runs the Gateway,
 /// every commit and every D-Bus call (docs/architecture.md, "One thread for Swift concurrency"), so a read that ran
 /// there — statistics over a million readings, a page of a thousand — held all of them up. Here reads run on threads
-/// of their own, each on a reader connection of its own (HealthStore's WAL pool), in arrival order, at a lower CPU
-/// priority than the loop, so that a cuff's reading is committed whatever clients ask meanwhile.
+/// of their own, each on a reader connection of its own (HealthStore's WAL pool), each uid's in arrival order and the
+/// uids in turn (``ReadJobs``), at a lower CPU priority than the loop, so that a cuff's reading is committed whatever
+/// clients ask meanwhile.
 ///
 /// One caller (a uid) has at most ``perCaller`` reads waiting or running; the next is refused at once
 /// (``ControlError/tooManyReads(uid:limit:)``), so that no client, however many connections it opens, queues more
@@ -41,7 +42,7 @@ public final class StoreReaders: Sendable {
     }
 
     deinit {
-        for _ in 0 ..< admission.withLock({ $0.started }) { jobs.append(nil) }
+        for _ in 0 ..< admission.withLock({ $0.started }) { jobs.stop() }
     }
 
     /// Reads `store` for `client` with `body` (docs/dbus-api.md, "Reads"). A client that sees nothing of `types` —
@@ -75,29 +76,67 @@ public final class StoreReaders: Sendable {
         // Started on first use: a cuffd nobody reads from has none.
         if startThread { Thread { [jobs] in jobs.work(niceness: Self.niceness) }.start() }
         return try await withCheckedThrowingContinuation { continuation in
-            jobs.append { continuation.resume(with: Result { try body() }) }
+            jobs.append({ continuation.resume(with: Result { try body() }) }, for: uid)
         }
     }
 }
 
-/// Jobs for the reading threads, first in first out; a nil job ends the thread that takes it.
-private final class ReadJobs: Sendable {
-    private let jobs = Mutex<[(@Sendable () -> Void)?]>([])
-    /// One signal per job queued; the threads wait on it.
+/// Jobs for the reading threads: each uid's in the order they came, the uids in turn — the next job is the oldest of
+/// the uid that was served longest ago —, so that a caller's read waits for at most one read of each other caller
+/// (at most ``StoreReaders/perCaller`` of a caller wait at once), not for every read queued before it: with twenty
+/// uids hammering, an administrator's `Statistics` waited for some eighty reads in arrival order (seconds), and
+/// waits for about twenty in turn. A stop ends the thread that takes it once no job waits.
+final class ReadJobs: Sendable {
+    private struct Queues {
+        var jobs: [UInt32: [@Sendable () -> Void]] = [:]
+        /// The uids with jobs waiting, the next to be served first.
+        var turn: [UInt32] = []
+        var stops = 0
+
+        mutating func next() -> (@Sendable () -> Void)? {
+            guard !turn.isEmpty else { return nil }
+            let uid = turn.removeFirst()
+            var waiting = jobs[uid]!
+            let job = waiting.removeFirst()
+            if waiting.isEmpty {
+                jobs[uid] = nil
+            } else {
+                jobs[uid] = waiting
+                turn.append(uid)
+            }
+            return job
+        }
+    }
+
+    private let queues = Mutex(Queues())
+    /// One signal per job or stop queued; the threads wait on it.
     private let queued = DispatchSemaphore(value: 0)
 
-    func append(_ job: (@Sendable () -> Void)?) {
-        jobs.withLock { $0.append(job) }
+    func append(_ job: @escaping @Sendable () -> Void, for uid: UInt32) {
+        queues.withLock { queues in
+            if queues.jobs[uid] == nil { queues.turn.append(uid) }
+            queues.jobs[uid, default: []].append(job)
+        }
         queued.signal()
     }
 
-    /// A reading thread: lowers its own priority, then runs jobs until a nil one.
+    func stop() {
+        queues.withLock { $0.stops += 1 }
+        queued.signal()
+    }
+
+    /// A reading thread: lowers its own priority, then runs jobs until a stop.
     func work(niceness: Int32) {
         // With PRIO_PROCESS and 0, Linux changes the calling thread only (setpriority(2), "Notes").
         setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
         while true {
             queued.wait()
-            guard let job = jobs.withLock({ $0.removeFirst() }) else { return }
+            let job = queues.withLock { queues -> (@Sendable () -> Void)? in
+                if let job = queues.next() { return job }
+                queues.stops -= 1
+                return nil
+            }
+            guard let job else { return }
             job()
         }
     }

@@ -51,10 +51,15 @@ extension SQLiteEngine {
         return try rows(db, where: condition, arguments, order: order, limit: limit).compactMap(decoder.sample)
     }
 
-    /// Correlations with all their members and linked samples (two queries).
-    func loadCorrelations(_ db: Database, where condition: String, _ arguments: StatementArguments, order: String? = nil, limit: Int? = nil) throws -> [Correlation] {
-        let decoder = SQLiteRowDecoder(db: db, engine: self)
-        let parents = try rows(db, where: condition, arguments, order: order, limit: limit)
+    /// Correlations with all their members and linked samples (two queries). A caller loading one correlation after
+    /// another in a transaction, with the same `condition`, passes `shared`: its decoder keeps the devices, revisions
+    /// and types it decoded, and the statement is kept prepared (`rows(…cached: true)`).
+    func loadCorrelations(
+        _ db: Database, where condition: String, _ arguments: StatementArguments, order: String? = nil, limit: Int? = nil,
+        decoder shared: SQLiteRowDecoder? = nil
+    ) throws -> [Correlation] {
+        let decoder = shared ?? SQLiteRowDecoder(db: db, engine: self)
+        let parents = try rows(db, where: condition, arguments, order: order, limit: limit, cached: shared != nil)
         guard !parents.isEmpty else { return [] }
         // The id list padded to a power of two with its last id, so that a few cached statements
         // serve every query (preparing this one was an eighth of a last-100 query, callgrind).

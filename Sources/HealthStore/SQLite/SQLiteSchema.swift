@@ -157,6 +157,9 @@ enum SQLiteSchema {
                 CREATE INDEX edit_history_sync_identifier ON edit_history(sync_identifier, id);
                 """)
         }
+        migrator.registerMigration("v11-rollup-update-when-changed") { db in
+            try db.execute(sql: rollupV11)
+        }
         return migrator
     }
 
@@ -306,6 +309,23 @@ enum SQLiteSchema {
         END;
         CREATE TRIGGER sample_rollup_update AFTER UPDATE OF value, start_at, type_id, source_id, correlation_id, metadata ON sample
         WHEN OLD.value IS NOT NULL OR NEW.value IS NOT NULL BEGIN
+            \(recomputeSlot("OLD", part: partV9))
+            \(recomputeSlot("NEW", part: partV9))
+        END;
+        """
+    }
+
+    /// v11: an update recomputes its slots only when something the rollup holds changed — the value, the time, the
+    /// type, the source or the part —, not for every new revision of a reading whose note, arm or person changed and
+    /// whose member rows are revised in place (docs/health-store.md, "Revising on request"). What it sums is the same.
+    static var rollupV11: String {
+        """
+        DROP TRIGGER sample_rollup_update;
+        CREATE TRIGGER sample_rollup_update AFTER UPDATE OF value, start_at, type_id, source_id, correlation_id, metadata ON sample
+        WHEN (OLD.value IS NOT NULL OR NEW.value IS NOT NULL) AND (
+            OLD.value IS NOT NEW.value OR OLD.start_at != NEW.start_at OR OLD.type_id != NEW.type_id
+            OR OLD.source_id != NEW.source_id OR \(partV9("OLD")) != \(partV9("NEW")))
+        BEGIN
             \(recomputeSlot("OLD", part: partV9))
             \(recomputeSlot("NEW", part: partV9))
         END;
