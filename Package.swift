@@ -166,12 +166,17 @@ let package = Package(
         .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // libmosquitto, Eclipse Mosquitto's MQTT client library, for cuff-forward's MQTT sink (docs/home-assistant.md).
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // libcurl, for cuff-forward's HTTP sink (docs/forwarding.md, "The HTTP sink"): opened with dlopen when an [HTTP]
+        // section asks for it, not linked, so that the release cuff-forward maps none of what libcurl.so.4 loads.
+        .target(name: "CCurl"),
+        // OpenSSL's libcrypto, for the HTTP sink's HMAC-SHA256 signature: the OpenSSL libpq and libcurl load anyway.
+        .systemLibrary(name: "COpenSSLCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // cuff-forward's parts: forward.conf, the change feed over D-Bus, the anchor file, the loop, and its sinks —
-        // the central schema (PostgreSQL) and the Home Assistant topics (MQTT).
+        // the central schema (PostgreSQL), the Home Assistant topics (MQTT), and an HTTP receiver (webhook, InfluxDB).
         .target(
             name: "Forwarding",
             dependencies: [
-                "CLinux", "CMosquitto", "CPostgreSQL", "DBus", "DurableFiles", "ForwardingStatus", "GATTHealth", "INIConfiguration", "JSONEscaping",
+                "CCurl", "CLinux", "CMosquitto", "COpenSSLCrypto", "CPostgreSQL", "DBus", "DurableFiles", "ForwardingStatus", "GATTHealth", "INIConfiguration", "JSONEscaping",
                 "ReadingColumns",
             ]
         ),

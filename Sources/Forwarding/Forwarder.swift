@@ -98,6 +98,10 @@ public final class Forwarder: @unchecked Sendable {
             case .notAuthorized, .busLost, .malformed:
                 throw error
             }
+        } catch let error as SinkRefused {
+            log.log(.error, "\(error); this sink stops, its anchor kept, so nothing is skipped: correct the receiver, then restart cuff-forward")
+            report?.set(.refused, error: error)
+            await Doorbell().wait()  // a bell nobody rings: the other sinks go on, this one waits for the restart
         } catch let error as SinkUnreachable {
             log.state(sink.name, "down", .warning, "\(sink.name) is unreachable: \(error); retrying with backoff, nothing is lost")
             report?.set(sink.waitingState, error: error)
@@ -143,7 +147,7 @@ public final class Forwarder: @unchecked Sendable {
 }
 
 extension Forwarder {
-    /// A forwarder for each sink forward.conf configures — PostgreSQL, MQTT, or both —, each with its own anchor and
+    /// A forwarder for each sink forward.conf configures — PostgreSQL, MQTT, HTTP, or any of them together —, each with its own anchor and
     /// status file in a folder checked first (``StateFolder``), all reading the same change feed through `connection`.
     /// Sets glibc's allocator to give large blocks back as soon as they are freed (``FreedMemory/returnLargeBlocksAtOnce()``).
     public static func all(_ configuration: ForwardConfiguration, connection: DBusConnection, log: ForwardLog) throws -> [Forwarder] {
@@ -164,6 +168,13 @@ extension Forwarder {
             forwarders.append(Forwarder(
                 sink: sink, feeds: [.readings, .heartRates], gateway: configuration.gateway, anchorPath: settings.statePath, connection: connection,
                 log: log, doorbell: doorbell))
+        }
+        if let settings = configuration.http {
+            // The HTTP sink's folder (http/ beside the PostgreSQL anchor by default) is made on first start.
+            try StateFolder.prepare(parentFolder(of: settings.statePath), make: true)
+            forwarders.append(Forwarder(
+                sink: HTTPSink(settings: settings, gateway: configuration.gateway), feeds: [.readings, .heartRates], gateway: configuration.gateway,
+                anchorPath: settings.statePath, connection: connection, log: log))
         }
         return forwarders
     }

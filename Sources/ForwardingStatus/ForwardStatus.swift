@@ -12,6 +12,10 @@ public struct ForwardStatus: Codable, Sendable, Equatable {
         case waitingForPostgreSQL = "waiting for PostgreSQL"
         case waitingForCuffd = "waiting for cuffd"
         case waitingForBroker = "waiting for the MQTT broker"
+        case waitingForReceiver = "waiting for the HTTP receiver"
+        /// The HTTP receiver refused a page (400 or 422): the sink has stopped, its anchor kept, until cuff-forward is
+        /// restarted (docs/forwarding.md, "The HTTP sink").
+        case refused = "stopped: the HTTP receiver refused a page"
     }
 
     public var gateway: String

@@ -1,0 +1,185 @@
+import BenchmarkSupport
+import DBusTestSupport
+import Foundation
+
+/// cuff-sim and cuffd on a private bus (``Stack``), cuff-forward with only an `[HTTP]` sink, and the far side a real
+/// server the test starts on 127.0.0.1: a webhook receiver (`Tests/Interop/webhook_receiver.py`, Python's http.server,
+/// which checks each signature and answers as the test tells it) or an InfluxDB 1.x (Debian's `influxd`, with a
+/// configuration and data of its own in the stack's folder), read back with its `/query` API through curl.
+final class HTTPForwardingStack: @unchecked Sendable {
+    let stack: Stack
+    private(set) var forwarder: ChildProcess?
+    private var receiver: ChildProcess?
+    private var influx: ChildProcess?
+    /// InfluxDB's HTTP port, once started.
+    private(set) var influxPort = 0
+
+    var directory: URL { stack.directory }
+    var configurationPath: String { path("forward.conf") }
+    var keyPath: String { path("hmac.key") }
+    var receiverKeyPath: String { path("receiver.key") }
+    var answersPath: String { path("answers") }
+    var receivedPath: String { path("received.jsonl") }
+    var anchorPath: String { path("state/http/anchor") }
+    var statusPath: String { path("state/http/status.json") }
+    static let key = "a-shared-secret-of-the-test"
+
+    static var influxAvailable: Bool { ExternalCommand.exists("influxd") && ExternalCommand.exists("curl") }
+    static var receiverScript: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Interop/webhook_receiver.py").path
+    }
+
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    /// cuffd over `scenario` (on a store of `backlog` synthetic readings) on a private bus, started.
+    static func make(scenario: String = "stored-records.json", backlog: Int = 0) async throws -> HTTPForwardingStack {
+        let forwarding = HTTPForwardingStack(stack: try await Stack.make(scenario: scenario))
+        try FileManager.default.createDirectory(atPath: forwarding.path("state"), withIntermediateDirectories: false)
+        if backlog > 0 { try makeStore(forwarding.stack.storePath, count: backlog) }
+        try await forwarding.stack.startDaemon()
+        return forwarding
+    }
+
+    private init(stack: Stack) { self.stack = stack }
+
+    deinit {
+        forwarder?.terminate()
+        receiver?.terminate()
+        stopInflux()
+    }
+
+    /// forward.conf with an `[HTTP]` section for `url`; `more` adds lines to it.
+    func writeConfiguration(url: String, format: String, more: String = "") throws {
+        try """
+            [Forward]
+            Gateway=ward3
+            State=\(path("state/anchor"))
+
+            [HTTP]
+            URL=\(url)
+            Format=\(format)
+            \(more)
+            """.write(toFile: configurationPath, atomically: false, encoding: .utf8)
+    }
+
+    func startForwarder(log: String = "forward.log") throws {
+        let descriptor = try stack.logWriter(log)
+        defer { close(descriptor) }
+        forwarder = try ChildProcess(
+            Stack.binaries.appendingPathComponent("cuff-forward").path, ["--config", configurationPath, "--bus", stack.bus.address],
+            standardOutput: .descriptor(descriptor), standardError: .descriptor(descriptor))
+    }
+
+    func stopForwarder() async throws {
+        guard let forwarder else { return }
+        forwarder.terminate()
+        _ = try await offCooperativePool { forwarder.waitForExit() }
+        self.forwarder = nil
+    }
+
+    // MARK: The webhook receiver
+
+    /// Starts the receiver answering `answers` (``webhook_receiver.py``'s words), cuff-forward's key and the receiver's
+    /// both ``key``; returns the URL it listens at.
+    func startReceiver(answers: String) async throws -> String {
+        try setAnswers(answers)
+        try (Self.key + "\n").write(toFile: keyPath, atomically: false, encoding: .utf8)
+        try (Self.key + "\n").write(toFile: receiverKeyPath, atomically: false, encoding: .utf8)
+        let descriptor = try stack.logWriter("receiver.log")
+        defer { close(descriptor) }
+        receiver = try ChildProcess(
+            "/usr/bin/env", ["python3", Self.receiverScript, receiverKeyPath, answersPath, receivedPath],
+            standardOutput: .descriptor(descriptor), standardError: .descriptor(descriptor))
+        try await stack.wait(for: "listening ", in: "receiver.log")
+        let port = stack.text("receiver.log").split(separator: "\n").first { $0.hasPrefix("listening ") }!.dropFirst("listening ".count)
+        return "http://127.0.0.1:\(port)/cuffd"
+    }
+
+    func setAnswers(_ answers: String) throws { try answers.write(toFile: answersPath, atomically: true, encoding: .utf8) }
+
+    /// Every line the receiver accepted, parsed, in order.
+    func received() -> [[String: Any]] {
+        let text = (try? String(contentsOfFile: receivedPath, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    /// The receiver's log lines `request N: …`.
+    func requests() -> [String] { stack.text("receiver.log").split(separator: "\n").map(String.init).filter { $0.hasPrefix("request ") } }
+
+    /// Waits until the receiver has accepted every reading of the gateway.
+    func waitForEveryReadingReceived() async throws {
+        let expected = Set(try await stack.readings().compactMap { $0["syncIdentifier"] as? String })
+        try await stack.logged.wait(for: "every reading (\(expected.count)) received:\n\(stack.text("receiver.log"))\n\(stack.text("forward.log"))", within: testDeadline) { _ in
+            expected.isSubset(of: Set(self.received().compactMap { $0["sync_identifier"] as? String })) ? () : nil
+        }
+    }
+
+    // MARK: InfluxDB
+
+    /// Starts influxd on free loopback ports with its data in the stack's folder (kept across ``stopInflux()``), waits
+    /// for its own word that it listens (`Listening on HTTP`, counted, so that a restart waits for the next one), and
+    /// creates database `health`.
+    func startInflux() async throws {
+        if influxPort == 0 {
+            influxPort = try freeLoopbackPort()
+            let folder = path("influxdb")
+            try """
+                reporting-disabled = true
+                bind-address = "127.0.0.1:\(try freeLoopbackPort())"
+                [meta]
+                  dir = "\(folder)/meta"
+                [data]
+                  dir = "\(folder)/data"
+                  wal-dir = "\(folder)/wal"
+                  query-log-enabled = false
+                [monitor]
+                  store-enabled = false
+                [subscriber]
+                  enabled = false
+                [http]
+                  bind-address = "127.0.0.1:\(influxPort)"
+                  log-enabled = false
+                """.write(toFile: path("influxdb.conf"), atomically: false, encoding: .utf8)
+        }
+        let started = stack.text("influxd.log").components(separatedBy: "Listening on HTTP").count
+        let descriptor = try stack.logWriter("influxd.log")
+        defer { close(descriptor) }
+        influx = try ChildProcess("influxd", ["run", "-config", path("influxdb.conf")], standardOutput: .descriptor(descriptor), standardError: .descriptor(descriptor))
+        try await stack.logged.wait(for: "influxd listening:\n\(stack.text("influxd.log"))", within: testDeadline) { _ in
+            self.stack.text("influxd.log").components(separatedBy: "Listening on HTTP").count > started ? () : nil
+        }
+        _ = try influxQuery("CREATE DATABASE health", post: true)
+    }
+
+    /// SIGTERM, and waits for influxd to exit.
+    func stopInflux() {
+        guard let influx else { return }
+        influx.terminate()
+        _ = influx.waitForExit()
+        self.influx = nil
+    }
+
+    var influxWriteURL: String { "http://127.0.0.1:\(influxPort)/write?db=health" }
+
+    /// The rows of an InfluxQL query's first series through `/query` (curl, an independent client): each row its
+    /// columns' values.
+    func influxQuery(_ query: String, post: Bool = false) throws -> [[Any]] {
+        let output = try ExternalCommand.run(
+            "curl", ["-sS", "--fail-with-body", post ? "-XPOST" : "-G", "http://127.0.0.1:\(influxPort)/query", "--data-urlencode", "db=health", "--data-urlencode", "q=\(query)"])
+        guard output.status == 0 else { throw TestFailure("query \(query): \(output.standardOutput) \(output.standardError)") }
+        let answer = try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any]
+        let result = (answer?["results"] as? [[String: Any]])?.first
+        if let error = result?["error"] as? String { throw TestFailure("query \(query): \(error)") }
+        return ((result?["series"] as? [[String: Any]])?.first?["values"] as? [[Any]]) ?? []
+    }
+
+    /// Waits until InfluxDB holds as many distinct sync identifiers of `measurement` as `count`, looking again at each
+    /// line cuff-forward logs (it logs each page it forwarded).
+    func waitForInflux(_ measurement: String, count: Int) async throws {
+        var seen = 0
+        try await stack.logged.wait(for: "\(count) points in \(measurement) (seen \(seen)):\n\(stack.text("forward.log"))", within: testDeadline) { _ in
+            seen = (try? self.influxQuery("SELECT count(DISTINCT(sync_identifier)) FROM \(measurement)").first?[1] as? Int) ?? 0
+            return seen >= count ? () : nil
+        }
+    }
+}
