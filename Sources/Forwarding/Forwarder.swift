@@ -48,7 +48,8 @@ public final class Forwarder: @unchecked Sendable {
     public func run() async throws(ForwardFailure) -> Never {
         do {
             for index in followed.indices { followed[index].anchor = try followed[index].file.read() }
-            report = StatusReport(gateway: gateway, anchor: followed[0].anchor, anchorPath: readingsAnchorPath, log: log)
+            let heartRateAnchor = followed.first { $0.kind == .heartRates }?.anchor ?? 0
+            report = StatusReport(gateway: gateway, anchor: followed[0].anchor, heartRateAnchor: heartRateAnchor, anchorPath: readingsAnchorPath, log: log)
             let wakeups = try await feed.wakeups()
             Task { [doorbell, wanted] in
                 for await signal in wakeups {
@@ -128,8 +129,9 @@ public final class Forwarder: @unchecked Sendable {
             if page.anchor != followed[index].anchor {
                 try anchorFile.write(page.anchor)
                 followed[index].anchor = page.anchor
-                if kind == .readings {
-                    report?.acknowledged(anchor: page.anchor, last: page.readings.last, othersReadings: othersReadings)
+                switch kind {
+                case .readings: report?.acknowledged(anchor: page.anchor, last: page.readings.last, othersReadings: othersReadings)
+                case .heartRates: report?.acknowledgedHeartRates(anchor: page.anchor)
                 }
             }
             if !page.isEmpty {
@@ -173,7 +175,7 @@ extension Forwarder {
             // The HTTP sink's folder (http/ beside the PostgreSQL anchor by default) is made on first start.
             try StateFolder.prepare(parentFolder(of: settings.statePath), make: true)
             forwarders.append(Forwarder(
-                sink: HTTPSink(settings: settings, gateway: configuration.gateway), feeds: [.readings, .heartRates], gateway: configuration.gateway,
+                sink: HTTPSink(settings: settings, gateway: configuration.gateway, log: log), feeds: [.readings, .heartRates], gateway: configuration.gateway,
                 anchorPath: settings.statePath, connection: connection, log: log))
         }
         return forwarders

@@ -14,16 +14,19 @@ final class HTTPSink: Sink {
     let waitingState = ForwardStatus.State.waitingForReceiver
     private let settings: HTTPSettings
     private let gateway: String
+    private let log: ForwardLog
     private var client: HTTPClient?
 
-    init(settings: HTTPSettings, gateway: String) {
+    init(settings: HTTPSettings, gateway: String, log: ForwardLog) {
         self.settings = settings
         self.gateway = gateway
+        self.log = log
         name = settings.format == .influx ? "InfluxDB" : "the HTTP receiver"
     }
 
-    /// Loads libcurl on first use; says whom it posts to then and after each failure, as the other sinks say they
-    /// connected.
+    /// Loads libcurl on first use, and says whom it posts to, as the other sinks say they connected. There is no session
+    /// to open again after a failure (libcurl reconnects by itself): the first page accepted after one says the receiver
+    /// is back.
     func ready() async throws -> String? {
         guard client == nil else { return nil }
         client = try HTTPClient()
@@ -41,14 +44,13 @@ final class HTTPSink: Sink {
         }
         switch await client.post(url: settings.url, headers: headers, body: body, timeoutSeconds: settings.timeout, caFile: settings.caFile) {
         case .answered(let status, _) where (200..<300).contains(status):
+            log.state(name, "up", .info, "\(name) accepts pages again")
             return 0
         case .answered(let status, let firstLine) where status == 400 || status == 422:
             throw SinkRefused(description: "\(name) refused a page of \(page.count) \(page.kind.noun) and \(page.deleted.count) deletions with HTTP \(status): \(firstLine.prefix(200))")
         case .answered(let status, let firstLine):
-            self.client = nil
             throw SinkUnreachable(underlying: HTTPError.status(status, firstLine))
         case .failed(let message, let timedOut):
-            self.client = nil
             throw SinkUnreachable(underlying: timedOut ? HTTPError.timedOut(settings.timeout, message) : HTTPError.failed(message))
         }
     }

@@ -22,8 +22,11 @@ public struct ForwardStatus: Codable, Sendable, Equatable {
     public var state: State
     /// Unix seconds: since when ``state`` holds.
     public var since: Double
-    /// The anchor up to which PostgreSQL acknowledged everything.
+    /// The anchor up to which the sink acknowledged every reading.
     public var anchor: UInt64
+    /// The anchor up to which the sink acknowledged every heart-rate sample (the heart-rate feed's own, docs/dbus-api.md);
+    /// nil in a status an older cuff-forward wrote.
+    public var heartRateAnchor: UInt64?
     /// The last reading the server acknowledged: its sync identifier, its measurement time, and when.
     public var lastSyncIdentifier: String?
     public var lastMeasuredAt: Double?
