@@ -80,19 +80,19 @@ final class HTTPForwardingStack: @unchecked Sendable {
     // MARK: The webhook receiver
 
     /// Starts the receiver answering `answers` (``webhook_receiver.py``'s words), cuff-forward's key and the receiver's
-    /// both ``key``; returns the URL it listens at.
-    func startReceiver(answers: String) async throws -> String {
+    /// both ``key``; with `tls`, over HTTPS with its certificate for `localhost`. Returns the URL it listens at.
+    func startReceiver(answers: String, tls: TestCertificates? = nil) async throws -> String {
         try setAnswers(answers)
         try (Self.key + "\n").write(toFile: keyPath, atomically: false, encoding: .utf8)
         try (Self.key + "\n").write(toFile: receiverKeyPath, atomically: false, encoding: .utf8)
         let descriptor = try stack.logWriter("receiver.log")
         defer { close(descriptor) }
         receiver = try ChildProcess(
-            "/usr/bin/env", ["python3", Self.receiverScript, receiverKeyPath, answersPath, receivedPath],
+            "/usr/bin/env", ["python3", Self.receiverScript, receiverKeyPath, answersPath, receivedPath] + (tls.map { [$0.certificate, $0.key] } ?? []),
             standardOutput: .descriptor(descriptor), standardError: .descriptor(descriptor))
         try await stack.wait(for: "listening ", in: "receiver.log")
         let port = stack.text("receiver.log").split(separator: "\n").first { $0.hasPrefix("listening ") }!.dropFirst("listening ".count)
-        return "http://127.0.0.1:\(port)/cuffd"
+        return tls == nil ? "http://127.0.0.1:\(port)/cuffd" : "https://localhost:\(port)/cuffd"
     }
 
     func setAnswers(_ answers: String) throws { try answers.write(toFile: answersPath, atomically: true, encoding: .utf8) }

@@ -106,6 +106,33 @@ struct HTTPForwardingTests {
         #expect(outcome.standardError.contains("forward.conf:8: HMACKeyFile=\(forwarding.path("missing.key")) cannot be read"), "\(outcome.standardError)")
     }
 
+    @Test("HTTPS: a receiver whose certificate another CA signed, or asked for by a name not in its certificate, is refused, logged and retried; with the right CA and name every reading arrives")
+    func tls() async throws {
+        let forwarding = try await HTTPForwardingStack.make()
+        let certificates = try TestCertificates(in: forwarding.directory)
+        let other = try TestCertificates(in: forwarding.directory, name: "other")
+        let url = try await forwarding.startReceiver(answers: "200", tls: certificates)
+        #expect(try await forwarding.stack.cuffctl(["pair", Self.cuff]).status == 0)
+        let key = "HMACKeyFile=\(forwarding.keyPath)\n"
+
+        try forwarding.writeConfiguration(url: url, format: "jsonl", more: key + "CAFile=\(other.authority)\n")
+        try forwarding.startForwarder()
+        try await forwarding.stack.wait(for: "the HTTP receiver is unreachable: SSL certificate problem", in: "forward.log")
+        try await forwarding.stopForwarder()
+
+        let byAddress = url.replacingOccurrences(of: "localhost", with: "127.0.0.1")
+        try forwarding.writeConfiguration(url: byAddress, format: "jsonl", more: key + "CAFile=\(certificates.authority)\n")
+        try forwarding.startForwarder(log: "forward-address.log")
+        try await forwarding.stack.wait(for: "certificate subject name", in: "forward-address.log")
+        try await forwarding.stopForwarder()
+        #expect(forwarding.requests().isEmpty && !FileManager.default.fileExists(atPath: forwarding.anchorPath))
+
+        try forwarding.writeConfiguration(url: url, format: "jsonl", more: key + "CAFile=\(certificates.authority)\n")
+        try forwarding.startForwarder(log: "forward-verified.log")
+        try await forwarding.waitForEveryReadingReceived()
+        #expect(forwarding.requests().allSatisfy { $0.contains(": 200 signature=good") })
+    }
+
     @Test(
         "InfluxDB: every reading a point of blood_pressure with the values and time cuffctl shows; a strap's samples points of heart_rate",
         .enabled(if: HTTPForwardingStack.influxAvailable, "needs Debian's influxdb and curl (scripts/install-deps)"))

@@ -5,12 +5,13 @@ For each POST it checks `X-Cuffd-Signature` against the HMAC-SHA256 of the body 
 line, read at each request), answers as the next word of the file ANSWERS says (read at each request; the last word
 repeats): a status such as `200`, `500`, `400`, or `slow`, which answers 200 after 3 s — later than the test's
 `Timeout=1`. Each accepted body (a 2xx, signature good) is appended to RECEIVED; each request is logged on stdout as
-`request N: STATUS signature=good|bad lines=K`.
+`request N: STATUS signature=good|bad lines=K`. With CERT and KEY (PEM), it speaks HTTPS only (Python's ssl).
 
-    webhook_receiver.py KEY_FILE ANSWERS RECEIVED
+    webhook_receiver.py KEY_FILE ANSWERS RECEIVED [CERT KEY]
 """
 import hashlib
 import hmac
+import ssl
 import sys
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -61,5 +62,9 @@ class Receiver(BaseHTTPRequestHandler):
 
 
 server = ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+if len(sys.argv) > 5:
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(sys.argv[4], sys.argv[5])
+    server.socket = context.wrap_socket(server.socket, server_side=True)
 print(f"listening {server.server_address[1]}", flush=True)
 server.serve_forever()
