@@ -99,7 +99,10 @@ int cuff_http_post(void *handle, const char *url, const char *const *headers, si
     curl.easy_setopt(easy, CURLOPT_WRITEFUNCTION, keep_start);
     curl.easy_setopt(easy, CURLOPT_WRITEDATA, result);
     CURLcode code = curl.easy_perform(easy);
+    // Nothing of this call's stack stays with the handle.
     curl.easy_setopt(easy, CURLOPT_HTTPHEADER, NULL);
+    curl.easy_setopt(easy, CURLOPT_ERRORBUFFER, NULL);
+    curl.easy_setopt(easy, CURLOPT_WRITEDATA, NULL);
     curl.slist_free_all(list);
     if (code != CURLE_OK) {
         snprintf(result->error, sizeof result->error, "%s", error[0] ? error : curl.easy_strerror(code));

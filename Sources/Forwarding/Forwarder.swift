@@ -7,7 +7,7 @@ import Synchronization
 /// at least once, each sink with an anchor of its own per feed (``FeedKind``, docs/forwarding.md).
 ///
 /// The loop: ask cuffd for the changes after the anchor, hand them to the sink, and only once the sink says the far
-/// side has acknowledged them (PostgreSQL's COMMIT, MQTT's PUBACK), store the page's anchor (``AnchorFile``); then
+/// side has acknowledged them (PostgreSQL's COMMIT, MQTT's PUBACK, HTTP's 2xx), store the page's anchor (``AnchorFile``); then
 /// the next feed's the same way; then sleep until cuffd signals a new reading or batch of heart-rate samples — and
 /// only that feed is read then —, or a change of the cuffs it remembers (which the MQTT sink follows). A
 /// crash anywhere re-reads from the last stored anchor, so a page is sent again and never skipped. The far side or
@@ -149,8 +149,8 @@ public final class Forwarder: @unchecked Sendable {
 }
 
 extension Forwarder {
-    /// A forwarder for each sink forward.conf configures — PostgreSQL, MQTT, HTTP, or any of them together —, each with its own anchor and
-    /// status file in a folder checked first (``StateFolder``), all reading the same change feed through `connection`.
+    /// A forwarder for each sink forward.conf configures — PostgreSQL, MQTT, HTTP, or several —, each with its own
+    /// anchor and status file in a folder checked first (``StateFolder``), all reading the same change feed through `connection`.
     /// Sets glibc's allocator to give large blocks back as soon as they are freed (``FreedMemory/returnLargeBlocksAtOnce()``).
     public static func all(_ configuration: ForwardConfiguration, connection: DBusConnection, log: ForwardLog) throws -> [Forwarder] {
         FreedMemory.returnLargeBlocksAtOnce()

@@ -11,7 +11,8 @@ enum HMACSignature {
         var length: UInt32 = 0
         key.withUnsafeBytes { key in
             body.withUnsafeBytes { body in
-                _ = HMAC(EVP_sha256(), key.baseAddress, Int32(key.count), body.baseAddress?.assumingMemoryBound(to: UInt8.self), body.count, &digest, &length)
+                let data = body.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                _ = HMAC(EVP_sha256(), key.baseAddress, Int32(key.count), data, body.count, &digest, &length)
             }
         }
         let hex = Array("0123456789abcdef".utf8)

@@ -23,7 +23,8 @@ final class HTTPClient: @unchecked Sendable {
     init() throws(Unavailable) {
         var error = [CChar](repeating: 0, count: 256)
         guard cuff_http_load(&error, error.count) == 0 else {
-            throw Unavailable(description: "libcurl cannot be loaded for the HTTP sink: \(String(cString: error)) (install libcurl4)")
+            let message = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw Unavailable(description: "libcurl cannot be loaded for the HTTP sink: \(message) (install libcurl4)")
         }
         guard let handle = cuff_http_new() else { throw Unavailable(description: "libcurl cannot make a handle (curl_easy_init)") }
         self.handle = handle
@@ -33,7 +34,9 @@ final class HTTPClient: @unchecked Sendable {
 
     func post(url: String, headers: [String], body: [UInt8], timeoutSeconds: Int, caFile: String?) async -> Outcome {
         await withCheckedContinuation { continuation in
-            startDetachedThread { [self] in continuation.resume(returning: postBlocking(url: url, headers: headers, body: body, timeoutSeconds: timeoutSeconds, caFile: caFile)) }
+            startDetachedThread { [self] in
+                continuation.resume(returning: postBlocking(url: url, headers: headers, body: body, timeoutSeconds: timeoutSeconds, caFile: caFile))
+            }
         }
     }
 
@@ -43,7 +46,8 @@ final class HTTPClient: @unchecked Sendable {
         defer { headerStrings.forEach { free($0) } }
         let code = headerStrings.map { UnsafePointer($0) }.withUnsafeBufferPointer { headerPointers in
             body.withUnsafeBytes { body in
-                cuff_http_post(handle, url, headerPointers.baseAddress, headers.count, body.baseAddress, body.count, timeoutSeconds * 1000, caFile, &result)
+                cuff_http_post(
+                    handle, url, headerPointers.baseAddress, headers.count, body.baseAddress, body.count, timeoutSeconds * 1000, caFile, &result)
             }
         }
         guard code == 0 else {

@@ -39,7 +39,8 @@ public struct HTTPSettings: Sendable, Equatable {
     init(_ reader: SectionReader, forwardState: String) throws(ConfigurationError) {
         try reader.allow(["URL", "Format", "HMACKeyFile", "Timeout", "CAFile", "State"])
         guard let entry = reader.entry("URL") else {
-            throw reader.fail(reader.section.line, "[HTTP] needs URL=, a receiver such as https://receiver.home.arpa/cuffd or http://127.0.0.1:8086/write?db=health")
+            throw reader.fail(
+                reader.section.line, "[HTTP] needs URL=, a receiver such as https://receiver.home.arpa/cuffd or http://127.0.0.1:8086/write?db=health")
         }
         guard let parts = URLComponents(string: entry.value), let scheme = parts.scheme, ["http", "https"].contains(scheme),
               let host = parts.host, !host.isEmpty
@@ -53,7 +54,9 @@ public struct HTTPSettings: Sendable, Equatable {
         }
         url = entry.value
         if let entry = reader.entry("Format") {
-            guard let format = Format(rawValue: entry.value) else { throw reader.fail(entry.line, "Format must be jsonl or influx, not \"\(entry.value.prefix(40))\"") }
+            guard let format = Format(rawValue: entry.value) else {
+                throw reader.fail(entry.line, "Format must be jsonl or influx, not \"\(entry.value.prefix(40))\"")
+            }
             self.format = format
         }
         hmacKeyFile = try PasswordFile(reader, key: "HMACKeyFile")
@@ -61,7 +64,8 @@ public struct HTTPSettings: Sendable, Equatable {
             // Read now, so that a key that cannot be read, or an empty one, is refused at its line when cuff-forward starts.
             guard !(try hmacKeyFile.read()).isEmpty else { throw reader.fail(hmacKeyFile.line, "HMACKeyFile=\(hmacKeyFile.path) holds an empty key") }
         } else if format == .jsonl {
-            throw reader.fail(reader.section.line, "[HTTP] with Format=jsonl needs HMACKeyFile=, the key the receiver checks each page's X-Cuffd-Signature with")
+            throw reader.fail(
+                reader.section.line, "[HTTP] with Format=jsonl needs HMACKeyFile=, the key the receiver checks each page's X-Cuffd-Signature with")
         }
         if let entry = reader.entry("Timeout") {
             guard entry.value.allSatisfy(\.isASCII), let seconds = Int(entry.value), (1...Self.timeoutLimit).contains(seconds) else {

@@ -47,7 +47,8 @@ final class HTTPSink: Sink {
             log.state(name, "up", .info, "\(name) accepts pages again")
             return 0
         case .answered(let status, let firstLine) where status == 400 || status == 422:
-            throw SinkRefused(description: "\(name) refused a page of \(page.count) \(page.kind.noun) and \(page.deleted.count) deletions with HTTP \(status): \(firstLine.prefix(200))")
+            throw SinkRefused(
+                description: "\(name) refused a page of \(page.count) \(page.kind.noun) and \(page.deleted.count) deletions with HTTP \(status): \(firstLine.prefix(200))")
         case .answered(let status, let firstLine):
             throw SinkUnreachable(underlying: HTTPError.status(status, firstLine))
         case .failed(let message, let timedOut):

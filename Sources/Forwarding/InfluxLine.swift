@@ -28,8 +28,14 @@ enum InfluxLine {
             if let mean = reading.meanArterialPressure, mean.isFinite { fields.append("mean=\(JSONText.number(mean))") }
             if let pulse = reading.pulseRate, pulse.isFinite { fields.append("pulse=\(JSONText.number(pulse))") }
             if let status = reading.status { fields.append("status=\(status)i") }
-            fields += ["excluded=\(string(reading.exclusionReason ?? ""))", "sync_identifier=\(string(reading.syncIdentifier))", "sync_version=\(reading.syncVersion)i"]
-            text += point("blood_pressure", [("device", reading.device["address"]), ("gateway", gateway), ("person", reading.person), ("user_id", reading.userID.map { String($0) })], fields, time: reading.time)
+            fields += [
+                "excluded=\(string(reading.exclusionReason ?? ""))", "sync_identifier=\(string(reading.syncIdentifier))",
+                "sync_version=\(reading.syncVersion)i",
+            ]
+            let tags = [
+                ("device", reading.device["address"]), ("gateway", gateway), ("person", reading.person), ("user_id", reading.userID.map { String($0) }),
+            ]
+            text += point("blood_pressure", tags, fields, time: reading.time)
         }
         for sample in page.heartRates {
             var fields = ["bpm=\(JSONText.number(sample.beatsPerMinute))", "contact=\(string(sample.sensorContact))"]
@@ -38,12 +44,14 @@ enum InfluxLine {
                 "rr_intervals=\(string(sample.rrIntervals.map { String($0) }.joined(separator: ",")))",
                 "sync_identifier=\(string(sample.syncIdentifier))", "sync_version=\(sample.syncVersion)i",
             ]
-            text += point("heart_rate", [("device", sample.device["address"]), ("gateway", gateway), ("person", sample.person)], fields, time: sample.time)
+            let tags = [("device", sample.device["address"]), ("gateway", gateway), ("person", sample.person)]
+            text += point("heart_rate", tags, fields, time: sample.time)
         }
         let revised = Set(page.readings.map(\.syncIdentifier) + page.heartRates.map(\.syncIdentifier))
         let feed = page.kind == .readings ? "blood_pressure" : "heart_rate"
         for (identifier, version) in page.deleted where !revised.contains(identifier) {
-            text += point("deletion", [("feed", feed), ("gateway", gateway), ("sync_identifier", identifier)], ["sync_version=\(version)i"], time: now)
+            let tags: [(String, String?)] = [("feed", feed), ("gateway", gateway), ("sync_identifier", identifier)]
+            text += point("deletion", tags, ["sync_version=\(version)i"], time: now)
         }
         return Array(text.utf8)
     }

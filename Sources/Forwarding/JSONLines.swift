@@ -16,10 +16,14 @@ enum JSONLines {
             ]) + "\n"
         }
         for reading in page.readings {
-            line(data: ReadingMessage.payload(reading), device: reading.device, syncIdentifier: reading.syncIdentifier, syncVersion: reading.syncVersion, type: "reading")
+            line(
+                data: ReadingMessage.payload(reading), device: reading.device, syncIdentifier: reading.syncIdentifier, syncVersion: reading.syncVersion,
+                type: "reading")
         }
         for sample in page.heartRates {
-            line(data: HeartRateMessage.payload(sample), device: sample.device, syncIdentifier: sample.syncIdentifier, syncVersion: sample.syncVersion, type: "heart_rate")
+            line(
+                data: HeartRateMessage.payload(sample), device: sample.device, syncIdentifier: sample.syncIdentifier, syncVersion: sample.syncVersion,
+                type: "heart_rate")
         }
         let feed = JSONText.string(page.kind == .readings ? "readings" : "heart_rates")
         for (identifier, version) in page.deleted {

@@ -41,9 +41,8 @@ struct ChangeFeed {
     static func pendingHeartRates(_ cuffd: CuffdConnection, after anchor: UInt64) async throws -> Int {
         var anchor = anchor, pending = 0
         while true {
-            let page = try await page(cuffd, "HeartRateChangeColumns", ["anchor": DBusVariant(anchor), "limit": DBusVariant(UInt32(ReadingPages.readingPageSize))]) {
-                try HeartRateColumns.records($0)
-            }
+            let request = ["anchor": DBusVariant(anchor), "limit": DBusVariant(UInt32(ReadingPages.readingPageSize))]
+            let page = try await page(cuffd, "HeartRateChangeColumns", request) { try HeartRateColumns.records($0) }
             pending += page.rows.count
             anchor = page.anchor
             guard page.more else { return pending }

@@ -7,7 +7,7 @@ import TerminalEscaping
 /// `cuffctl forward …`: cuff-forward, the forwarder of readings to a central PostgreSQL (docs/forwarding.md).
 struct ForwardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "forward", abstract: "cuff-forward, the forwarder to a central PostgreSQL.", subcommands: [ForwardStatusCommand.self])
+        commandName: "forward", abstract: "cuff-forward, the forwarder to PostgreSQL, MQTT and HTTP.", subcommands: [ForwardStatusCommand.self])
 }
 
 /// `cuffctl forward status [--json] [--state FILE]`: cuff-forward's state, its lag and its last error, in words
@@ -53,7 +53,8 @@ struct ForwardStatusCommand: AsyncParsableCommand {
         return .object([
             ("gateway", .string(status.gateway)), ("state", .string(status.state.rawValue)), ("since", number(status.since)),
             ("anchor", .integer(status.anchor)), ("lagReadings", .integer(pending)),
-            ("heartRateAnchor", status.heartRateAnchor.map { .integer($0) } ?? .null), ("lagHeartRates", pendingHeartRates.map { .integer($0) } ?? .null),
+            ("heartRateAnchor", status.heartRateAnchor.map { .integer($0) } ?? .null),
+            ("lagHeartRates", pendingHeartRates.map { .integer($0) } ?? .null),
             ("lagSeconds", number(lagSeconds)),
             ("lastSyncIdentifier", status.lastSyncIdentifier.map(JSONValue.string) ?? .null), ("lastMeasuredAt", number(status.lastMeasuredAt)),
             ("lastAcknowledgedAt", number(status.lastAcknowledgedAt)), ("othersReadings", .integer(status.othersReadings ?? 0)), ("lastError", status.lastError.map(JSONValue.string) ?? .null),

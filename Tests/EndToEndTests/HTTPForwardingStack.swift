@@ -66,7 +66,7 @@ final class HTTPForwardingStack: @unchecked Sendable {
         let descriptor = try stack.logWriter(log)
         defer { close(descriptor) }
         forwarder = try ChildProcess(
-            Stack.binaries.appendingPathComponent("cuff-forward").path, ["--config", configurationPath, "--bus", stack.bus.address],
+            ForwardingStack.binary, ["--config", configurationPath, "--bus", stack.bus.address],
             standardOutput: .descriptor(descriptor), standardError: .descriptor(descriptor))
     }
 

@@ -101,7 +101,7 @@ struct HTTPForwardingTests {
 
         try forwarding.writeConfiguration(url: url, format: "jsonl", more: "HMACKeyFile=\(forwarding.path("missing.key"))\n")
         let outcome = try await ExternalCommand.runDetached(
-            Stack.binaries.appendingPathComponent("cuff-forward").path, ["--config", forwarding.configurationPath, "--bus", forwarding.stack.bus.address])
+            ForwardingStack.binary, ["--config", forwarding.configurationPath, "--bus", forwarding.stack.bus.address])
         #expect(outcome.status == 78)
         #expect(outcome.standardError.contains("forward.conf:8: HMACKeyFile=\(forwarding.path("missing.key")) cannot be read"), "\(outcome.standardError)")
     }
