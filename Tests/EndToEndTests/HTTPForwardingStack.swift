@@ -4,15 +4,13 @@ import Foundation
 
 /// cuff-sim and cuffd on a private bus (``Stack``), cuff-forward with only an `[HTTP]` sink, and the far side a real
 /// server the test starts on 127.0.0.1: a webhook receiver (`Tests/Interop/webhook_receiver.py`, Python's http.server,
-/// which checks each signature and answers as the test tells it) or an InfluxDB 1.x (Debian's `influxd`, with a
-/// configuration and data of its own in the stack's folder), read back with its `/query` API through curl.
+/// which checks each signature and answers as the test tells it) or an InfluxDB 1.x (``InfluxServer``, its data in the
+/// stack's folder), read back with its `/query` API through curl.
 final class HTTPForwardingStack: @unchecked Sendable {
     let stack: Stack
     private(set) var forwarder: ChildProcess?
     private var receiver: ChildProcess?
-    private var influx: ChildProcess?
-    /// InfluxDB's HTTP port, once started.
-    private(set) var influxPort = 0
+    private var influx: InfluxServer?
 
     var directory: URL { stack.directory }
     var configurationPath: String { path("forward.conf") }
@@ -24,7 +22,6 @@ final class HTTPForwardingStack: @unchecked Sendable {
     var statusPath: String { path("state/http/status.json") }
     static let key = "a-shared-secret-of-the-test"
 
-    static var influxAvailable: Bool { ExternalCommand.exists("influxd") && ExternalCommand.exists("curl") }
     static var receiverScript: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Interop/webhook_receiver.py").path
     }
@@ -116,62 +113,19 @@ final class HTTPForwardingStack: @unchecked Sendable {
 
     // MARK: InfluxDB
 
-    /// Starts influxd on free loopback ports with its data in the stack's folder (kept across ``stopInflux()``), waits
-    /// for its own word that it listens (`Listening on HTTP`, counted, so that a restart waits for the next one), and
-    /// creates database `health`.
+    /// Starts InfluxDB (``InfluxServer``, its data in the stack's folder) the first time, and again after ``stopInflux()``.
     func startInflux() async throws {
-        if influxPort == 0 {
-            influxPort = try freeLoopbackPort()
-            let folder = path("influxdb")
-            try """
-                reporting-disabled = true
-                bind-address = "127.0.0.1:\(try freeLoopbackPort())"
-                [meta]
-                  dir = "\(folder)/meta"
-                [data]
-                  dir = "\(folder)/data"
-                  wal-dir = "\(folder)/wal"
-                  query-log-enabled = false
-                [monitor]
-                  store-enabled = false
-                [subscriber]
-                  enabled = false
-                [http]
-                  bind-address = "127.0.0.1:\(influxPort)"
-                  log-enabled = false
-                """.write(toFile: path("influxdb.conf"), atomically: false, encoding: .utf8)
-        }
-        let started = stack.text("influxd.log").components(separatedBy: "Listening on HTTP").count
-        let descriptor = try stack.logWriter("influxd.log")
-        defer { close(descriptor) }
-        influx = try ChildProcess("influxd", ["run", "-config", path("influxdb.conf")], standardOutput: .descriptor(descriptor), standardError: .descriptor(descriptor))
-        try await stack.logged.wait(for: "influxd listening:\n\(stack.text("influxd.log"))", within: testDeadline) { _ in
-            self.stack.text("influxd.log").components(separatedBy: "Listening on HTTP").count > started ? () : nil
-        }
-        _ = try influxQuery("CREATE DATABASE health", post: true)
+        if let influx { return try await influx.start() }
+        let folder = directory.appendingPathComponent("influxdb")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        influx = try await InfluxServer(in: folder)
     }
 
-    /// SIGTERM, and waits for influxd to exit.
-    func stopInflux() {
-        guard let influx else { return }
-        influx.terminate()
-        _ = influx.waitForExit()
-        self.influx = nil
-    }
+    func stopInflux() { influx?.stop() }
 
-    var influxWriteURL: String { "http://127.0.0.1:\(influxPort)/write?db=health" }
+    var influxWriteURL: String { influx!.writeURL }
 
-    /// The rows of an InfluxQL query's first series through `/query` (curl, an independent client): each row its
-    /// columns' values.
-    func influxQuery(_ query: String, post: Bool = false) throws -> [[Any]] {
-        let output = try ExternalCommand.run(
-            "curl", ["-sS", "--fail-with-body", post ? "-XPOST" : "-G", "http://127.0.0.1:\(influxPort)/query", "--data-urlencode", "db=health", "--data-urlencode", "q=\(query)"])
-        guard output.status == 0 else { throw TestFailure("query \(query): \(output.standardOutput) \(output.standardError)") }
-        let answer = try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any]
-        let result = (answer?["results"] as? [[String: Any]])?.first
-        if let error = result?["error"] as? String { throw TestFailure("query \(query): \(error)") }
-        return ((result?["series"] as? [[String: Any]])?.first?["values"] as? [[Any]]) ?? []
-    }
+    func influxQuery(_ query: String) throws -> [[Any]] { try influx!.query(query) }
 
     /// Waits until InfluxDB holds as many distinct sync identifiers of `measurement` as `count`, looking again at each
     /// line cuff-forward logs (it logs each page it forwarded).

@@ -135,7 +135,7 @@ struct HTTPForwardingTests {
 
     @Test(
         "InfluxDB: every reading a point of blood_pressure with the values and time cuffctl shows; a strap's samples points of heart_rate",
-        .enabled(if: HTTPForwardingStack.influxAvailable, "needs Debian's influxdb and curl (scripts/install-deps)"))
+        .enabled(if: InfluxServer.available, "needs Debian's influxdb and curl (scripts/install-deps)"))
     func influx() async throws {
         let forwarding = try await HTTPForwardingStack.make(scenario: "strap.json")
         try await forwarding.startInflux()
@@ -150,7 +150,7 @@ struct HTTPForwardingTests {
 
     @Test(
         "InfluxDB: a cuff's readings read back exactly — values, tags, nanosecond times; sent again from anchor 0, the same points",
-        .enabled(if: HTTPForwardingStack.influxAvailable, "needs Debian's influxdb and curl (scripts/install-deps)"))
+        .enabled(if: InfluxServer.available, "needs Debian's influxdb and curl (scripts/install-deps)"))
     func influxReadings() async throws {
         let forwarding = try await HTTPForwardingStack.make()
         try await forwarding.startInflux()
@@ -182,7 +182,7 @@ struct HTTPForwardingTests {
 
     @Test(
         "InfluxDB stopped once the first page of a backlog is in, a cuff's readings stored meanwhile, started again: the outage logged, retried, and every reading a point once",
-        .enabled(if: HTTPForwardingStack.influxAvailable, "needs Debian's influxdb and curl (scripts/install-deps)"))
+        .enabled(if: InfluxServer.available, "needs Debian's influxdb and curl (scripts/install-deps)"))
     func influxRestartedMidBacklog() async throws {
         let forwarding = try await HTTPForwardingStack.make(backlog: 20_000)
         try await forwarding.startInflux()
