@@ -337,6 +337,13 @@ let package = Package(
             dependencies: ["BenchmarkSupport", "BlueZ", "Daemon", "DBus", "DBusTestSupport", "Gateway", "HealthStore"],
             path: "Benchmarks/mqtt-benchmark"
         ),
+        // cuff-forward's HTTP sink writing a backlog into an InfluxDB 1.x, beside curl posting the same line protocol.
+        // Run (root): swift build -c release && .build/release/influx-benchmark [READINGS]
+        .executableTarget(
+            name: "influx-benchmark",
+            dependencies: ["BenchmarkSupport", "DBusTestSupport"],
+            path: "Benchmarks/influx-benchmark"
+        ),
         // GATTHealth's decoders, ns and heap allocations per packet; Benchmarks/compare-decode runs it beside the C reference.
         // Run: swift run -c release decode-benchmark --characteristic 2A35 --hex "…" [--count N] [--json]
         .executableTarget(

@@ -23,6 +23,8 @@ import ReadingColumns
 enum InfluxLine {
     static func body(_ page: ChangePage, gateway: String, now: Double) -> [UInt8] {
         var text = ""
+        text.reserveCapacity(page.count * 256)
+        let gateway = escaped(gateway, also: ",=")
         for reading in page.readings {
             var fields = ["systolic=\(JSONText.number(reading.systolic))", "diastolic=\(JSONText.number(reading.diastolic))"]
             if let mean = reading.meanArterialPressure, mean.isFinite { fields.append("mean=\(JSONText.number(mean))") }
@@ -33,9 +35,10 @@ enum InfluxLine {
                 "sync_version=\(reading.syncVersion)i",
             ]
             let tags = [
-                ("device", reading.device["address"]), ("gateway", gateway), ("person", reading.person), ("user_id", reading.userID.map { String($0) }),
+                ("device", reading.device["address"].map(tag)), ("gateway", gateway), ("person", reading.person.map(tag)),
+                ("user_id", reading.userID.map { String($0) }),
             ]
-            text += point("blood_pressure", tags, fields, time: reading.time)
+            point("blood_pressure", tags, fields, time: reading.time, to: &text)
         }
         for sample in page.heartRates {
             var fields = ["bpm=\(JSONText.number(sample.beatsPerMinute))", "contact=\(string(sample.sensorContact))"]
@@ -44,27 +47,37 @@ enum InfluxLine {
                 "rr_intervals=\(string(sample.rrIntervals.map { String($0) }.joined(separator: ",")))",
                 "sync_identifier=\(string(sample.syncIdentifier))", "sync_version=\(sample.syncVersion)i",
             ]
-            let tags = [("device", sample.device["address"]), ("gateway", gateway), ("person", sample.person)]
-            text += point("heart_rate", tags, fields, time: sample.time)
+            let tags = [("device", sample.device["address"].map(tag)), ("gateway", gateway), ("person", sample.person.map(tag))]
+            point("heart_rate", tags, fields, time: sample.time, to: &text)
         }
         let revised = Set(page.readings.map(\.syncIdentifier) + page.heartRates.map(\.syncIdentifier))
         let feed = page.kind == .readings ? "blood_pressure" : "heart_rate"
         for (identifier, version) in page.deleted where !revised.contains(identifier) {
-            let tags: [(String, String?)] = [("feed", feed), ("gateway", gateway), ("sync_identifier", identifier)]
-            text += point("deletion", tags, ["sync_version=\(version)i"], time: now)
+            let tags: [(String, String?)] = [("feed", feed), ("gateway", gateway), ("sync_identifier", tag(identifier))]
+            point("deletion", tags, ["sync_version=\(version)i"], time: now, to: &text)
         }
         return Array(text.utf8)
     }
 
-    /// One line: tags sorted by key (what InfluxDB recommends for speed), those without a value left out.
-    private static func point(_ measurement: String, _ tags: [(String, String?)], _ fields: [String], time: Double) -> String {
-        var line = escaped(measurement, also: ",")
-        for (key, value) in tags.sorted(by: { $0.0 < $1.0 }) {
+    /// One line appended to `text`: the measurement and the tags' keys as written (none needs escaping), the tags in
+    /// the order of their keys (what InfluxDB recommends for speed) and already escaped (``tag(_:)``), those without a
+    /// value left out.
+    private static func point(_ measurement: String, _ tags: [(String, String?)], _ fields: [String], time: Double, to text: inout String) {
+        text += measurement
+        for (key, value) in tags {
             guard let value, !value.isEmpty else { continue }
-            line += "," + escaped(key, also: ",=") + "=" + escaped(value, also: ",=")
+            text += "," + key + "=" + value
         }
-        return line + " " + fields.joined(separator: ",") + " " + String(nanoseconds(time)) + "\n"
+        text += " "
+        for (index, field) in fields.enumerated() {
+            if index > 0 { text += "," }
+            text += field
+        }
+        text += " " + String(nanoseconds(time)) + "\n"
     }
+
+    /// A tag value, escaped.
+    private static func tag(_ value: String) -> String { escaped(value, also: ",=") }
 
     /// Unix seconds as nanoseconds, through whole microseconds, so that a value with a fraction is the same number at
     /// each send (a Double near 1.7e9 s holds about 0.2 µs).
@@ -74,6 +87,9 @@ enum InfluxLine {
     /// escape for a line end, so one (or any control character) becomes a space, which a device's name must not
     /// smuggle in as a second point; a trailing backslash would escape the separator after it, so it is doubled.
     static func escaped(_ text: String, also characters: String) -> String {
+        // Most names need nothing (a Bluetooth address, a gateway's name): printable ASCII without what is escaped.
+        let special = characters.utf8
+        if text.utf8.allSatisfy({ (0x21...0x7E).contains($0) && $0 != UInt8(ascii: "\\") && !special.contains($0) }) { return text }
         var result = ""
         for character in text {
             if character.isNewline || character.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
@@ -90,6 +106,7 @@ enum InfluxLine {
 
     /// A string field value: double-quoted, `"` and `\` escaped; a line end or control character becomes a space.
     static func string(_ text: String) -> String {
+        if text.utf8.allSatisfy({ (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) { return "\"" + text + "\"" }
         var result = "\""
         for character in text {
             switch character {
