@@ -127,13 +127,18 @@ final class HTTPForwardingStack: @unchecked Sendable {
 
     func influxQuery(_ query: String) throws -> [[Any]] { try influx!.query(query) }
 
-    /// Waits until InfluxDB holds as many distinct sync identifiers of `measurement` as `count`, looking again at each
-    /// line cuff-forward logs (it logs each page it forwarded).
+    /// Waits until InfluxDB holds as many distinct sync identifiers of `measurement` as `count`.
     func waitForInflux(_ measurement: String, count: Int) async throws {
-        var seen = 0
-        try await stack.logged.wait(for: "\(count) points in \(measurement) (seen \(seen)):\n\(stack.text("forward.log"))", within: testDeadline) { _ in
-            seen = (try? self.influxQuery("SELECT count(DISTINCT(sync_identifier)) FROM \(measurement)").first?[1] as? Int) ?? 0
-            return seen >= count ? () : nil
+        try await waitForInflux("SELECT count(DISTINCT(sync_identifier)) FROM \(measurement)") { ($0.first?[1] as? Int ?? 0) >= count }
+    }
+
+    /// Waits until the rows of `query` satisfy `condition`, looking again at each line cuff-forward logs (it logs each
+    /// page it forwarded, after InfluxDB's answer).
+    func waitForInflux(_ query: String, until condition: @escaping ([[Any]]) -> Bool) async throws {
+        var seen: [[Any]] = []
+        try await stack.logged.wait(for: "\(query) (seen \(seen)):\n\(stack.text("forward.log"))", within: testDeadline) { _ in
+            seen = (try? self.influxQuery(query)) ?? []
+            return condition(seen) ? () : nil
         }
     }
 }

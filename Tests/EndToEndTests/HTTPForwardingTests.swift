@@ -41,6 +41,13 @@ struct HTTPForwardingTests {
         #expect(lines.allSatisfy { $0["type"] as? String == "reading" && $0["gateway"] as? String == "ward3" && $0["sync_version"] is Int })
         #expect(lines.allSatisfy { ($0["device"] as? [String: Any])?["address"] as? String == Self.cuff }, "\(lines.first ?? [:])")
 
+        // A deletion arrives as a line of its own.
+        let deleted = try #require(lines.first?["sync_identifier"] as? String)
+        #expect(try await forwarding.stack.cuffctl(["delete", deleted]).status == 0)
+        try await forwarding.stack.logged.wait(for: "the deletion of \(deleted):\n\(forwarding.stack.text("receiver.log"))") { _ in
+            forwarding.received().contains { $0["type"] as? String == "deletion" && $0["sync_identifier"] as? String == deleted } ? () : nil
+        }
+
         let status = try await forwarding.stack.waitForForwardStatus(forwarding.statusPath, "forwarding, no lag") { $0["state"] as? String == "forwarding" }
         #expect(status["lagReadings"] as? Int == 0 && status["lagHeartRates"] as? Int == 0 && status["heartRateAnchor"] is Int, "\(status)")
         #expect("\(status["anchor"]!)" == (try String(contentsOfFile: forwarding.anchorPath, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines))
@@ -178,6 +185,26 @@ struct HTTPForwardingTests {
         try await forwarding.stack.wait(for: "forwarded \(readings.count) readings", in: "forward-again.log")
         #expect(try forwarding.influxQuery("SELECT count(systolic) FROM blood_pressure").first?[1] as? Int == readings.count)
         #expect(try points() == expected)
+
+        // A revision overwrites its point, every field it can change included; a deletion is a point of its own.
+        let identifiers = readings.compactMap { $0["syncIdentifier"] as? String }
+        let (revised, deleted) = (identifiers[0], identifiers[1])
+        func excluded() throws -> [String] {
+            try forwarding.influxQuery("SELECT excluded FROM blood_pressure WHERE sync_identifier = '\(revised)'").map { "\($0[1])" }
+        }
+        #expect(try await forwarding.stack.cuffctl(["annotate", revised, "--exclude", "a guest"]).status == 0)
+        try await forwarding.waitForInflux("SELECT excluded FROM blood_pressure WHERE sync_identifier = '\(revised)'") { $0.map { "\($0[1])" } == ["a guest"] }
+        #expect(try await forwarding.stack.cuffctl(["annotate", revised, "--include"]).status == 0)
+        try await forwarding.waitForInflux("SELECT excluded, sync_version FROM blood_pressure WHERE sync_identifier = '\(revised)'") {
+            $0.map { "\($0[1])|\($0[2])" } == ["|2"]
+        }
+        #expect(try excluded() == [""])
+        #expect(try await forwarding.stack.cuffctl(["delete", deleted]).status == 0)
+        try await forwarding.waitForInflux("SELECT sync_version FROM deletion WHERE sync_identifier = '\(deleted)' AND feed = 'blood_pressure'") { $0.count == 1 }
+        #expect(try forwarding.influxQuery("SELECT count(systolic) FROM blood_pressure").first?[1] as? Int == readings.count, "the point stays")
+        let deletions = try forwarding.influxQuery("SELECT sync_identifier, sync_version FROM deletion").map { "\($0[1])|\($0[2])" }
+        // cuffd's feed names among its deletions each reading's pulse sample too (`…#pulse`), which no point has.
+        #expect(deletions.filter { !$0.contains("#pulse|") } == ["\(deleted)|0"], "the revisions' own deletions left out: \(deletions)")
     }
 
     @Test(
