@@ -189,7 +189,7 @@ let package = Package(
         // cuff-forward's status file, written by it and read by `cuffctl forward status` (which so needs no libpq).
         .target(name: "ForwardingStatus", dependencies: ["DurableFiles"]),
         // `cuff-forward --config FILE [--bus ADDRESS] [--migrate]`: cuffd's readings into a central PostgreSQL, an MQTT
-        // broker (Home Assistant), or both.
+        // broker (Home Assistant), an HTTP receiver or InfluxDB (libcurl opened only then: CCurl), or several.
         // On MainLoop like cuffd, and for the same reason: nothing wakes it idle; linked as cuffd is, for its footprint,
         // libpq too from its archive (docs/forwarding.md, "Why libpq"); libmosquitto stays a shared object.
         .executableTarget(
