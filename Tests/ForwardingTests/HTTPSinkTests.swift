@@ -57,6 +57,28 @@ struct HTTPSinkTests {
         #expect(JSONLines.body(try Self.page(), gateway: "ward3") == JSONLines.body(try Self.page(), gateway: "ward3"), "a resend is the same bytes")
     }
 
+    @Test("Heart-rate samples: points of heart_rate (energy an integer, RR intervals a string) and JSON lines of type heart_rate; their deletions name the feed")
+    func heartRates() throws {
+        let sample = HeartRateRecord(
+            beatsPerMinute: 72, time: 1_700_000_001, sensorContact: "detected", energyExpended: 12, rrIntervals: [800, 790],
+            device: ["address": "E8:3C:A1:07:6D:21"], person: "ann", syncIdentifier: "cuffd.hr:1", syncVersion: 1)
+        var page = try ChangePage([
+            "anchor": DBusVariant(UInt64(3)), "more": DBusVariant(false), "columns": DBusVariant(HeartRateColumns.properties([sample])),
+        ], kind: .heartRates)
+        page.deleted = [("cuffd.hr:0", 1)]
+        #expect(String(decoding: InfluxLine.body(page, gateway: "ward3", now: 1_800_000_000), as: UTF8.self) == """
+            heart_rate,device=E8:3C:A1:07:6D:21,gateway=ward3,person=ann \
+            bpm=72,contact="detected",energy_expended=12i,rr_intervals="800,790",sync_identifier="cuffd.hr:1",sync_version=1i 1700000001000000000
+            deletion,feed=heart_rate,gateway=ward3,sync_identifier=cuffd.hr:0 sync_version=1i 1800000000000000000
+
+            """)
+        let lines = String(decoding: JSONLines.body(page, gateway: "ward3"), as: UTF8.self).split(separator: "\n")
+            .map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        #expect(lines.map { $0["type"] as? String } == ["heart_rate", "deletion"])
+        #expect((lines[0]["data"] as? [String: Any])?["rr_intervals"] as? [Int] == [800, 790] && lines[0]["sync_version"] as? Int == 1)
+        #expect(lines[1]["feed"] as? String == "heart_rates")
+    }
+
     static func parse(_ http: String) throws -> ForwardConfiguration {
         try ForwardConfiguration(parsing: "[Forward]\nGateway=ward3\n[HTTP]\n" + http, file: "forward.conf")
     }
