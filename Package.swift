@@ -166,12 +166,17 @@ let package = Package(
         .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // libmosquitto, Eclipse Mosquitto's MQTT client library, for cuff-forward's MQTT sink (docs/home-assistant.md).
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // libcurl, for cuff-forward's HTTP sink (docs/forwarding.md, "The HTTP sink"): opened with dlopen when an [HTTP]
+        // section asks for it, not linked, so that the release cuff-forward maps none of what libcurl.so.4 loads.
+        .target(name: "CCurl"),
+        // OpenSSL's libcrypto, for the HTTP sink's HMAC-SHA256 signature: the OpenSSL libpq and libcurl load anyway.
+        .systemLibrary(name: "COpenSSLCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // cuff-forward's parts: forward.conf, the change feed over D-Bus, the anchor file, the loop, and its sinks —
-        // the central schema (PostgreSQL) and the Home Assistant topics (MQTT).
+        // the central schema (PostgreSQL), the Home Assistant topics (MQTT), and an HTTP receiver (webhook, InfluxDB).
         .target(
             name: "Forwarding",
             dependencies: [
-                "CLinux", "CMosquitto", "CPostgreSQL", "DBus", "DurableFiles", "ForwardingStatus", "GATTHealth", "INIConfiguration", "JSONEscaping",
+                "CCurl", "CLinux", "CMosquitto", "COpenSSLCrypto", "CPostgreSQL", "DBus", "DurableFiles", "ForwardingStatus", "GATTHealth", "INIConfiguration", "JSONEscaping",
                 "ReadingColumns",
             ]
         ),
@@ -184,7 +189,7 @@ let package = Package(
         // cuff-forward's status file, written by it and read by `cuffctl forward status` (which so needs no libpq).
         .target(name: "ForwardingStatus", dependencies: ["DurableFiles"]),
         // `cuff-forward --config FILE [--bus ADDRESS] [--migrate]`: cuffd's readings into a central PostgreSQL, an MQTT
-        // broker (Home Assistant), or both.
+        // broker (Home Assistant), an HTTP receiver or InfluxDB (libcurl opened only then: CCurl), or several.
         // On MainLoop like cuffd, and for the same reason: nothing wakes it idle; linked as cuffd is, for its footprint,
         // libpq too from its archive (docs/forwarding.md, "Why libpq"); libmosquitto stays a shared object.
         .executableTarget(
@@ -331,6 +336,13 @@ let package = Package(
             name: "mqtt-benchmark",
             dependencies: ["BenchmarkSupport", "BlueZ", "Daemon", "DBus", "DBusTestSupport", "Gateway", "HealthStore"],
             path: "Benchmarks/mqtt-benchmark"
+        ),
+        // cuff-forward's HTTP sink writing a backlog into an InfluxDB 1.x, beside curl posting the same line protocol.
+        // Run (root): swift build -c release && .build/release/influx-benchmark [READINGS]
+        .executableTarget(
+            name: "influx-benchmark",
+            dependencies: ["BenchmarkSupport", "DBusTestSupport"],
+            path: "Benchmarks/influx-benchmark"
         ),
         // GATTHealth's decoders, ns and heap allocations per packet; Benchmarks/compare-decode runs it beside the C reference.
         // Run: swift run -c release decode-benchmark --characteristic 2A35 --hex "…" [--count N] [--json]

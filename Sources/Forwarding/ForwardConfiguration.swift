@@ -2,7 +2,8 @@ import INIConfiguration
 
 /// cuff-forward's settings, read from `/etc/cuffd/forward.conf` (docs/forwarding.md, "Configuration") with the
 /// parser cuffd.conf uses, so that a mistake names its line the same way. `[Forward]` names the gateway; each of
-/// `[PostgreSQL]` (``PostgreSQLSettings``) and `[MQTT]` (``MQTTSettings``, docs/home-assistant.md) that is present
+/// `[PostgreSQL]` (``PostgreSQLSettings``), `[MQTT]` (``MQTTSettings``, docs/home-assistant.md) and `[HTTP]`
+/// (``HTTPSettings``) that is present
 /// is a sink the readings go to, each with an anchor of its own:
 ///
 ///     [Forward]
@@ -22,11 +23,12 @@ public struct ForwardConfiguration: Sendable, Equatable {
     public var statePath = "/var/lib/cuff-forward/anchor"
     public var postgreSQL: PostgreSQLSettings?
     public var mqtt: MQTTSettings?
+    public var http: HTTPSettings?
 
     /// Parses a file's text; `file` names it in errors.
     public init(parsing text: String, file: String) throws(ConfigurationError) {
         let document = try INIDocument(parsing: text, file: file)
-        var gateway: String?, mqttReader: SectionReader?
+        var gateway: String?, mqttReader: SectionReader?, httpReader: SectionReader?
         for section in document.sections {
             let reader = SectionReader(section: section, file: file)
             switch section.header {
@@ -38,17 +40,20 @@ public struct ForwardConfiguration: Sendable, Equatable {
                 postgreSQL = try PostgreSQLSettings(reader)
             case "MQTT":
                 mqttReader = reader
+            case "HTTP":
+                httpReader = reader
             default:
                 throw ConfigurationError(
-                    file: file, line: section.line, message: "unknown section [\(section.header)]; expected [Forward], [PostgreSQL] or [MQTT]")
+                    file: file, line: section.line, message: "unknown section [\(section.header)]; expected [Forward], [PostgreSQL], [MQTT] or [HTTP]")
             }
         }
         guard let gateway else { throw ConfigurationError(file: file, line: 0, message: "[Forward] needs Gateway=, the name this gateway's readings carry") }
         self.gateway = gateway
         // Read last: its defaults derive from Gateway= and State=, wherever [Forward] stands in the file.
         if let mqttReader { mqtt = try MQTTSettings(mqttReader, gateway: gateway, forwardState: statePath) }
-        guard postgreSQL != nil || mqtt != nil else {
-            throw ConfigurationError(file: file, line: 0, message: "nothing to forward to: add a [PostgreSQL] section, an [MQTT] section, or both")
+        if let httpReader { http = try HTTPSettings(httpReader, forwardState: statePath) }
+        guard postgreSQL != nil || mqtt != nil || http != nil else {
+            throw ConfigurationError(file: file, line: 0, message: "nothing to forward to: add a [PostgreSQL], an [MQTT] or an [HTTP] section")
         }
     }
 

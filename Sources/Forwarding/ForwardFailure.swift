@@ -33,6 +33,7 @@ public struct ForwardFailure: Error, CustomStringConvertible {
         case let error as DurableFileError: self.init(message: "the state file \(error)", status: error.isWrongKind ? 73 : 74)  // EX_CANTCREAT, EX_IOERR
         case let error as PostgresError: self.init(message: "PostgreSQL: \(error)", status: 69)  // EX_UNAVAILABLE
         case let error as SinkUnreachable: self.init(error.underlying)
+        case let error as HTTPClient.Unavailable: self.init(message: error.description, status: 72)  // EX_OSFILE
         default: self.init(message: "\(error)", status: 70)  // EX_SOFTWARE
         }
     }

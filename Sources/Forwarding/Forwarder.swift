@@ -7,7 +7,7 @@ import Synchronization
 /// at least once, each sink with an anchor of its own per feed (``FeedKind``, docs/forwarding.md).
 ///
 /// The loop: ask cuffd for the changes after the anchor, hand them to the sink, and only once the sink says the far
-/// side has acknowledged them (PostgreSQL's COMMIT, MQTT's PUBACK), store the page's anchor (``AnchorFile``); then
+/// side has acknowledged them (PostgreSQL's COMMIT, MQTT's PUBACK, HTTP's 2xx), store the page's anchor (``AnchorFile``); then
 /// the next feed's the same way; then sleep until cuffd signals a new reading or batch of heart-rate samples — and
 /// only that feed is read then —, or a change of the cuffs it remembers (which the MQTT sink follows). A
 /// crash anywhere re-reads from the last stored anchor, so a page is sent again and never skipped. The far side or
@@ -48,7 +48,8 @@ public final class Forwarder: @unchecked Sendable {
     public func run() async throws(ForwardFailure) -> Never {
         do {
             for index in followed.indices { followed[index].anchor = try followed[index].file.read() }
-            report = StatusReport(gateway: gateway, anchor: followed[0].anchor, anchorPath: readingsAnchorPath, log: log)
+            let heartRateAnchor = followed.first { $0.kind == .heartRates }?.anchor ?? 0
+            report = StatusReport(gateway: gateway, anchor: followed[0].anchor, heartRateAnchor: heartRateAnchor, anchorPath: readingsAnchorPath, log: log)
             let wakeups = try await feed.wakeups()
             Task { [doorbell, wanted] in
                 for await signal in wakeups {
@@ -98,6 +99,10 @@ public final class Forwarder: @unchecked Sendable {
             case .notAuthorized, .busLost, .malformed:
                 throw error
             }
+        } catch let error as SinkRefused {
+            log.log(.error, "\(error); this sink stops, its anchor kept, so nothing is skipped: correct the receiver, then restart cuff-forward")
+            report?.set(.refused, error: error)
+            await Doorbell().wait()  // a bell nobody rings: the other sinks go on, this one waits for the restart
         } catch let error as SinkUnreachable {
             log.state(sink.name, "down", .warning, "\(sink.name) is unreachable: \(error); retrying with backoff, nothing is lost")
             report?.set(sink.waitingState, error: error)
@@ -124,8 +129,9 @@ public final class Forwarder: @unchecked Sendable {
             if page.anchor != followed[index].anchor {
                 try anchorFile.write(page.anchor)
                 followed[index].anchor = page.anchor
-                if kind == .readings {
-                    report?.acknowledged(anchor: page.anchor, last: page.readings.last, othersReadings: othersReadings)
+                switch kind {
+                case .readings: report?.acknowledged(anchor: page.anchor, last: page.readings.last, othersReadings: othersReadings)
+                case .heartRates: report?.acknowledgedHeartRates(anchor: page.anchor)
                 }
             }
             if !page.isEmpty {
@@ -143,8 +149,8 @@ public final class Forwarder: @unchecked Sendable {
 }
 
 extension Forwarder {
-    /// A forwarder for each sink forward.conf configures — PostgreSQL, MQTT, or both —, each with its own anchor and
-    /// status file in a folder checked first (``StateFolder``), all reading the same change feed through `connection`.
+    /// A forwarder for each sink forward.conf configures — PostgreSQL, MQTT, HTTP, or several —, each with its own
+    /// anchor and status file in a folder checked first (``StateFolder``), all reading the same change feed through `connection`.
     /// Sets glibc's allocator to give large blocks back as soon as they are freed (``FreedMemory/returnLargeBlocksAtOnce()``).
     public static func all(_ configuration: ForwardConfiguration, connection: DBusConnection, log: ForwardLog) throws -> [Forwarder] {
         FreedMemory.returnLargeBlocksAtOnce()
@@ -164,6 +170,13 @@ extension Forwarder {
             forwarders.append(Forwarder(
                 sink: sink, feeds: [.readings, .heartRates], gateway: configuration.gateway, anchorPath: settings.statePath, connection: connection,
                 log: log, doorbell: doorbell))
+        }
+        if let settings = configuration.http {
+            // The HTTP sink's folder (http/ beside the PostgreSQL anchor by default) is made on first start.
+            try StateFolder.prepare(parentFolder(of: settings.statePath), make: true)
+            forwarders.append(Forwarder(
+                sink: HTTPSink(settings: settings, gateway: configuration.gateway, log: log), feeds: [.readings, .heartRates], gateway: configuration.gateway,
+                anchorPath: settings.statePath, connection: connection, log: log))
         }
         return forwarders
     }

@@ -9,10 +9,17 @@ final class StatusReport {
     private let log: ForwardLog
     private(set) var status: ForwardStatus
 
-    init(gateway: String, anchor: UInt64, anchorPath: String, log: ForwardLog) {
+    init(gateway: String, anchor: UInt64, heartRateAnchor: UInt64, anchorPath: String, log: ForwardLog) {
         path = ForwardStatus.path(besideAnchor: anchorPath)
         self.log = log
         status = ForwardStatus(gateway: gateway, state: .forwarding, since: Date().timeIntervalSince1970, anchor: anchor)
+        status.heartRateAnchor = heartRateAnchor
+        write()
+    }
+
+    /// The sink acknowledged every heart-rate sample up to `anchor`.
+    func acknowledgedHeartRates(anchor: UInt64) {
+        status.heartRateAnchor = anchor
         write()
     }
 

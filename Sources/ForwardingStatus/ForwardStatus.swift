@@ -12,14 +12,21 @@ public struct ForwardStatus: Codable, Sendable, Equatable {
         case waitingForPostgreSQL = "waiting for PostgreSQL"
         case waitingForCuffd = "waiting for cuffd"
         case waitingForBroker = "waiting for the MQTT broker"
+        case waitingForReceiver = "waiting for the HTTP receiver"
+        /// The HTTP receiver refused a page (400 or 422): the sink has stopped, its anchor kept, until cuff-forward is
+        /// restarted (docs/forwarding.md, "The HTTP sink").
+        case refused = "stopped: the HTTP receiver refused a page"
     }
 
     public var gateway: String
     public var state: State
     /// Unix seconds: since when ``state`` holds.
     public var since: Double
-    /// The anchor up to which PostgreSQL acknowledged everything.
+    /// The anchor up to which the sink acknowledged every reading.
     public var anchor: UInt64
+    /// The anchor up to which the sink acknowledged every heart-rate sample (the heart-rate feed's own, docs/dbus-api.md);
+    /// nil in a status an older cuff-forward wrote.
+    public var heartRateAnchor: UInt64?
     /// The last reading the server acknowledged: its sync identifier, its measurement time, and when.
     public var lastSyncIdentifier: String?
     public var lastMeasuredAt: Double?

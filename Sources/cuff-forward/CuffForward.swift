@@ -12,8 +12,11 @@ typealias DefaultExecutorFactory = MainLoopExecutorFactory
 struct CuffForward: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cuff-forward",
-        abstract: "Forward cuffd's readings to a central PostgreSQL, an MQTT broker for Home Assistant, or both.",
-        discussion: "Follows cuffd's change feed over D-Bus with the rights of a read grant; never opens the store. See docs/forwarding.md and docs/home-assistant.md.")
+        abstract: "Forward cuffd's readings to a central PostgreSQL, an MQTT broker for Home Assistant, an HTTP receiver or InfluxDB.",
+        discussion: """
+            Follows cuffd's change feed over D-Bus with the rights of a read grant; never opens the store. See docs/forwarding.md and \
+            docs/home-assistant.md.
+            """)
 
     @Option(help: "The configuration file.")
     var config = "/etc/cuffd/forward.conf"

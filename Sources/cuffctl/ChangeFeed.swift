@@ -32,15 +32,35 @@ struct ChangeFeed {
     }
 
     private func page(_ request: [String: DBusVariant]) async throws -> (readings: [ReadingOutput], anchor: UInt64, more: Bool) {
-        let reply = try await cuffd.call("ChangeColumns", [request.dbusValue])
+        let page = try await Self.page(cuffd, "ChangeColumns", request) { try ReadingColumns.records($0).map(ReadingOutput.init) }
+        return (page.rows, page.anchor, page.more)
+    }
+
+    /// How many heart-rate samples the heart-rate change feed (`HeartRateChangeColumns`, docs/dbus-api.md) holds after
+    /// `anchor`: what `cuffctl forward status` shows as a sink's heart-rate lag.
+    static func pendingHeartRates(_ cuffd: CuffdConnection, after anchor: UInt64) async throws -> Int {
+        var anchor = anchor, pending = 0
+        while true {
+            let request = ["anchor": DBusVariant(anchor), "limit": DBusVariant(UInt32(ReadingPages.readingPageSize))]
+            let page = try await page(cuffd, "HeartRateChangeColumns", request) { try HeartRateColumns.records($0) }
+            pending += page.rows.count
+            anchor = page.anchor
+            guard page.more else { return pending }
+        }
+    }
+
+    /// One page of the feed `method` answers, its columns made rows by `rows`.
+    private static func page<Row>(
+        _ cuffd: CuffdConnection, _ method: String, _ request: [String: DBusVariant], rows: (DBusProperties) throws -> [Row]
+    ) async throws -> (rows: [Row], anchor: UInt64, more: Bool) {
+        let reply = try await cuffd.call(method, [request.dbusValue])
         guard let fields = try reply.first?.decode(DBusProperties.self),
               let anchor = try fields.property("anchor", as: UInt64.self), let more = try fields.property("more", as: Bool.self)
-        else { throw CuffctlFailure.failed("cuffd's ChangeColumns answered \(reply)") }
+        else { throw CuffctlFailure.failed("cuffd's \(method) answered \(reply)") }
         do {
-            let readings = try fields.property("columns", as: DBusProperties.self).map(ReadingColumns.records) ?? []
-            return (readings.map(ReadingOutput.init), anchor, more)
+            return (try fields.property("columns", as: DBusProperties.self).map(rows) ?? [], anchor, more)
         } catch {
-            throw CuffctlFailure.failed("cuffd's ChangeColumns answered \(error)")
+            throw CuffctlFailure.failed("cuffd's \(method) answered \(error)")
         }
     }
 }

@@ -53,7 +53,7 @@ struct ForwardConfigurationTests {
             ("[Forward]\nGateway=a\n[Postgres]\n", 3, "unknown section [Postgres]"),
             ("[PostgreSQL]\nURL=postgresql://db/x\n", 0, "needs Gateway="),
             ("[Forward]\nGateway=a\n[PostgreSQL]\nSSLMode=disable\n", 3, "needs URL="),
-            ("[Forward]\nGateway=a\n", 0, "add a [PostgreSQL] section, an [MQTT] section, or both"),
+            ("[Forward]\nGateway=a\n", 0, "add a [PostgreSQL], an [MQTT] or an [HTTP] section"),
             // Ports libpq would refuse only when connecting, in each place a URI can give one.
             ("[Forward]\nGateway=a\n[PostgreSQL]\nURL=postgresql://db:99999999999/x\n", 4, "the port must be 1–65535, not \"99999999999\""),
             ("[Forward]\nGateway=a\n[PostgreSQL]\nURL=postgresql://db:0/x\n", 4, "the port must be 1–65535"),

@@ -60,7 +60,7 @@ struct HumanOutputTests {
             status.othersReadings = 2
             status.lastError = error
             status.lastErrorAt = 1_000
-            let lines = ForwardStatusCommand.text(status, pending: 1, lagSeconds: 3, now: 1_060).components(separatedBy: "\n")
+            let lines = ForwardStatusCommand.text(status, pending: 1, pendingHeartRates: nil, lagSeconds: 3, now: 1_060).components(separatedBy: "\n")
             #expect(lines.count == 5)
             lines.forEach { Self.expectSafe($0) }
         }
