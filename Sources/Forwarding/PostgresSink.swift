@@ -2,7 +2,8 @@ import Dispatch
 import ForwardingStatus
 
 /// The central PostgreSQL as a ``Sink``: each page one transaction (``CentralWriter``), acknowledged by COMMIT; a
-/// new session's schema version and gateway registration checked before anything is written (docs/forwarding.md).
+/// new session's schema version and gateway registration checked, and its page table made, before anything is written
+/// (docs/forwarding.md).
 ///
 /// libpq's calls block until the server answers, so they run on a queue of their own: the forwarder's loop stays
 /// free meanwhile to ask cuffd for the next page and decode it while PostgreSQL writes this one. Unchecked
@@ -54,12 +55,14 @@ final class PostgresSink: Sink, @unchecked Sendable {
         }
     }
 
-    /// The open session, or a new one whose schema and registration are checked before anything is written.
+    /// The open session, or a new one whose schema and registration are checked, and its page table made, before anything
+    /// is written.
     private func connected() throws -> PostgresConnection {
         if let database { return database }
         let database = try unlessUnreachable { try server.connect() }
         try unlessUnreachable { try CentralSchema.check(database) }
         try unlessUnreachable { try GatewayRegistration.check(writer.gateway, database) }
+        try unlessUnreachable { try CentralWriter.prepare(database) }
         self.database = database
         return database
     }
