@@ -1,24 +1,38 @@
 # Build and install cuffd's programs and service files.
-#   make                      release build
+#   make                      release build, then its checks (the order files, the libraries it loads)
 #   make install              into $(DESTDIR)$(PREFIX) (PREFIX=/usr), configuration into $(DESTDIR)/etc
 #   scripts/package           the Debian package, built by debian/rules through this file (docs/packaging.md)
 #   make test                 the project's test command (scripts/test)
 PREFIX ?= /usr
 DESTDIR ?=
-# Where systemd looks for units: Debian 12's is /lib/systemd/system, which debian/rules passes.
+# Where systemd looks for units; debian/rules passes this Debian's (/lib/systemd/system on 12, /usr/lib/… on 13).
 UNIT_DIR ?= $(PREFIX)/lib/systemd/system
 SWIFT ?= swift
+# libpq.a's companions in PostgreSQL's server development package (link/libpq.ld). Package.swift would ask pg_config
+# itself, but SwiftPM keeps a manifest's answer until the manifest or the environment changes: this one is fresh.
+export CUFFD_POSTGRESQL_LIBDIR = $(shell pg_config --pkglibdir 2>/dev/null)
+# More flags for swift build, e.g. -j 1.
+SWIFT_BUILD_FLAGS ?=
 # A scratch path of its own: the manual plugin rebuilds .build/release with a dynamic stdlib.
-SWIFT_BUILD = $(SWIFT) build -c release --static-swift-stdlib --scratch-path .build/static
+SWIFT_BUILD = $(SWIFT) build -c release --static-swift-stdlib --scratch-path .build/static $(SWIFT_BUILD_FLAGS)
 BIN_DIR = $(shell $(SWIFT) build -c release --scratch-path .build/static --show-bin-path)
 MAN_DIR = .build/plugins/GenerateManual/outputs
 PROGRAMS = cuffctl cuffd cuff-forward
 
 .PHONY: all man completions install uninstall test clean
 
-# One build per product: swift build honours only the last --product it is given.
+# One build per product: swift build honours only the last --product it is given. SwiftPM does not know that a
+# program's order file is an input of its link, so a program older than its order file is deleted first, to be linked
+# again. Then what the release link promises (Package.swift, smallResidentFootprint): each order file still matches
+# its program, and no library taken from its archive is loaded as a shared object.
 all:
-	for program in $(PROGRAMS); do $(SWIFT_BUILD) --product $$program || exit 1; done
+	bin=$(BIN_DIR); for program in $(PROGRAMS); do \
+	    order=Sources/$$program/$$program.order; \
+	    if [ -e $$order ] && [ $$order -nt $$bin/$$program ]; then rm -f $$bin/$$program; fi; \
+	    $(SWIFT_BUILD) --product $$program || exit 1; \
+	done
+	scripts/check-cuffd-order $(BIN_DIR)
+	scripts/check-linked-libraries $(BIN_DIR)
 
 man:
 	$(SWIFT) package --allow-writing-to-package-directory generate-manual --multi-page --section 1 --authors "cuffd project"

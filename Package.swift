@@ -1,20 +1,43 @@
 // swift-tools-version: 6.1
+import Foundation
 import PackageDescription
 
-/// How the installed programs (cuffd, cuff-forward) are linked, for a small resident footprint (Benchmarks/RESULTS.md,
-/// "The daemon"): lld with packed relative relocations (DT_RELR, glibc ≥ 2.36: ld.so reads 17 KiB of them instead of
-/// 2.1 MiB), no dynamic symbol table beyond what libraries need (the runtime's dladdr scanned 15 000 exported names at
-/// start-up), the functions the program runs placed together (`order`, the list Benchmarks/cuffd-order or
-/// Benchmarks/cuff-forward-order writes), and
-/// `archives` linked from their .a instead of their shared objects, so that only what the program runs of them is
-/// resident, among the ordered code. libstdc++ is linked only by the static-stdlib build (`make`), which alone passes
-/// -lstdc++. The linker finds the shared objects first (SwiftPM puts pkg-config's -L before these flags, and lld's
-/// -Bstatic is positional), so --remap-inputs swaps each for a script in link/ naming the archive.
+/// How the installed programs (cuffd, cuff-forward) are linked in a release build (`make`, the package, `swift build -c
+/// release`), for a small resident footprint (Benchmarks/RESULTS.md, "The daemon"): lld with packed relative
+/// relocations (DT_RELR, glibc ≥ 2.36: ld.so reads 17 KiB of them instead of 2.1 MiB), no dynamic symbol table beyond
+/// what libraries need (the runtime's dladdr scanned 15 000 exported names at start-up), the functions the program
+/// runs placed together (`order`, the list Benchmarks/cuffd-order or Benchmarks/cuff-forward-order writes; the
+/// release build checks that it still matches: scripts/check-cuffd-order), and `archives` linked from their .a instead
+/// of their shared objects, so that only what the program runs of them is resident, among the ordered code. libstdc++
+/// is linked only by the static-stdlib build (`make`), which alone passes -lstdc++. The linker finds the shared objects
+/// first (SwiftPM puts pkg-config's -L before these flags, and lld's -Bstatic is positional), so --remap-inputs swaps
+/// each for a script in link/ naming the archive; the archives of PostgreSQL's server development package that libpq.a
+/// needs are found in `pg_config --pkglibdir` (link/libpq.ld). Debug and test builds link as SwiftPM does by default.
 func smallResidentFootprint(order: String, archives: [String]) -> [LinkerSetting] {
     [.unsafeFlags(
         ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
          "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/\(order)", "-Xlinker", "--no-warn-symbol-ordering"]
-            + archives.flatMap { ["-Xlinker", "--remap-inputs=*/\($0).so=\(Context.packageDirectory)/link/\($0).ld"] })]
+            + archives.flatMap { ["-Xlinker", "--remap-inputs=*/\($0).so=\(Context.packageDirectory)/link/\($0).ld"] }
+            + (archives.contains("libpq") ? postgreSQLLibraryDirectory().map { ["-Xlinker", "-L\($0)"] } ?? [] : []),
+        .when(configuration: .release))]
+}
+
+/// `pg_config --pkglibdir`: where the PostgreSQL that libpq-dev belongs to keeps its server development package's
+/// archives (/usr/lib/postgresql/MAJOR/lib on Debian; docs/installation.md), or `CUFFD_POSTGRESQL_LIBDIR`, in which the
+/// Makefile passes pg_config's answer: SwiftPM keeps a manifest's result until the manifest or the environment changes,
+/// and so would keep an old PostgreSQL's folder across an upgrade. Without either, none: a release link of cuff-forward
+/// then fails naming libpgcommon_shlib.a.
+func postgreSQLLibraryDirectory() -> String? {
+    if let directory = ProcessInfo.processInfo.environment["CUFFD_POSTGRESQL_LIBDIR"], !directory.isEmpty { return directory }
+    let process = Process(), output = Pipe()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["pg_config", "--pkglibdir"]
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return nil }
+    let directory = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return process.terminationStatus == 0 ? directory.trimmingCharacters(in: .whitespacesAndNewlines) : nil
 }
 
 let package = Package(
@@ -52,6 +75,7 @@ let package = Package(
                 "JSONEscaping",
                 "ReadingColumns",
                 "Diagnostics",
+                "TerminalEscaping",
                 "ForwardingStatus",
                 "HealthStore",
                 "ReadingQueries",
@@ -66,9 +90,11 @@ let package = Package(
         // The typed client of org.bluez: one mirror of its tree, agent, GattProfile1 auto-connect, recovery.
         .target(name: "BlueZ", dependencies: ["Broadcasting", "DBus", "GATTHealth"]),
         // The domain: cuff sessions, readings, correlation inputs, dedupe keys, time handling.
-        .target(name: "Gateway", dependencies: ["BlueZ", "Broadcasting", "GATTHealth"]),
+        .target(name: "Gateway", dependencies: ["BlueZ", "Broadcasting", "CuffRecording", "GATTHealth"]),
+        // A cuff's conversation as `cuffctl capture` records it and cuff-sim replays it: the one statement of the format.
+        .target(name: "CuffRecording", dependencies: ["GATTHealth", "JSONEscaping"]),
         // systemd without libsystemd: sd_notify readiness and watchdog, the journal's native protocol.
-        .target(name: "SystemdSupport", dependencies: ["CLinux", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "SystemdSupport", dependencies: ["CLinux", "TerminalEscaping", .product(name: "Logging", package: "swift-log")]),
         // libbluetooth, only where BlueZ's D-Bus API cannot answer (adapter checks in `cuffctl doctor`).
         .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
         // `cuffctl doctor`'s checks of the machine: kernel Bluetooth, adapters, rfkill, policy, store, clock.
@@ -83,6 +109,9 @@ let package = Package(
         .target(name: "DurableFiles"),
         // The one JSON string escaper (RFC 8259 §7), of cuffctl's JSON and cuff-forward's MQTT payloads; no Foundation.
         .target(name: "JSONEscaping"),
+        // The one escaper of strings from devices for a line a person reads (a terminal's control sequences shown as
+        // `\x1b`): cuffctl's human output, cuffd's stderr and the journal's MESSAGE; no Foundation.
+        .target(name: "TerminalEscaping"),
         // systemd-style configuration files (systemd.syntax(7)): sections, keys, typed values, errors naming the line;
         // cuffd.conf and cuff-forward's forward.conf both.
         .target(name: "INIConfiguration"),
@@ -90,7 +119,7 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "BlueZ", "CuffdVersion", "DBus", "DurableFiles", "GATTHealth", "Gateway", "HealthStore", "INIConfiguration", "ReadingColumns", "ReadingQueries", "SystemdSupport", "CLinux",
+                "BlueZ", "CuffdVersion", "CuffRecording", "DBus", "DurableFiles", "GATTHealth", "Gateway", "HealthStore", "INIConfiguration", "ReadingColumns", "ReadingQueries", "SystemdSupport", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -115,7 +144,7 @@ let package = Package(
         .executableTarget(
             name: "cuffd",
             dependencies: [
-                "CuffdVersion", "Daemon", "DBus", "MainLoop", "SystemdSupport", "CDBusStatic",
+                "CuffdVersion", "Daemon", "DBus", "MainLoop", "SystemdSupport", "TerminalEscaping", "CDBusStatic",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -178,7 +207,7 @@ let package = Package(
         // replacement on stdout, and is SIGKILLed after a random number of steps.
         .executableTarget(name: "durable-file-crash-writer", dependencies: ["DurableFiles"], path: "Tests/durable-file-crash-writer"),
         // The emulated bluetoothd behind `cuff-sim`: scenario files and the cuffs they script.
-        .target(name: "CuffSimulation", dependencies: ["BlueZ", "DBus", "GATTHealth"]),
+        .target(name: "CuffSimulation", dependencies: ["BlueZ", "CuffRecording", "DBus", "GATTHealth"]),
         // `cuff-sim --scenario FILE [--bus ADDRESS]`: owns org.bluez on a bus with scripted cuffs; `cuff-sim replay
         // SCENARIO --store PATH` plays them into a store without Bluetooth. Not shipped.
         .executableTarget(
@@ -196,13 +225,15 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "cuffctlTests", dependencies: ["cuffctl", "DBusTestSupport", "ForwardingStatus"]),
+        .testTarget(
+            name: "cuffctlTests",
+            dependencies: ["cuffctl", "DBusTestSupport", "ForwardingStatus", "HealthStore", "ReadingColumns", "TerminalEscaping", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "CuffSimulationTests", dependencies: ["CuffSimulation", "DBus", "DBusTestSupport"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "GatewayTestSupport", "BlueZ", "CuffSimulation", "DBus", "DBusTestSupport"]),
         // The Gateway in-process and in virtual time: an in-memory Bluetooth central, a clock tests advance
         // (docs/gateway.md, "Seams").
         .target(
-            name: "GatewayTestSupport", dependencies: ["BlueZ", "CuffSimulation", "DBus", "DBusTestSupport", "Gateway", "GATTHealth"],
+            name: "GatewayTestSupport", dependencies: ["BlueZ", "CuffRecording", "CuffSimulation", "DBus", "DBusTestSupport", "Gateway", "GATTHealth"],
             path: "Tests/GatewayTestSupport"),
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "CuffSimulation", "DBus", "DBusTestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "DBusTestSupport"]),
@@ -222,7 +253,7 @@ let package = Package(
         .testTarget(
             name: "DaemonTests",
             dependencies: [
-                "BlueZ", "Daemon", "DBus", "Gateway", "GATTHealth", "HealthStore", "CuffSimulation", "ScenarioReplay", "ReadingColumns", "ReadingQueries",
+                "BlueZ", "Daemon", "DBus", "Gateway", "GATTHealth", "HealthStore", "CuffSimulation", "ScenarioReplay", "ReadingColumns", "ReadingQueries", "MainLoop",
                 .product(name: "Logging", package: "swift-log"), .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
@@ -272,10 +303,10 @@ let package = Package(
         // What the benchmarks share: a synthetic store, cuffd on it beside cuff-sim, a process's figures.
         .target(name: "BenchmarkSupport", dependencies: ["DBusTestSupport", "HealthStore"], path: "Benchmarks/BenchmarkSupport"),
         // cuff-forward catching up a backlog into an empty central table, beside psql's COPY of the same rows.
-        // Run (root): swift build -c release && swift run -c release forward-benchmark [READINGS]
+        // Run (root): swift build -c release && swift run -c release forward-benchmark [--heart-rate] [READINGS]
         .executableTarget(
             name: "forward-benchmark",
-            dependencies: ["BenchmarkSupport", "DBusTestSupport"],
+            dependencies: ["BenchmarkSupport", "BlueZ", "Daemon", "DBusTestSupport", "Gateway", "HealthStore"],
             path: "Benchmarks/forward-benchmark"
         ),
         // cuff-forward's PostgreSQL client library side by side: libpq through its wrapper and postgres-nio, each in
@@ -312,6 +343,14 @@ let package = Package(
         .target(name: "CAllocationCounter", path: "Benchmarks/CAllocationCounter"),
         // The opaque sink decode-benchmark hands each decoded value to, as the C reference's harness does.
         .target(name: "CBenchmarkSink", path: "Benchmarks/CBenchmarkSink"),
+        // cuffd on a million readings, a cuff indicating every second, and clients with and without grants hammering
+        // Statistics and Readings: indication → committed with and without them (docs/dbus-api.md, "Reads").
+        // Run (root): swift build -c release && .build/release/reads-benchmark [READINGS] [CLIENTS] [CALLS_IN_FLIGHT] [MEASURED]
+        .executableTarget(
+            name: "reads-benchmark",
+            dependencies: ["BenchmarkSupport", "CuffSimulation", "DBus", "DBusTestSupport"],
+            path: "Benchmarks/reads-benchmark"
+        ),
         .executableTarget(
             name: "dbus-benchmark",
             dependencies: ["DBus", "DBusTestSupport"],

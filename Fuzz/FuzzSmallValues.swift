@@ -36,7 +36,7 @@ func checkDateTime(_ bytes: UnsafeRawBufferPointer) {
 }
 
 /// Device Information strings never fail; trailing NULs are dropped and nothing else: valid UTF-8 comes
-/// back byte for byte, and invalid UTF-8 is repaired, not cut.
+/// back byte for byte, and invalid UTF-8 is repaired, not cut; escaped for a person, no control is left.
 func checkDeviceInformationString(_ bytes: UnsafeRawBufferPointer) {
     let string = DeviceInformationString(decoding: bytes)
     var kept = Array(bytes)
@@ -47,6 +47,15 @@ func checkDeviceInformationString(_ bytes: UnsafeRawBufferPointer) {
     } else {
         invariant(string.value.unicodeScalars.contains("\u{FFFD}"), "invalid UTF-8 not repaired")
     }
+    // As cuffctl and cuffd's log show it to a person (docs/cuffctl.md, "Strings from devices"): nothing a terminal acts
+    // on or takes for a line break is left — no control character (Cc), line or paragraph separator, or bidirectional
+    // embedding, override or isolate — and a string that has none of them, nor a backslash, is shown as it is.
+    let shown = TerminalText.escaped(string.value)
+    invariant(!shown.unicodeScalars.contains { scalar in
+        [.control, .lineSeparator, .paragraphSeparator].contains(scalar.properties.generalCategory)
+            || (scalar.properties.isBidiControl && !["\u{200E}", "\u{200F}", "\u{061C}"].contains(scalar))
+    }, "a character a terminal acts on was shown")
+    invariant(string.value.unicodeScalars.contains(where: TerminalText.needsEscaping) || shown == string.value, "plain text was changed")
 }
 
 /// SFLOAT (first two bytes) and FLOAT (first four): specials exactly on the five whole patterns; finite

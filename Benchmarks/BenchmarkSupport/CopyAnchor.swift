@@ -1,32 +1,34 @@
 import DBusTestSupport
 import Foundation
 
-/// The limit a PostgreSQL forwarding benchmark is measured beside: the rows of the central table `readings`, dumped by
+/// The limit a PostgreSQL forwarding benchmark is measured beside: the rows of a central table (`readings`, `heart_rates`), dumped by
 /// the server once, loaded again by `psql \copy` into the same, emptied, table over the same socket — as the
 /// superuser, since COPY FROM refuses a table with row security to every other role.
 public struct CopyAnchor {
     public let server: PostgresServer
     public let count: Int
+    public let table: String
     private let rows: String
 
-    /// Dumps the `count` rows `readings` holds now.
-    public init(_ server: PostgresServer, count: Int) throws {
+    /// Dumps the `count` rows `table` holds now.
+    public init(_ server: PostgresServer, table: String = "readings", count: Int) throws {
         self.server = server
         self.count = count
-        rows = server.directory.appendingPathComponent("readings.csv").path
-        try server.psql("COPY readings TO '\(rows)' (FORMAT csv)", database: "health")
+        self.table = table
+        rows = server.directory.appendingPathComponent("\(table).csv").path
+        try server.psql("COPY \(table) TO '\(rows)' (FORMAT csv)", database: "health")
     }
 
     /// Empties the table (``emptyCentralTable(_:)``), then loads the rows with psql: the seconds it took, the CPU
     /// seconds of psql and of the server meanwhile.
     public func load() throws -> Load {
-        try emptyCentralTable(server)
+        try emptyCentralTable(server, table)
         let serverBefore = serverCPUSeconds(server), psqlBefore = childrenCPUSeconds()
         let started = ContinuousClock.now
-        try server.psql("\\copy readings FROM '\(rows)' (FORMAT csv)", database: "health")
+        try server.psql("\\copy \(table) FROM '\(rows)' (FORMAT csv)", database: "health")
         let elapsed = seconds(since: started)
         let cpu = ["psql": childrenCPUSeconds() - psqlBefore, "PostgreSQL": serverCPUSeconds(server) - serverBefore]
-        guard try server.psql("SELECT count(*) FROM readings", database: "health") == ["\(count)"] else { fatalError("COPY did not load every row") }
+        guard try server.psql("SELECT count(*) FROM \(table)", database: "health") == ["\(count)"] else { fatalError("COPY did not load every row") }
         return Load(readings: count, seconds: elapsed, cpuSeconds: cpu)
     }
 }
@@ -52,10 +54,10 @@ public struct Load {
     }
 }
 
-/// Empties `readings` and writes a checkpoint, so that every load measured starts from an empty table and no
+/// Empties `table` and writes a checkpoint, so that every load measured starts from an empty table and no
 /// checkpoint of the previous one's WAL runs during it.
-public func emptyCentralTable(_ server: PostgresServer) throws {
-    try server.psql("TRUNCATE readings", database: "health")
+public func emptyCentralTable(_ server: PostgresServer, _ table: String = "readings") throws {
+    try server.psql("TRUNCATE \(table)", database: "health")
     try server.psql("CHECKPOINT", database: "health")
 }
 

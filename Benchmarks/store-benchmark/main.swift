@@ -7,6 +7,10 @@
 // 3. commit latency of one correlated reading (saveBloodPressure, one fsync'd commit) → p50/p99
 // 4. the last 100 readings (correlations with members), over the 1M-row reading data
 // 5. daily statistics (min, max, average, most recent) for a year over the heart-rate samples
+// 7. statistics of one person's readings (a read grant naming people: no rollup, that person's samples along
+//    sample_type_person_start), against everyone's from the rollup
+// 8. corrections: 1 000 readings deleted in one call (`cuffctl delete`), 1 000 revisions one call each (`annotate`), and
+//    1 000 revisions in one call (`cuffctl annotate ID…`)
 import Foundation
 import HealthStore
 
@@ -56,7 +60,7 @@ func reading(_ i: Int) -> BloodPressureReading {
     BloodPressureReading(
         systolic: Double(100 + i % 60), diastolic: Double(60 + i % 30), mean: Double(80 + i % 20), pulse: Double(50 + i % 40),
         receivedAt: yearStart.addingTimeInterval(Double(i) * year / Double(readingCount)), timeZoneIdentifier: "Europe/Berlin",
-        device: cuff, deviceUserID: 1, personIdentifier: "patient-0001", measurementStatus: 0, bodyPosition: .sittingDown,
+        device: cuff, deviceUserID: UInt8(1 + i % 2), personIdentifier: "patient-000\(1 + i % 2)", measurementStatus: 0, bodyPosition: .sittingDown,
         measurementLocation: .leftUpperArm, syncIdentifier: "C4F312FFFE53F2C9-1-\(i)")
 }
 var readingIngest = Duration.zero
@@ -109,6 +113,39 @@ for _ in 0..<50 {
     })
 }
 print("last 500 heart-rate samples: p50 \(ms(percentile(sampleTimes, 0.5)))")
+
+// 7. Statistics of one person: half the readings are patient-0001's.
+let reader = HealthClient.user(uid: 1000)
+try store.setAuthorization(AuthorizationGrant(uid: 1000, type: .bloodPressureSystolic, canShare: false, canRead: true, people: ["patient-0001"]), by: .user(uid: 0))
+for (name, range) in [("a year", nil), ("30 days", DateRange(start: yearStart.addingTimeInterval(year - 30 * 86_400), end: yearStart.addingTimeInterval(year), strictStartDate: true))] {
+    for (whose, client) in [("one person's, from the samples", reader), ("everyone's, from the rollup", daemon)] {
+        var times: [Duration] = []
+        var count = 0
+        for _ in 0..<10 {
+            times.append(try clock.measure {
+                count = try store.statistics(of: .bloodPressureSystolic, predicate: SamplePredicate(dateRange: range), options: .discrete, as: client).all.sampleCount
+            })
+        }
+        print("systolic statistics over \(name), \(whose) (\(count) readings): p50 \(ms(percentile(times, 0.5))), max \(ms(times.max()!))")
+    }
+}
+
+// 8. Corrections on request, spread over the year's readings.
+let deleted = (0..<1_000).map { "C4F312FFFE53F2C9-1-\($0 * (readingCount / 1_000))" }
+let deletion = try clock.measure { _ = try store.deleteCorrelations(of: .bloodPressure, syncIdentifiers: deleted, as: daemon) }
+print("delete 1000 readings in one call (tombstones, rollup slots recomputed, deletions remembered): \(ms(deletion))")
+let revised = (0..<1_000).map { "C4F312FFFE53F2C9-1-\($0 * (readingCount / 1_000) + 1)" }
+let revision = try clock.measure {
+    for id in revised {
+        _ = try store.reviseCorrelation(of: .bloodPressure, syncIdentifier: id, changes: [.exclusionReason: .string("benchmark")], as: daemon)
+    }
+}
+print("annotate 1000 readings, one revision (one commit) each: \(ms(revision)) in all")
+let bulk = (0..<1_000).map { "C4F312FFFE53F2C9-1-\($0 * (readingCount / 1_000) + 2)" }
+let bulkRevision = try clock.measure {
+    _ = try store.reviseCorrelations(of: .bloodPressure, syncIdentifiers: bulk, changes: [.exclusionReason: .string("benchmark")], as: daemon)
+}
+print("annotate 1000 readings in one call (`AnnotateReadings`: one transaction, revisions and edit history): \(ms(bulkRevision))")
 
 // STORE_BENCHMARK_READ_LOOP=n repeats the last-100 query n more times (for profiling the read path).
 if let loops = Int(ProcessInfo.processInfo.environment["STORE_BENCHMARK_READ_LOOP"] ?? "") {

@@ -33,9 +33,11 @@ extension BluezClient {
         for attempt in 1...max(1, attempts) {
             guard let device = mirror.device(id) else { return .failure(Self.unknown(id)) }
             if device.connected { return .success(()) }
+            // Connect's reply can overtake, on our signal stream, the PropertiesChanged that set Connected (as Pair's
+            // can): the link is up once the mirror shows it, or an event since this subscription did.
+            let events = events()
             do {
                 _ = try await connection.call(BluezName.service, device.path, BluezName.device, "Connect", timeout: .seconds(30))
-                return .success(())
             } catch {
                 last = BluezError(error)
                 if last.kind == .alreadyConnected { return .success(()) }
@@ -43,6 +45,13 @@ extension BluezClient {
                 // "BlueZ actually connected so we get Connected property changes that we need to wait
                 // for" (bleak): let a Connected true → false flap pass before trying again.
                 _ = try? await waitForDevice(id, timeout: .milliseconds(500)) { $0?.connected == false ? true : nil }
+                continue
+            }
+            do {
+                try await waitForDevice(id, timeout: .seconds(5), subscribed: events) { $0.map { $0.connected ? true : nil } ?? false }
+                return .success(())
+            } catch {
+                return .failure(error)
             }
         }
         return .failure(last)

@@ -26,13 +26,31 @@ extension BluezClient {
 
     /// `WriteValue` with `type` (docs/reference/BLUEZ-DBUS.md §8: RACP and the QardioArm control point are written with
     /// `request`).
+    /// Each write is announced as ``BluezEvent/write(_:_:)`` as it goes out, and again when it is refused.
     public func writeValue(_ bytes: [UInt8], to uuid: String, of device: DeviceID, type: WriteType = .request) async throws(BluezError) {
         let path = try characteristicPath(uuid, of: device)
         let options: [String: DBusVariant] = ["type": DBusVariant(type.rawValue)]
+        var write = GattWrite(uuid: uuid, bytes: bytes, type: type)
+        emit(.write(device, write))
         do {
             _ = try await connection.call(BluezName.service, path, BluezName.gattCharacteristic, "WriteValue", [.bytes(bytes), options.dbusValue])
         } catch {
+            let refusal = BluezError(error)
+            write.refusal = refusal.description
+            emit(.write(device, write))
+            throw refusal
+        }
+    }
+
+    /// `ReadValue` of the descriptor at `path` (`doc/gatt-api.txt`), for a capture's walk (docs/capture.md).
+    public func readDescriptor(_ descriptor: GattDescriptor) async throws(BluezError) -> [UInt8] {
+        do {
+            let reply = try await connection.call(BluezName.service, descriptor.path, BluezName.gattDescriptor, "ReadValue", [[String: DBusVariant]().dbusValue])
+            return try reply.first?.decode([UInt8].self) ?? []
+        } catch let error as DBusError {
             throw BluezError(error)
+        } catch {
+            throw BluezError(DBusError(.invalidArgs, "ReadValue answered \(error)"))
         }
     }
 

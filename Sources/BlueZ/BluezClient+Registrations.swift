@@ -19,7 +19,7 @@ extension BluezClient {
     func registerEverything() async {
         await registerAgent()
         for adapter in mirror.adapters { await registerApplication(on: adapter) }
-        for device in registrations.notifyIntents.keys { enableNotifications(device) }
+        for device in Set(registrations.notifyIntents.keys).union(registrations.captureIntents.keys) { enableNotifications(device) }
         for (address, filter) in registrations.discovery {
             if let adapter = mirror.adapter(address) { try? await startDiscoverySession(on: adapter, filter: filter) }
         }
@@ -76,9 +76,27 @@ extension BluezClient {
         enableNotifications(device)
     }
 
-    /// Ends our notify sessions on `device` (`StopNotify`) and forgets the wish.
+    /// Ends our notify sessions on `device` (`StopNotify`) and forgets the wish; a capture's stay while it runs.
     public func stopNotifying(_ device: DeviceID) async {
         guard let uuids = registrations.notifyIntents.removeValue(forKey: device) else { return }
+        await stopSessions(device, uuids.subtracting(registrations.captureIntents[device] ?? []))
+    }
+
+    /// Keeps sessions on `uuids` of `device` for a capture (docs/capture.md), as ``keepNotifying(_:uuids:)`` does for
+    /// the Gateway, without counting them in ``isNotifying(_:)``.
+    public func keepCaptureNotifying(_ device: DeviceID, uuids: Set<String>) {
+        registrations.captureIntents[device, default: []].formUnion(uuids.map { $0.lowercased() })
+        enableNotifications(device)
+    }
+
+    /// Ends the capture's sessions on `device` that the Gateway does not want too, and forgets the capture's wish.
+    public func stopCaptureNotifying(_ device: DeviceID) async {
+        guard let uuids = registrations.captureIntents.removeValue(forKey: device) else { return }
+        await stopSessions(device, uuids.subtracting(registrations.notifyIntents[device] ?? []))
+    }
+
+    /// `StopNotify` on our sessions on `uuids` of `device`.
+    private func stopSessions(_ device: DeviceID, _ uuids: Set<String>) async {
         for characteristic in mirror.characteristics(of: device) where uuids.contains(characteristic.uuid) {
             guard registrations.notifyingPaths.remove(characteristic.path) != nil else { continue }
             _ = try? await connection.call(BluezName.service, characteristic.path, BluezName.gattCharacteristic, "StopNotify")
@@ -88,7 +106,7 @@ extension BluezClient {
     /// Calls `StartNotify` on every wished-for characteristic of `device` that is exported and has no
     /// session of ours yet. Each call runs in a task, so values it triggers are processed meanwhile.
     func enableNotifications(_ device: DeviceID) {
-        guard isAvailable, let uuids = registrations.notifyIntents[device] else { return }
+        guard isAvailable, let uuids = registrations.wished(device) else { return }
         for characteristic in mirror.characteristics(of: device)
         where uuids.contains(characteristic.uuid) && characteristic.canNotify
             && !registrations.notifyingPaths.contains(characteristic.path) && !registrations.startingPaths.contains(characteristic.path) {

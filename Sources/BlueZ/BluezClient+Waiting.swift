@@ -5,11 +5,12 @@ import DBus
 extension BluezClient {
     /// Waits until `decide` says true (done) or false (failed) of the device's state; nil means keep
     /// waiting. A device that is not in the mirror is passed as nil. Throws `NoReply` on timeout and
-    /// `NotConnected` when `decide` answers false.
+    /// `NotConnected` when `decide` answers false. `subscribed`, when given, is a stream of ``events()`` taken
+    /// earlier — before a call whose effects its reply may overtake — so that states since then are decided on too.
     func waitForDevice(
-        _ id: DeviceID, timeout: Duration, _ decide: @escaping @Sendable (Device?) -> Bool?
+        _ id: DeviceID, timeout: Duration, subscribed: AsyncStream<BluezEvent>? = nil, _ decide: @escaping @Sendable (Device?) -> Bool?
     ) async throws(BluezError) {
-        let events = events()
+        let events = subscribed ?? events()
         switch decide(mirror.device(id)) {
         case true?: return
         case false?: throw Self.linkLost(id)

@@ -76,6 +76,7 @@ public actor BluezClient {
     public func device(at path: DBusObjectPath) -> Device? { mirror.device(at: path) }
     public func characteristics(of device: DeviceID) -> [GattCharacteristic] { mirror.characteristics(of: device) }
     public func characteristic(_ uuid: String, of device: DeviceID) -> GattCharacteristic? { mirror.characteristic(uuid, of: device) }
+    public func descriptors(of device: DeviceID) -> [GattDescriptor] { mirror.descriptors(of: device) }
 
     // MARK: - Following bluetoothd
 

@@ -97,6 +97,19 @@ struct ObjectMirror {
             .compactMap { characteristic(at: $0) }
     }
 
+    /// Every descriptor exported beneath a device's characteristics, in path order.
+    func descriptors(of device: DeviceID) -> [GattDescriptor] {
+        guard let devicePath = self.device(device)?.path else { return [] }
+        return objects.keys.filter { $0.isDescendant(of: devicePath) }.sorted().compactMap { path in
+            guard let properties = properties(BluezName.gattDescriptor, at: path),
+                  let uuid = try? properties.property("UUID", as: String.self),
+                  let characteristic = try? properties.property("Characteristic", as: DBusObjectPath.self)
+            else { return nil }
+            let flags = Set(((try? properties.property("Flags", as: [String].self)) ?? nil) ?? [])
+            return GattDescriptor(path: path, device: device, uuid: uuid, characteristic: characteristic, flags: flags)
+        }
+    }
+
     /// The characteristic `uuid` of a device; when a device has it in several services, the first.
     func characteristic(_ uuid: String, of device: DeviceID) -> GattCharacteristic? {
         characteristics(of: device).first { $0.uuid == uuid.lowercased() }

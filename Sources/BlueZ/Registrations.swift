@@ -11,12 +11,21 @@ struct Registrations {
     /// Characteristics to keep notifications or indications enabled on, by device and UUID: the standing
     /// wish, whatever bluetoothd currently exports.
     var notifyIntents: [DeviceID: Set<String>] = [:]
+    /// The same for a capture (docs/capture.md): sessions on top of the standing wish, which never count as the
+    /// device's notifications being up (``BluezClient/isNotifying(_:)``).
+    var captureIntents: [DeviceID: Set<String>] = [:]
     /// Characteristic objects with a `StartNotify` session of ours on this bluetoothd.
     var notifyingPaths: Set<DBusObjectPath> = []
     /// Characteristic objects whose `StartNotify` is under way.
     var startingPaths: Set<DBusObjectPath> = []
     /// Adapters we run discovery on, with the filter, to resume after a restart.
     var discovery: [BluetoothAddress: DiscoveryFilter] = [:]
+
+    /// Every characteristic of `device` some session is wished for.
+    func wished(_ device: DeviceID) -> Set<String>? {
+        guard notifyIntents[device] != nil || captureIntents[device] != nil else { return nil }
+        return (notifyIntents[device] ?? []).union(captureIntents[device] ?? [])
+    }
 
     mutating func bluetoothdRestarted() {
         agentRegistered = false

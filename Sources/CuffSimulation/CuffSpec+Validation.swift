@@ -5,6 +5,7 @@ extension CuffSpec {
     /// Checks that values decode as their characteristics, times do not go back, and each field has the
     /// service it needs; throws with the JSON path of the first field that breaks a rule.
     func validate(path: String) throws(ScenarioError) {
+        if let recorded { return try recorded.validate(path: path + ".recorded") }
         guard services.contains(.bloodPressure) || services.contains(.heartRate) || vendor == .omron || vendor == .omronModern else {
             throw ScenarioError(path: path + ".services", message: "a cuff needs 1810 or 180D, or an Omron service (\"vendor\": \"omron\" or \"omronModern\")")
         }
@@ -32,7 +33,7 @@ extension CuffSpec {
 
     /// The services the cuff advertises (Device1 `UUIDs`): its SIG services, and Omron's when it speaks it.
     public var advertisedUUIDs: [String] {
-        services.map(\.uuid) + (omron.map { [$0.model.stack.serviceUUID] } ?? [])
+        recorded?.uuids ?? services.map(\.uuid) + (omron.map { [$0.model.stack.serviceUUID] } ?? [])
     }
 
     /// `hex` decoded as `type`, or the decoder's reason at `path`.
@@ -56,10 +57,7 @@ extension CuffSpec {
         var previous = 0.0
         for (index, step) in steps.enumerated() {
             let stepPath = path + "[\(index)]"
-            guard step.after >= previous else {
-                throw ScenarioError(path: stepPath + ".after", message: "\(step.after) s comes before the previous step (\(previous) s)")
-            }
-            previous = step.after
+            try ScenarioError.checkTimeOrder(step.after, previous: &previous, path: stepPath)
             if case let .measure(user, slot) = step.action {
                 guard let omron else { throw ScenarioError(path: stepPath + ".measure", message: "needs \"vendor\": \"omron\" or \"omronModern\"") }
                 guard (1 ... omron.model.users).contains(user) else {

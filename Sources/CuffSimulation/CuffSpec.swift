@@ -1,4 +1,5 @@
 import BlueZ
+import CuffRecording
 import GATTHealth
 
 /// One emulated cuff: what it advertises, how it pairs, what it holds, and its timeline.
@@ -32,17 +33,35 @@ public struct CuffSpec: Decodable, Sendable, Equatable {
     public var onStart: [TimelineStep]
     /// An Omron cuff's model and memory (`"vendor": "omron"`, docs/omron.md).
     public var omron: OmronSpec?
+    /// A cuff of the `recorded` kind: the GATT database and conversation a capture recorded, played back as they were
+    /// (docs/cuff-sim.md, "Recorded cuffs"); nil for a cuff the other fields describe.
+    public var recorded: RecordedCuff?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case address, name, services, pairing, bonded, deviceInformation, feature, storedRecords, timeline, records,
-            recordSegmentSize, clock, vendor, onStart, omron
+            recordSegmentSize, clock, vendor, onStart, omron, recorded
     }
+
+    /// What a recorded cuff takes beside `recorded`: who it is and how it pairs; its database and conversation are the
+    /// recording's.
+    static let recordedKeys: Set<CodingKeys> = [.address, .name, .pairing, .bonded, .recorded]
 
     public init(from decoder: any Decoder) throws {
         try decoder.refuseUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         address = try container.decode(BluetoothAddress.self, forKey: .address)
         name = try container.decode(String.self, forKey: .name)
+        pairing = try container.decodeIfPresent(PairingRequirement.self, forKey: .pairing) ?? .none
+        bonded = try container.decodeIfPresent(Bool.self, forKey: .bonded) ?? false
+        recorded = try container.decodeIfPresent(RecordedCuff.self, forKey: .recorded)
+        if recorded != nil {
+            if let other = container.allKeys.sorted(by: { $0.stringValue < $1.stringValue }).first(where: { !Self.recordedKeys.contains($0) }) {
+                throw DecodingError.dataCorruptedError(
+                    forKey: other, in: container, debugDescription: "a recorded cuff's services and conversation are in \"recorded\"; not beside it")
+            }
+            (services, feature, storedRecords, timeline, onStart) = ([], HexValue(bytes: [0, 0]), [], [], [])
+            return
+        }
         let serviceNames = try container.decode([String].self, forKey: .services)
         services = try serviceNames.map { text in
             guard let number = BluetoothUUID.shortNumber(text), let service = HealthService(rawValue: number) else {
@@ -52,8 +71,6 @@ public struct CuffSpec: Decodable, Sendable, Equatable {
             }
             return service
         }
-        pairing = try container.decodeIfPresent(PairingRequirement.self, forKey: .pairing) ?? .none
-        bonded = try container.decodeIfPresent(Bool.self, forKey: .bonded) ?? false
         deviceInformation = try container.decodeIfPresent(DeviceInformationSpec.self, forKey: .deviceInformation)
         feature = try container.decodeIfPresent(HexValue.self, forKey: .feature) ?? HexValue(bytes: [0, 0])
         storedRecords = try container.decodeIfPresent([HexValue].self, forKey: .storedRecords) ?? []

@@ -39,6 +39,15 @@ public struct ScenarioError: Error, Equatable, CustomStringConvertible {
 
     public var description: String { path.isEmpty ? message : "\(path): \(message)" }
 
+    /// Refuses a step at `after` seconds that comes before the step before it (at `previous`), and moves `previous` on:
+    /// a timeline's steps, and a recorded link's, are in time order (docs/cuff-sim.md).
+    static func checkTimeOrder(_ after: Double, previous: inout Double, path: String) throws(ScenarioError) {
+        guard after >= previous else {
+            throw ScenarioError(path: path + ".after", message: "\(after) s comes before the previous step (\(previous) s)")
+        }
+        previous = after
+    }
+
     private static func reason(_ context: DecodingError.Context) -> String {
         if let underlying = context.underlyingError { return "not valid JSON (\(underlying))" }
         return context.debugDescription

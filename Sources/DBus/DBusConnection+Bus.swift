@@ -47,14 +47,18 @@ extension DBusConnection {
     }
 
     /// Who is behind a connection (`GetConnectionCredentials`): the unix user, its groups (dbus ≥ 1.13's
-    /// `UnixGroupIDs`, the groups the bus saw when the caller connected) and the process id.
+    /// `UnixGroupIDs`, the groups the bus saw when the caller connected) and the process id. Asked of the bus once
+    /// per unique name (``CredentialsCache``).
     public func credentials(of connectionName: String) async throws(DBusError) -> ConnectionCredentials {
+        if let known = credentialsCache.withLock({ $0[connectionName] }) { return known }
         let reply = try await callBus("GetConnectionCredentials", [.string(connectionName)])
         guard let properties = try? reply.first?.decode(DBusProperties.self),
               let uid = try? properties.property("UnixUserID", as: UInt32.self)
         else { throw DBusError(.failed, "unexpected GetConnectionCredentials reply \(reply)") }
         let groups = ((try? properties.property("UnixGroupIDs", as: [UInt32].self)) ?? nil) ?? []
-        return ConnectionCredentials(uid: uid, groups: Set(groups), processID: try? properties.property("ProcessID", as: UInt32.self))
+        let credentials = ConnectionCredentials(uid: uid, groups: Set(groups), processID: try? properties.property("ProcessID", as: UInt32.self))
+        credentialsCache.withLock { $0.remember(credentials, of: connectionName) }
+        return credentials
     }
 
     /// Owner changes of one well-known name (a service starting, stopping or restarting),

@@ -93,14 +93,14 @@ extension DBusConnection {
                 return true
             }
             let call = DBusMethodCall(message: message, connection: self)
-            Task {
+            Task(executorPreference: methodCallExecutor) {
                 let result: Result<[DBusValue], DBusError>
                 do {
                     result = .success(try await method.handler(call))
                 } catch {
                     result = .failure(Self.dbusError(from: error))
                 }
-                self.queue.async { self.reply(to: message, result) }
+                self.reply(to: message, result)
             }
         }
         return true
@@ -114,6 +114,8 @@ extension DBusConnection {
         DBusError(.unknownMethod, "no method \(message.member ?? "") (\(message.signature)) on \(message.interface ?? "any interface") at \(message.path?.text ?? "")")
     }
 
+    /// Any thread: the reply is marshalled on the calling one (a handler's task), so that a large reply does not hold
+    /// up the connection's queue, which only sends it.
     func reply(to message: DBusMessage, _ result: Result<[DBusValue], DBusError>) {
         guard !message.noReplyExpected else { return }
         let reply = switch result {
@@ -168,14 +170,14 @@ extension DBusConnection {
                 return reply(to: message, .failure(DBusError(.invalidArgs, "property \(name) is \(property.type.signature), got \(message.arguments[2])")))
             }
             let call = DBusMethodCall(message: message, connection: self)
-            Task {
+            Task(executorPreference: methodCallExecutor) {
                 do {
                     let stored = try await setter(value, call)
                     try await self.setProperties([name: stored], interface: interfaceName, at: path)
-                    self.queue.async { self.reply(to: message, .success([])) }
+                    self.reply(to: message, .success([]))
                 } catch {
                     let failure = Self.dbusError(from: error)
-                    self.queue.async { self.reply(to: message, .failure(failure)) }
+                    self.reply(to: message, .failure(failure))
                 }
             }
         default:

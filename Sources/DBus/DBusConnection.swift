@@ -1,6 +1,7 @@
 import Broadcasting
 import CDBus
 import Dispatch
+import Synchronization
 
 /// A private libdbus connection driven by its own serial queue (docs/reference/BLUEZ-DBUS.md §15): never the
 /// shared connection, never exit-on-disconnect, never a blocking call once it is running. Every
@@ -32,6 +33,10 @@ public final class DBusConnection: @unchecked Sendable {
     var pendingReplies: [ObjectIdentifier: PendingReply] = [:]
     let connectionEvents = Broadcaster<DBusConnectionEvent>()
     private(set) var isOpen = true
+    /// Where the handlers of exported methods run (``runMethodCalls(on:)``).
+    var methodCallExecutor: (any TaskExecutor)?
+    /// Any thread.
+    let credentialsCache = Mutex(CredentialsCache())
 
     /// Connects, authenticates and registers with the bus (`Hello`). This one step blocks the
     /// calling thread, before the connection has a loop; callers do it at start-up.
@@ -91,6 +96,14 @@ public final class DBusConnection: @unchecked Sendable {
         objects = ObjectTree()
         dbus_connection_remove_filter(raw, messageFilter, Unmanaged.passUnretained(self).toOpaque())
         Unmanaged.passUnretained(self).release()
+    }
+
+    /// Runs the handlers of the methods and property setters exported on this connection as tasks preferring
+    /// `executor` (`Task(executorPreference:)`), or on the default executor when nil, as before it was called:
+    /// cuffd runs its control API's calls on a thread of their own, beside the loop that commits readings
+    /// (docs/architecture.md, "One thread for Swift concurrency"). For the calls that arrive afterwards.
+    public func runMethodCalls(on executor: (any TaskExecutor)?) async {
+        await onQueue { self.methodCallExecutor = executor }
     }
 
     /// Connection events: `.disconnected` when the bus goes away or the connection is closed.

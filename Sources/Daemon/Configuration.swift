@@ -58,6 +58,12 @@ public struct Configuration: Equatable, Sendable {
         return directory
     }
 
+    /// Every person a cuff's users are mapped to: whom a reading may be entered or moved for (docs/dbus-api.md,
+    /// "Correcting readings").
+    public var people: Set<String> {
+        Set(cuffs.flatMap { Array($0.people.values) + ($0.personWithoutUserID.map { [$0] } ?? []) })
+    }
+
     /// Parses a configuration file's text; `file` names it in errors.
     public init(parsing text: String, file: String) throws(ConfigurationError) {
         let document = try INIDocument(parsing: text, file: file)

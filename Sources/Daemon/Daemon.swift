@@ -9,12 +9,15 @@ import ServiceLifecycle
 import Synchronization
 import SystemdSupport
 
-/// cuffd running: the store, the bus connection shared by the BlueZ client and the control API, the
-/// Gateway between them. ``start(_:notifier:logger:)`` does every step that can fail for a reason a person
+/// cuffd running: the store, two bus connections — one for the control API, one for the BlueZ client, so that
+/// bluetoothd's signals never wait behind clients' calls on the way in —, the Gateway between them. ``start(_:notifier:logger:)`` does every step that can fail for a reason a person
 /// must fix, in order, each with its own exit status; ``run()`` is the swift-service-lifecycle service:
 /// ready, status, watchdog, the journal, until graceful shutdown (SIGTERM/SIGINT).
 public final class Daemon: Service, Sendable {
+    /// The control API's connection, which owns `org.cuffd.Gateway1`.
     let connection: DBusConnection
+    /// The BlueZ client's.
+    let bluetoothConnection: DBusConnection
     let gateway: CuffGateway
     let api: ControlAPI
     let notifier: ServiceNotifier
@@ -28,10 +31,11 @@ public final class Daemon: Service, Sendable {
     let isStopping = Mutex(false)
 
     private init(
-        connection: DBusConnection, gateway: CuffGateway, api: ControlAPI, notifier: ServiceNotifier, log: GatewayLog, logger: Logger,
+        connection: DBusConnection, bluetoothConnection: DBusConnection, gateway: CuffGateway, api: ControlAPI, notifier: ServiceNotifier, log: GatewayLog, logger: Logger,
         events: (api: AsyncStream<GatewayEvent>, log: AsyncStream<GatewayEvent>)
     ) {
         self.connection = connection
+        self.bluetoothConnection = bluetoothConnection
         self.gateway = gateway
         self.api = api
         self.notifier = notifier
@@ -75,16 +79,30 @@ public final class Daemon: Service, Sendable {
         } catch {
             throw .store(path: spoolPath, reason: "\(error)")
         }
-        let connection: DBusConnection
+        let connection: DBusConnection, bluetoothConnection: DBusConnection
         do {
             connection = try DBusConnection.open(options.bus, label: "cuffd")
         } catch {
             throw .bus(error.description)
         }
+        do {
+            bluetoothConnection = try DBusConnection.open(options.bus, label: "cuffd-bluez")
+        } catch {
+            connection.close()
+            throw .bus(error.description)
+        }
+        // Both connections, when start-up stops after they opened.
+        func closeConnections() {
+            connection.close()
+            bluetoothConnection.close()
+        }
+        await connection.runMethodCalls(on: options.methodCallExecutor)
         let gateway = CuffGateway(
-            bluetooth: BluezClient(connection: connection), store: HealthStoreReadingStore(store: store), registry: registry,
+            bluetooth: BluezClient(connection: bluetoothConnection), store: HealthStoreReadingStore(store: store), registry: registry,
             configuration: configuration.gatewayConfiguration, spool: spool)
-        let api = ControlAPI(connection: connection, gateway: gateway, store: store, policy: policy, version: options.version, logger: logger)
+        let api = ControlAPI(
+            connection: connection, gateway: gateway, store: store, policy: policy, version: options.version, logger: logger,
+            people: configuration.people)
         await api.export()
         do {
             switch try await connection.requestName(ControlAPI.busName) {
@@ -92,21 +110,21 @@ public final class Daemon: Service, Sendable {
             case .exists, .inQueue: throw StartupError.nameTaken
             }
         } catch let error as StartupError {
-            connection.close()
+            closeConnections()
             throw error
         } catch {
-            connection.close()
+            closeConnections()
             throw .nameDenied("\(error)")
         }
         let events = (api: await gateway.events(), log: await gateway.events())
         do {
             try await gateway.start()
         } catch {
-            connection.close()
+            closeConnections()
             throw .bluetooth("\(error)")
         }
         return Daemon(
-            connection: connection, gateway: gateway, api: api, notifier: notifier,
+            connection: connection, bluetoothConnection: bluetoothConnection, gateway: gateway, api: api, notifier: notifier,
             log: GatewayLog(detail: configuration.journalDetail, logger: logger), logger: logger, events: events)
     }
 
@@ -115,7 +133,7 @@ public final class Daemon: Service, Sendable {
         await api.setStatus(status)
         notifier.ready(status: status)
         logger.notice("cuffd ready: \(status)")
-        let busEvents = connection.events()
+        let busEvents = [connection.events(), bluetoothConnection.events()]
         try await withThrowingTaskGroup(of: Bool.self) { group in
             // Each task says whether its end is the daemon's end: the shutdown sequence, or a lost bus.
             group.addTask { await self.api.follow(self.apiEvents); return false }
@@ -124,11 +142,13 @@ public final class Daemon: Service, Sendable {
                 group.addTask { await self.watchdog(every: interval); return false }
             }
             // Without its bus cuffd can do nothing: exit, and let systemd start it again (Restart=on-failure).
-            group.addTask {
-                for await event in busEvents where event == .disconnected && !self.isStopping.withLock({ $0 }) {
-                    throw DaemonFailure.busLost
+            for events in busEvents {
+                group.addTask {
+                    for await event in events where event == .disconnected && !self.isStopping.withLock({ $0 }) {
+                        throw DaemonFailure.busLost
+                    }
+                    return false
                 }
-                return false
             }
             group.addTask {
                 try? await gracefulShutdown()
@@ -139,6 +159,7 @@ public final class Daemon: Service, Sendable {
                 try? await self.gateway.stopMeasurement(nil)
                 await self.gateway.stop()
                 self.connection.close()
+                self.bluetoothConnection.close()
                 return true
             }
             // The shutdown sequence ending, or any task failing, ends the rest: the watchdog and the bus
@@ -165,11 +186,14 @@ public final class Daemon: Service, Sendable {
         }
     }
 
-    /// `WATCHDOG=1` only after a round trip through the bus connection: it proves the loop that serves
-    /// BlueZ and the API is alive, not merely a timer (docs/reference/BLUEZ-DBUS.md §16).
+    /// `WATCHDOG=1` only after a round trip through each bus connection: it proves the loop and the connections
+    /// that serve BlueZ and the API are alive, not merely a timer (docs/reference/BLUEZ-DBUS.md §16).
     private func watchdog(every interval: Duration) async {
         while !Task.isCancelled {
-            if (try? await connection.nameOwner(of: ControlAPI.busName)) == connection.uniqueName { notifier.watchdog() }
+            if (try? await connection.nameOwner(of: ControlAPI.busName)) == connection.uniqueName,
+               (try? await bluetoothConnection.nameOwner(of: ControlAPI.busName)) == connection.uniqueName {
+                notifier.watchdog()
+            }
             guard (try? await Task.sleep(for: interval)) != nil else { return }
         }
     }

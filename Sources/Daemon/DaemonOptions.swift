@@ -15,6 +15,10 @@ public struct DaemonOptions: Sendable {
     public var readerGroup = "cuffd"
     /// What the control API reports and the store records as its source revision (debian/changelog).
     public var version = Release.version
+    /// Where the control API's method calls run (``DBusConnection/runMethodCalls(on:)``): in cuffd, a thread of their
+    /// own beside the main loop that runs the Gateway (docs/architecture.md, "One thread for Swift concurrency"); nil,
+    /// the default executor.
+    public var methodCallExecutor: (any TaskExecutor)?
 
     public init(configurationPath: String, storePath: String?, bus: DBusConnection.Bus) {
         self.configurationPath = configurationPath

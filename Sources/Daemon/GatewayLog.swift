@@ -19,6 +19,7 @@ public struct GatewayLog: Sendable {
         switch event {
         case let .session(_, .readingStored(reading, outcome)):
             ReadingLog.stored(reading, outcome: outcome, to: logger)
+            if outcome == .stored, !reading.isDeviceTimeBelieved { ReadingLog.timeNotBelieved(reading, to: logger) }
         case let .session(_, .measurementFailed(failure)):
             ReadingLog.failed(failure, to: logger)
         case let .session(address, .malformedValue(characteristic, error, payload)):

@@ -53,13 +53,15 @@ public struct HealthStoreReadingStore: ReadingStore {
     }
 
     /// The store's record of a Gateway reading: values as the cuff sent them with their unit, the device's
-    /// provenance, the device time only when known, and the raw payload kept as the device value.
+    /// provenance, the device time only when known — dated by it only when believed (docs/gateway.md, "Time") —, and
+    /// the raw payload kept as the device value.
     static func record(_ reading: Reading) -> BloodPressureReading {
         return BloodPressureReading(
             systolic: reading.systolic.doubleValue, diastolic: reading.diastolic.doubleValue,
             mean: reading.meanArterialPressure?.doubleValue,
             pressureUnit: reading.unit == .kilopascals ? .kilopascal : .millimeterOfMercury,
             pulse: reading.pulseRate?.doubleValue, deviceTimestamp: reading.deviceTime?.dateReadAsUTC,
+            isDeviceTimestampBelieved: reading.isDeviceTimeBelieved,
             clockOffsetMs: reading.clockOffset.map { Int64($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) },
             receivedAt: reading.receivedAt, device: device(reading.device, type: "blood-pressure-cuff"),
             deviceUserID: reading.userID, personIdentifier: reading.person, measurementStatus: reading.status?.rawValue,

@@ -33,6 +33,18 @@ public enum ReadingLog {
                     metadata: metadata)
     }
 
+    /// Logs that the time stamp of a reading just stored lay too far ahead of the gateway's clock to be believed
+    /// (``DeviceTimeTrust``): which cuff, its time as reported, and by how much (`BP_DEVICE_TIME_AHEAD`, in seconds).
+    public static func timeNotBelieved(_ reading: Reading, to logger: Logger) {
+        guard let lead = reading.deviceTimeLead, let time = reading.deviceTime?.isoString else { return }
+        let seconds = Int64((lead / .seconds(1)).rounded())
+        let span = "\(seconds / 86_400) days \(seconds % 86_400 / 3600) h \(seconds % 3600 / 60) min"
+        logger.warning(
+            "Cuff \(reading.device.address): its time stamp \(time) lies \(span) ahead of the gateway's clock, more than the \(Int(DeviceTimeTrust.maximumLead / .seconds(3600))) h cuffd believes: the reading is filed under the time cuffd received it",
+            metadata: ["BP_DEVICE": "\(reading.device.address)", "BP_DEVICE_TIME": "\(time)", "BP_DEVICE_TIME_AHEAD": "\(seconds)",
+                       "BP_SYNC_IDENTIFIER": "\(reading.syncIdentifier)"])
+    }
+
     /// Logs a measurement the cuff reported as failed, or whose values were implausible, why, and its bytes
     /// (`BP_PAYLOAD`, the hex `cuffctl decode` reads).
     public static func failed(_ failure: FailedMeasurement, to logger: Logger) {

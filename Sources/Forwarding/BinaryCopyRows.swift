@@ -16,7 +16,7 @@ struct BinaryCopyRows {
         append(Int32(0))  // header extension: none
     }
 
-    /// Starts a row of `fields` fields, each then written by ``text(_:)`` or ``number(_:)`` in the table's column order.
+    /// Starts a row of `fields` fields, each then written by ``text(_:)``, ``number(_:)``, ``boolean(_:)`` or ``field(_:)`` in the table's column order.
     mutating func row(fields: Int16) { append(fields) }
 
     mutating func text(_ value: String?) {
@@ -32,6 +32,19 @@ struct BinaryCopyRows {
         guard let value else { return append(Int32(-1)) }
         append(Int32(MemoryLayout<Number>.size))
         append(value.networkBits)
+    }
+
+    /// A boolean field: one byte, 1 for true (`boolsend`).
+    mutating func boolean(_ value: Bool) {
+        append(Int32(1))
+        bytes.append(value ? 1 : 0)
+    }
+
+    /// A field already in its type's binary form (an array of ``PostgresArray/binary(_:)``), or NULL.
+    mutating func field(_ value: [UInt8]?) {
+        guard let value else { return append(Int32(-1)) }
+        append(Int32(value.count))
+        bytes += value
     }
 
     /// The trailer, after the last row.

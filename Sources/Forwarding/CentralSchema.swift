@@ -54,6 +54,46 @@ enum CentralSchema {
         """
         ALTER TABLE readings ADD COLUMN device_firmware text;
         """,
+        // A reading's corrections (docs/dbus-api.md, "Correcting readings"): entered by hand, excluded on request and
+        // why, the arm and position, a note. Rows kept; an existing reading counts as one a cuff sent.
+        """
+        ALTER TABLE readings
+            ADD COLUMN entered_by_hand boolean NOT NULL DEFAULT false,
+            ADD COLUMN exclusion_reason text,
+            ADD COLUMN arm text,
+            ADD COLUMN position text,
+            ADD COLUMN note text;
+        """,
+        // Heart-rate sensors' samples (0x2A37), from cuffd's heart-rate change feed: a table of their own, with the
+        // readings' sync identifiers, tombstones, device columns and row security. Nothing of `readings` changes.
+        """
+        CREATE TABLE heart_rates (
+            sync_identifier text PRIMARY KEY,
+            sync_version bigint NOT NULL,
+            gateway text NOT NULL,
+            measured_at timestamptz NOT NULL,
+            bpm double precision NOT NULL,
+            sensor_contact text NOT NULL,
+            energy_expended integer,
+            rr_intervals integer[],
+            person text,
+            device_address text,
+            device_name text,
+            device_manufacturer text,
+            device_model text,
+            device_serial text,
+            device_firmware text,
+            deleted_at timestamptz,
+            received_at timestamptz NOT NULL DEFAULT now()
+        );
+        CREATE INDEX heart_rates_by_person ON heart_rates (person, measured_at) WHERE deleted_at IS NULL;
+        CREATE INDEX heart_rates_by_device ON heart_rates (device_address, measured_at) WHERE deleted_at IS NULL;
+        ALTER TABLE heart_rates ENABLE ROW LEVEL SECURITY;
+        ALTER TABLE heart_rates FORCE ROW LEVEL SECURITY;
+        CREATE POLICY heart_rates_of_own_gateway ON heart_rates
+            USING (gateway IN (SELECT name FROM gateways WHERE role = current_user))
+            WITH CHECK (gateway IN (SELECT name FROM gateways WHERE role = current_user));
+        """,
     ]
 
     /// `hashtext('cuff-forward schema')` would do as well; a fixed number is easier to find in `pg_locks`.

@@ -34,9 +34,15 @@ public struct MQTTSettings: Sendable, Equatable {
     public var clientCertificate: ClientCertificate?
     /// This sink's anchor: `State=`, else `mqtt/anchor` in the folder of `[Forward]`'s `State=`.
     public var statePath: String
+    /// `HeartRateInterval=`: the least time, in seconds of the samples' own times, between two heart-rate states of one
+    /// sensor (docs/home-assistant.md, "Heart rate"); 0 publishes every value.
+    public var heartRateInterval = 5
+
+    /// The largest `HeartRateInterval=`: an hour.
+    static let heartRateIntervalLimit = 3600
 
     init(_ reader: SectionReader, gateway: String, forwardState: String) throws(ConfigurationError) {
-        try reader.allow(["URL", "ClientID", "TopicPrefix", "DiscoveryPrefix", "User", "PasswordFile", "CAFile", "CertificateFile", "KeyFile", "State"])
+        try reader.allow(["URL", "ClientID", "TopicPrefix", "DiscoveryPrefix", "User", "PasswordFile", "CAFile", "CertificateFile", "KeyFile", "State", "HeartRateInterval"])
         guard let entry = reader.entry("URL") else {
             throw reader.fail(reader.section.line, "[MQTT] needs URL=, a broker such as mqtt://localhost or mqtts://broker.home.arpa:8883")
         }
@@ -55,6 +61,12 @@ public struct MQTTSettings: Sendable, Equatable {
         if caFile != nil, !usesTLS { throw reader.fail(reader.entry("CAFile")!.line, "CAFile= needs an mqtts:// URL (TLS)") }
         clientCertificate = try ClientCertificate.read(reader, usesTLS: usesTLS)
         statePath = try reader.path("State") ?? (parentFolder(of: forwardState) + "/mqtt/anchor")
+        if let entry = reader.entry("HeartRateInterval") {
+            guard entry.value.allSatisfy(\.isASCII), let seconds = Int(entry.value), (0...Self.heartRateIntervalLimit).contains(seconds) else {
+                throw reader.fail(entry.line, "HeartRateInterval= must be whole seconds from 0 to \(Self.heartRateIntervalLimit), not \"\(entry.value.prefix(40))\"")
+            }
+            heartRateInterval = seconds
+        }
     }
 
     /// Host, port and TLS of `mqtt://HOST[:PORT]` or `mqtts://HOST[:PORT]`; credentials in it are refused.

@@ -25,6 +25,10 @@ final class MQTTSink: Sink {
     /// entities are removed.
     private var renamed: [(from: CuffUser, to: CuffUser)]
     private var remembered = RememberedCuffs(addresses: nil)
+    /// Each cuff's battery as cuffd showed it at the last ``ready()``, and as last published, by address; the latter
+    /// emptied with each new session, so that a new session publishes them again.
+    private var batteries: [String: CuffBattery] = [:]
+    private var publishedBatteries: [String: CuffBattery] = [:]
     private var connection: MQTTConnection?
 
     /// `feed` says which cuffs cuffd remembers; `doorbell` is the forwarder's: Home Assistant's `online` rings it, so
@@ -46,7 +50,9 @@ final class MQTTSink: Sink {
         var messages = (renamed.map(\.from) + forgotten).flatMap { HomeAssistantDiscovery.removal($0, topics: topics) }
         if connection?.hasEnded == true { connection = nil }
         var connected: String?
+        batteries = try await feed.batteries()
         if connection == nil {
+            publishedBatteries = [:]
             connection = try await open()
             messages = [MQTTConnection.Message(topic: topics.availability, payload: Array("online".utf8), retain: true)] + messages
                 + announcements(kept)
@@ -54,7 +60,9 @@ final class MQTTSink: Sink {
         } else if homeAssistantStarted.take() {
             messages += announcements(kept)
         }
-        try await publish(messages)
+        let battery = batteryMessages(kept)
+        try await publish(messages + battery.messages)
+        publishedBatteries = battery.published
         if !forgotten.isEmpty || !renamed.isEmpty {
             try published.write(kept)
             users = kept
@@ -72,8 +80,15 @@ final class MQTTSink: Sink {
     /// Every gateway publishes under topics of its own: no reading is ever another's.
     func deliver(_ page: ChangePage) async throws -> Int {
         guard connection != nil else { throw SinkUnreachable(underlying: MQTTError.lost("not connected")) }
-        let plan = MQTTPagePlan(page, users: users, remembered: remembered, topics: topics)
-        try await publish(plan.messages)
+        var plan = MQTTPagePlan(page, users: users, remembered: remembered, topics: topics, heartRateInterval: settings.heartRateInterval)
+        for user in plan.orphaned {
+            plan.fallBack(user, to: try await feed.newestReading(of: plan.users[user]!), topics: topics)
+        }
+        // A cuff announced by this page has its battery published with it, first: by the time its entities are
+        // announced, their state is there.
+        let battery = batteryMessages(plan.users)
+        try await publish(battery.messages + plan.messages)
+        publishedBatteries = battery.published
         try published.write(plan.users)
         users = plan.users
         return 0
@@ -101,6 +116,21 @@ final class MQTTSink: Sink {
         } catch {
             throw SinkUnreachable(underlying: error)
         }
+    }
+
+    /// The battery of each cuff of `users` (not a strap's) that cuffd shows and that differs from what was published,
+    /// as retained messages on the cuff's battery topic, and what is published once they are acknowledged: only the
+    /// cuffs of `users`, so that a cuff removed (and its battery topic emptied) has it published again when it returns.
+    private func batteryMessages(_ users: [CuffUser: PublishedUser]) -> (messages: [MQTTConnection.Message], published: [String: CuffBattery]) {
+        let addresses = Set(users.values.compactMap { $0.key.isStrap ? nil : $0.device["address"] })
+        var published = publishedBatteries.filter { addresses.contains($0.key) }
+        var messages: [MQTTConnection.Message] = []
+        for user in users.values.sorted(by: { $0.key < $1.key }) where !user.key.isStrap {
+            guard let address = user.device["address"], let battery = batteries[address], published[address] != battery else { continue }
+            published[address] = battery
+            messages.append(MQTTConnection.Message(topic: topics.battery(user.cuff), payload: battery.payload, retain: true))
+        }
+        return (messages, published)
     }
 
     /// The discovery configs of `users`.

@@ -11,6 +11,8 @@ struct MQTTTopics: Sendable {
     func state(_ user: CuffUser) -> String { "\(prefix)/\(user.cuff)/\(user.user)/state" }
     /// `PREFIX/<cuff>/<user>/history`: a reading older than the newest one published, not retained.
     func history(_ user: CuffUser) -> String { "\(prefix)/\(user.cuff)/\(user.user)/history" }
+    /// `PREFIX/<cuff>/battery`: the cuff's battery (``CuffBattery``), retained; one for all its users.
+    func battery(_ cuff: String) -> String { "\(prefix)/\(cuff)/battery" }
     /// Home Assistant's birth and last-will topic (MQTT integration, "Birth and last will messages"): `online` there
     /// asks for the discovery configs again.
     var homeAssistantStatus: String { "\(discoveryPrefix)/status" }

@@ -1,9 +1,9 @@
 import Dispatch
 import ForwardingStatus
 
-/// The central PostgreSQL as a ``Sink``: each page one transaction (``CentralWriter``), acknowledged by COMMIT; a
-/// new session's schema version and gateway registration checked, and its page table made, before anything is written
-/// (docs/forwarding.md).
+/// The central PostgreSQL as a ``Sink``: each page one transaction (``CentralWriter`` for readings, ``HeartRateWriter``
+/// for heart-rate samples), acknowledged by COMMIT; a new session's schema version and gateway registration checked,
+/// and its page tables made, before anything is written (docs/forwarding.md).
 ///
 /// libpq's calls block until the server answers, so they run on a queue of their own: the forwarder's loop stays
 /// free meanwhile to ask cuffd for the next page and decode it while PostgreSQL writes this one. Unchecked
@@ -13,12 +13,14 @@ final class PostgresSink: Sink, @unchecked Sendable {
     let waitingState = ForwardStatus.State.waitingForPostgreSQL
     private let server: CentralServer
     private let writer: CentralWriter
+    private let heartRateWriter: HeartRateWriter
     private var database: PostgresConnection?
     private let queue = DispatchQueue(label: "cuff-forward.postgresql")
 
     init(settings: PostgreSQLSettings, gateway: String) {
         server = CentralServer(settings: settings)
         writer = CentralWriter(gateway: gateway)
+        heartRateWriter = HeartRateWriter(gateway: gateway)
     }
 
     func ready() async throws -> String? {
@@ -32,7 +34,14 @@ final class PostgresSink: Sink, @unchecked Sendable {
     func deliver(_ page: ChangePage) async throws -> Int {
         try await onQueue { [self] in
             let database = try connected()
-            return try unlessUnreachable { try writer.apply(page, to: database) }
+            return try unlessUnreachable {
+                switch page.kind {
+                case .readings: return try writer.apply(page, to: database)
+                case .heartRates:
+                    try heartRateWriter.apply(page, to: database)
+                    return 0
+                }
+            }
         }
     }
 
@@ -55,14 +64,14 @@ final class PostgresSink: Sink, @unchecked Sendable {
         }
     }
 
-    /// The open session, or a new one whose schema and registration are checked, and its page table made, before anything
-    /// is written.
+    /// The open session, or a new one whose schema and registration are checked, and its page tables made, before
+    /// anything is written.
     private func connected() throws -> PostgresConnection {
         if let database { return database }
         let database = try unlessUnreachable { try server.connect() }
         try unlessUnreachable { try CentralSchema.check(database) }
         try unlessUnreachable { try GatewayRegistration.check(writer.gateway, database) }
-        try unlessUnreachable { try CentralWriter.prepare(database) }
+        try unlessUnreachable { try CentralPage.prepare(database) }
         self.database = database
         return database
     }

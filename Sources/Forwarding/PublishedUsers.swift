@@ -10,8 +10,15 @@ struct PublishedUser: Codable, Equatable, Sendable {
     /// The cuff's `address`, `name`, `manufacturer`, `model`, `serial`, `firmware` (Device Information, as cuffd's feed
     /// has them).
     var device: [String: String]
-    /// Unix seconds of the newest reading published on the user's state topic.
+    /// Unix seconds of the newest reading (or heart-rate sample) published on the user's state topic.
     var newest: Double
+    /// The sync identifier and revision of the reading on the state topic (absent in a `users.json` written before
+    /// readings could be deleted on request): its deletion has the user's newest remaining reading published there.
+    var state: String?
+    var stateVersion: Int64?
+    /// A heart-rate sensor's skin contact in the newest sample published: a change is published at once, whatever
+    /// `HeartRateInterval=`. Nil for a cuff's user.
+    var contact: String? = nil
 
     var key: CuffUser { CuffUser(cuff: cuff, user: user) }
 }

@@ -24,9 +24,14 @@ enum ReadingMessage {
         ])
         // Keys sorted: the same reading is the same bytes, so a duplicate delivery is recognisable as one.
         let text = JSONText.object([
-            "device_time": JSONText.string(reading.deviceTime), "diastolic": JSONText.number(reading.diastolic),
-            "mean": JSONText.number(reading.meanArterialPressure), "measured_at": JSONText.string(timestamp(reading.time)),
-            "person": JSONText.string(reading.person), "pulse": JSONText.number(reading.pulseRate), "status": flags,
+            "arm": JSONText.string(reading.arm),
+            "category": JSONText.string(BloodPressureCategory.esh2023Home(reading.systolic, reading.diastolic).rawValue),
+            "device_time": JSONText.string(reading.deviceTime),
+            "diastolic": JSONText.number(reading.diastolic), "entered_by_hand": JSONText.boolean(reading.enteredByHand),
+            "excluded": JSONText.string(reading.exclusionReason), "mean": JSONText.number(reading.meanArterialPressure),
+            "measured_at": JSONText.string(timestamp(reading.time)), "note": JSONText.string(reading.note),
+            "person": JSONText.string(reading.person), "position": JSONText.string(reading.position),
+            "pulse": JSONText.number(reading.pulseRate), "status": flags,
             "sync_identifier": JSONText.string(reading.syncIdentifier), "sync_version": String(reading.syncVersion),
             "systolic": JSONText.number(reading.systolic), "unit": JSONText.string(reading.unit),
             "user_id": reading.userID.map { String($0) } ?? "null",

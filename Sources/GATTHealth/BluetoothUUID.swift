@@ -20,4 +20,18 @@ public enum BluetoothUUID {
         guard digits.count == 4 else { return nil }
         return UInt16(digits, radix: 16)
     }
+
+    /// The 128-bit form, lower case, of `2A35`, `0x2A35` or a 128-bit UUID (`8-4-4-4-12` hex digits, any case); nil for
+    /// anything else.
+    public static func canonical(_ text: String) -> String? {
+        if let number = shortNumber(text) { return expand(number) }
+        let groups = text.lowercased().split(separator: "-", omittingEmptySubsequences: false)
+        guard groups.map(\.count) == [8, 4, 4, 4, 12], groups.allSatisfy({ $0.allSatisfy(\.isHexDigit) }) else { return nil }
+        return text.lowercased()
+    }
+
+    /// How a scenario file writes `uuid` (docs/cuff-sim.md): `2A35` for one on the Base UUID, else the 128-bit form.
+    public static func compact(_ uuid: String) -> String {
+        shortNumber(uuid).map { Hex.digits($0) } ?? uuid.lowercased()
+    }
 }

@@ -6,9 +6,10 @@ import BlueZ
 ///
 /// A central keeps a mirror of the adapters, devices and characteristics it knows, and announces every change
 /// to it as a ``BluezEvent``, applied to the mirror before it is delivered (so a subscriber that asks the
-/// mirror after an event sees what the event says). What the mirror does not announce — reads, writes, the
-/// outcome of a pairing — is each call's answer. Calls that fail throw ``BluezError``, whose text the
-/// Gateway passes on to the person.
+/// mirror after an event sees what the event says); each write made through it is announced too, as it goes out
+/// (``BluezEvent/write(_:_:)``, what a capture records of the host's part, docs/capture.md). What the mirror does
+/// not announce — reads, the outcome of a pairing — is each call's answer. Calls that fail throw ``BluezError``,
+/// whose text the Gateway passes on to the person.
 public protocol BluetoothCentral: Actor {
     /// Registers `pairingDelegate` as the agent that answers bluetoothd's pairing questions, loads the
     /// mirror and starts following bluetoothd (without bluetoothd, it waits for it).
@@ -23,6 +24,8 @@ public protocol BluetoothCentral: Actor {
     func device(_ id: DeviceID) -> Device?
     func characteristics(of device: DeviceID) -> [GattCharacteristic]
     func characteristic(_ uuid: String, of device: DeviceID) -> GattCharacteristic?
+    /// The descriptors beneath `device`'s characteristics (a capture's walk of the GATT database, docs/capture.md).
+    func descriptors(of device: DeviceID) -> [GattDescriptor]
 
     /// Starts discovery on `adapter` with `filter` (docs/reference/BLUEZ-DBUS.md §2); devices found appear
     /// in the mirror.
@@ -50,8 +53,14 @@ public protocol BluetoothCentral: Actor {
     func stopNotifying(_ device: DeviceID) async
     /// Whether sessions cover every wished-for characteristic `device` exports.
     func isNotifying(_ device: DeviceID) -> Bool
+    /// Keeps sessions on the characteristics `uuids` of `device` for a capture (docs/capture.md), beside the
+    /// Gateway's: kept as ``keepNotifying(_:uuids:)``'s are, never counted by ``isNotifying(_:)``.
+    func keepCaptureNotifying(_ device: DeviceID, uuids: Set<String>) async
+    /// Ends the capture's sessions on `device` that ``keepNotifying(_:uuids:)`` does not wish for too.
+    func stopCaptureNotifying(_ device: DeviceID) async
 
     func readValue(_ uuid: String, of device: DeviceID) async throws(BluezError) -> [UInt8]
+    func readDescriptor(_ descriptor: GattDescriptor) async throws(BluezError) -> [UInt8]
     func writeValue(_ bytes: [UInt8], to uuid: String, of device: DeviceID, type: BluezClient.WriteType) async throws(BluezError)
 }
 

@@ -20,6 +20,8 @@ struct Cuff {
     /// `startProvisioning` only when nil; canceled and cleared by `linkLost`, so a task that resumes canceled
     /// belongs to a link that is gone and changes nothing more.
     var provisioning: Task<Void, Never>?
+    /// This link's provisioning ran to its end. Set by the provisioning task, cleared by `linkLost`.
+    var provisioned = false
     /// The BPS 1.1 stored-record download of this link: set by `downloadRecords`, advanced by each segment and
     /// RACP response (each reads it afresh), cleared when it ends, fails or the link is lost.
     var download: RecordDownload?
@@ -39,7 +41,13 @@ struct Cuff {
     /// The Omron download of the pairing link unlocked the memory (docs/omron.md §6): only then is the pairing
     /// complete. Set only while ``PairingBroker/isPairing(_:)``; `pair` clears it before it bonds.
     var omronUnlocked = false
+    /// The Omron download of the pairing link stopped after it had unlocked the memory: how many records it had
+    /// handed over, and why. Set only while ``PairingBroker/isPairing(_:)``; `pair` clears it before it bonds and
+    /// reports it once the link's provisioning ended (the bond stays).
+    var omronDownloadStop: (records: Int, reason: String)?
     /// The newest Omron record downloaded had its low-battery bit set (docs/omron.md §5). Set and cleared by the
     /// Omron download, which says so in the journal once, when it turns on.
     var omronBatteryLow = false
+    /// Battery Level (0x2A19) in percent as read at the last connection; nil when the cuff has none.
+    var batteryLevel: UInt8?
 }

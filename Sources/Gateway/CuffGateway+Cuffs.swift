@@ -67,6 +67,7 @@ extension CuffGateway {
         guard let cuff = state.cuffs[address] else { return }
         cuff.provisioning?.cancel()
         state.cuffs[address]?.provisioning = nil
+        state.cuffs[address]?.provisioned = false
         state.cuffs[address]?.download = nil
         state.cuffs[address]?.device.connected = false
         state.cuffs[address]?.device.servicesResolved = false

@@ -17,6 +17,7 @@ extension CuffGateway {
         guard let cuff = state.cuffs[address] else { return }
         let inbox = cuff.omronInbox
         var unlocked = false
+        var tally = OmronTally()
         do {
             let name = [cuff.device.name, state.records[address]?.identity?.model].compactMap { $0 }
             // The services resolved on this link count too: a cuff may advertise only 0x1810 (hass-omron `devices.py`
@@ -41,7 +42,6 @@ extension CuffGateway {
             unlocked = true
             if broker.isPairing(address) { state.cuffs[address]?.omronUnlocked = true }
             let clockBlock = try await readOmronClock(model, id, inbox)
-            var tally = OmronTally()
             let counters = model.hasCounters
                 ? try OmronCounters(decoding: try await exchange(.read(model.settingsReadAddress, count: UInt8(model.counterBlockSize)), model.stack, id, inbox).data, model: model)
                 : nil
@@ -60,7 +60,9 @@ extension CuffGateway {
             reportBattery(tally, address)
         } catch {
             // Asked now, not before the awaits: the pairing may have ended meanwhile.
-            if broker.isPairing(address), !unlocked { state.cuffs[address]?.omronRefusal = "\(error)" }
+            if broker.isPairing(address) {
+                if unlocked { state.cuffs[address]?.omronDownloadStop = (tally.records, "\(error)") } else { state.cuffs[address]?.omronRefusal = "\(error)" }
+            }
             emit(.problem(address, "the Omron download stopped: \(error)"))
         }
     }

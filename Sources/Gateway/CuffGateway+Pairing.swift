@@ -26,8 +26,21 @@ extension CuffGateway {
     /// displays, when the person gave it up front; otherwise a passkey request is relayed through
     /// ``GatewayEvent/passkeyRequested(_:)`` and answered with ``providePasskey(_:for:)``. While cuffd pairs,
     /// its agent speaks `KeyboardDisplay` so passkey cuffs can be typed in; it is `NoInputNoOutput` again
-    /// afterwards (docs/reference/BLUEZ-DBUS.md §5).
+    /// afterwards (docs/reference/BLUEZ-DBUS.md §5). An Omron cuff whose memory was unlocked but whose download then
+    /// stopped stays paired, and `pair` says so with ``GatewayError/downloadStopped(_:records:_:)``.
     public func pair(_ address: BluetoothAddress, passkey: UInt32?, timeout: Duration) async throws(GatewayError) -> CuffStatus {
+        let result: Result<CuffStatus, GatewayError>
+        do {
+            result = .success(try await bond(address, passkey: passkey, timeout: timeout))
+        } catch {
+            result = .failure(error)
+        }
+        // The pairing's conversation is over: a capture of the cuff may walk its database now.
+        await letCapturesWalk()
+        return try result.get()
+    }
+
+    private func bond(_ address: BluetoothAddress, passkey: UInt32?, timeout: Duration) async throws(GatewayError) -> CuffStatus {
         let adapter = try usableAdapter()
         let id = DeviceID(adapter: adapter.address, address: address)
         guard !broker.isPairing(address) else { throw .busy("pairing \(address)") }
@@ -43,6 +56,7 @@ extension CuffGateway {
         await consider(device)
         state.cuffs[address]?.omronRefusal = nil
         state.cuffs[address]?.omronUnlocked = false
+        state.cuffs[address]?.omronDownloadStop = nil
         await bluetooth.setAgentCapability(.keyboardDisplay)
         do {
             try await bluetooth.pair(id, timeout: timeout)
@@ -71,6 +85,10 @@ extension CuffGateway {
             // No half-made bond: the cuff never took cuffd's key (docs/omron.md §6).
             try? await forget(address)
             throw .refused(address, refusal)
+        }
+        if let stop = state.cuffs[address]?.omronDownloadStop {
+            // Paired all the same: what the download did not read waits in the cuff for its next link.
+            throw .downloadStopped(address, records: stop.records, stop.reason)
         }
         guard let status = await status(address) else { throw .unknownCuff(address) }
         return status

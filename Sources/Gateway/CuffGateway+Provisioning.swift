@@ -11,6 +11,7 @@ extension CuffGateway {
         guard let cuff = state.cuffs[address], cuff.provisioning == nil else { return }
         state.cuffs[address]?.provisioning = Task { [weak self] in
             await self?.provision(address)
+            await self?.provisioned(address)
         }
     }
 
@@ -27,6 +28,9 @@ extension CuffGateway {
         let clock = await measureClock(id)
         if !cuff.identified { await identify(id) }
         guard !Task.isCancelled else { return }
+        // Read first, then stored: the actor's state is not held across the read.
+        let level = await batteryLevel(id)
+        state.cuffs[address]?.batteryLevel = level
         if let clock { await setClock(id, measured: clock) }
         let characteristics = await bluetooth.characteristics(of: id)
         state.cuffs[address]?.vendorControl = characteristics.first { $0.uuid == QardioArmControlPoint.uuid }?.uuid
@@ -38,6 +42,13 @@ extension CuffGateway {
             await downloadOmron(id)
         }
         if let status = await status(address) { emit(.cuffChanged(status)) }
+    }
+
+    /// The link's provisioning ended; a capture of the cuff may walk its database now.
+    private func provisioned(_ address: BluetoothAddress) async {
+        guard !Task.isCancelled else { return }
+        state.cuffs[address]?.provisioned = true
+        await letCapturesWalk()
     }
 
     /// After `ServicesResolved`, 0x2A35 or 0x2A37 must be in the mirror; they may still be on their way
@@ -106,6 +117,15 @@ extension CuffGateway {
         await state.cuffs[id.address]?.session.setClockOffset(synchronized)
         state.cuffs[id.address]?.clockOffset = synchronized
         emit(.clockSynchronized(id.address, offset: measured.offset, written: true))
+    }
+
+    /// Battery Level (0x2A19, docs/reference/GATT-HEALTH.md §11) at each connection, when the cuff has the Battery
+    /// Service: it changes between connections, unlike Device Information. nil without one, or for an RFU value.
+    private func batteryLevel(_ id: DeviceID) async -> UInt8? {
+        guard let level = await bluetooth.characteristic(HealthCharacteristic.batteryLevel.uuid, of: id), level.isReadable,
+              let bytes = try? await bluetooth.readValue(level.uuid, of: id)
+        else { return nil }
+        return (try? BatteryLevel(decoding: bytes))?.percent
     }
 
     /// Reads Device Information once per bond (docs/reference/GATT-HEALTH.md §11; each string is optional) and the Blood

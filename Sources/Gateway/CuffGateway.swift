@@ -132,7 +132,8 @@ public actor CuffGateway {
             address: address, name: cuff.device.name, paired: cuff.device.paired, trusted: cuff.device.trusted,
             connected: cuff.device.connected, state: await cuff.session.state,
             identity: cuff.identified ? await cuff.session.device : nil,
-            canStart: cuff.vendorControl != nil, clockOffset: cuff.clockOffset, lastReadingAt: cuff.lastReadingAt)
+            canStart: cuff.vendorControl != nil, clockOffset: cuff.clockOffset, lastReadingAt: cuff.lastReadingAt,
+            batteryLevel: cuff.batteryLevel, batteryLow: cuff.omronBatteryLow)
     }
 
     func isCollecting(_ id: DeviceID) -> Bool {
@@ -145,6 +146,12 @@ public actor CuffGateway {
         assert(!state.handlingEvent, "BlueZ events must be handled one at a time, in order")
         state.handlingEvent = true
         defer { state.handlingEvent = false }
+        for capture in state.captures.values { await capture.handle(event) }
+        await follow(event)
+        await letCapturesWalk()
+    }
+
+    private func follow(_ event: BluezEvent) async {
         switch event {
         case .availabilityChanged(let available):
             if !available {
@@ -174,7 +181,7 @@ public actor CuffGateway {
         case let .value(id, uuid, bytes, receivedAt):
             guard id.adapter == state.adapter?.address, state.cuffs[id.address] != nil else { return }
             await value(id.address, uuid, bytes, receivedAt)
-        case .servicesChanged:
+        case .servicesChanged, .write:
             break
         }
     }

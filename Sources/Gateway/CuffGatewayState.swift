@@ -41,6 +41,9 @@ extension CuffGateway {
         /// bluetoothd's order (a link's `Connected` before its values, its values before `Connected` false);
         /// a session's states rest on that order. `handle` asserts it.
         var handlingEvent = false
+        /// Devices being captured (docs/capture.md), one capture each at a time: added by `startCapture` before its
+        /// first await, removed by `finishCapture`. Each is handed every event before `handle` handles it.
+        var captures: [BluetoothAddress: CuffCapture] = [:]
         /// Follows bluetoothd's events; set by `start`, canceled by `stop`.
         var followTask: Task<Void, Never>?
         /// Commits what an earlier run left in the spool; set by `start`, canceled by `stop`.

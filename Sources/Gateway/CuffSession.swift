@@ -229,15 +229,22 @@ public actor CuffSession {
                 committed += 1
                 emit(.readingStored(reading, outcome), &produced)
             } catch {
+                // Some went in before the store refused again (a disk filled anew): that refusal ended, and this is
+                // a new one, each said (docs/gateway.md, "When the store refuses").
+                if committed > 0 { endRefusal(committed: committed, &produced) }
                 await refused(reading, "\(error)", &produced)
                 return
             }
         }
-        if let ended = refusal {
-            ended.retry?.cancel()
-            refusal = nil
-            emit(.storeRecovered(committed: committed), &produced)
-        }
+        endRefusal(committed: committed, &produced)
+    }
+
+    /// The store took readings: a refusal in progress has ended, with `committed` readings in on this try.
+    private func endRefusal(committed: Int, _ produced: inout [SessionEvent]) {
+        guard let ended = refusal else { return }
+        ended.retry?.cancel()
+        refusal = nil
+        emit(.storeRecovered(committed: committed), &produced)
     }
 
     /// The store refused `reading`: everything pending goes to the spool, the refusal is announced once, and

@@ -18,4 +18,8 @@ public struct CuffStatus: Hashable, Sendable {
     public var clockOffset: Duration?
     /// When the last reading from it was committed.
     public var lastReadingAt: Date?
+    /// Battery Level (0x2A19) as read at the last connection, in percent; nil when the cuff has no Battery Service.
+    public var batteryLevel: UInt8? = nil
+    /// The newest Omron record downloaded had its low-battery bit set (docs/omron.md §5).
+    public var batteryLow = false
 }

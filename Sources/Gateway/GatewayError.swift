@@ -19,6 +19,10 @@ public enum GatewayError: Error, Sendable, CustomStringConvertible {
     /// The cuff refused what pairing needs beyond the bond (an Omron cuff not in pairing mode, a token not echoed,
     /// a model cuffd cannot read); the bond was removed.
     case refused(BluetoothAddress, String)
+    /// The cuff was paired and trusted, and stays so, but the download of its stored readings on the pairing link
+    /// stopped before the end (an Omron block that kept arriving broken, docs/omron.md §3): `records` of them were
+    /// handed to the store; what was not read is read when the cuff next connects.
+    case downloadStopped(BluetoothAddress, records: Int, String)
 
     public var description: String {
         switch self {
@@ -30,6 +34,9 @@ public enum GatewayError: Error, Sendable, CustomStringConvertible {
         case .bluez(let error): "bluetoothd: \(error)"
         case let .unsupported(address, what): "\(address) has no \(what)"
         case let .refused(address, why): "\(address) was not paired: \(why)"
+        case let .downloadStopped(address, records, why):
+            "\(address) is paired and trusted, but the download of its stored readings stopped after \(records) record\(records == 1 ? "" : "s"): "
+                + "\(why); what was not read is read when the cuff next connects"
         }
     }
 }

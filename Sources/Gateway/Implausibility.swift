@@ -13,17 +13,11 @@ public enum Implausibility: Hashable, Sendable, CustomStringConvertible {
         case let .outside(range, value, unit):
             let sent = quantity("\(value)", unit?.rawValue ?? range.unitSymbol)
             let converted = unit == .kilopascals ? " (\(hundredths(PlausibleRange.inRangeUnit(value, unit))) mmHg)" : ""
-            let bounds = quantity("\(Int(range.bounds.lowerBound))–\(Int(range.bounds.upperBound))", range.unitSymbol)
-            return "\(range.name) \(sent)\(converted) outside \(bounds)"
+            return "\(range.name) \(sent)\(converted) outside \(range.boundsDescription)"
         case let .diastolicNotBelowSystolic(diastolic, systolic, unit):
             return "diastolic \(diastolic) \(unit.rawValue) not below systolic \(systolic) \(unit.rawValue)"
         }
     }
-}
-
-/// A number with its unit: `-204.8 mmHg`, `300/min`.
-private func quantity(_ number: String, _ symbol: String) -> String {
-    symbol.hasPrefix("/") ? number + symbol : number + " " + symbol
 }
 
 /// `value` rounded to two decimals, as Swift prints a `Double`.

@@ -31,8 +31,26 @@ public struct PlausibleRange: Hashable, Sendable {
         return bounds.contains((Self.inRangeUnit(value, unit) * 10).rounded() / 10)
     }
 
+    /// The bounds with their unit, as messages name them: `20–300 mmHg`, `30–240/min`.
+    public var boundsDescription: String {
+        quantity("\(Int(bounds.lowerBound))–\(Int(bounds.upperBound))", unitSymbol)
+    }
+
+    /// Why `value`, entered by hand in the unit of the bounds, is no value a cuff could have measured —
+    /// `systolic 350 mmHg outside 20–300 mmHg`, as the journal names a cuff's (``Implausibility``) —; nil when it is one.
+    public func refusal(_ value: Double) -> String? {
+        guard !(value.isFinite && bounds.contains(value)) else { return nil }
+        let number = value.isFinite && value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+        return "\(name) \(quantity(number, unitSymbol)) outside \(boundsDescription)"
+    }
+
     /// `value` in the unit of the bounds: a pressure in mmHg, a pulse as it is.
     static func inRangeUnit(_ value: MedFloat16, _ unit: PressureUnit?) -> Double {
         unit == .kilopascals ? value.doubleValue * 1000 / pascalsPerMillimetreOfMercury : value.doubleValue
     }
+}
+
+/// A number with its unit: `-204.8 mmHg`, `300/min`.
+func quantity(_ number: String, _ symbol: String) -> String {
+    symbol.hasPrefix("/") ? number + symbol : number + " " + symbol
 }

@@ -7,27 +7,16 @@ import DBus
 ///
 /// Keys: `systolic`, `diastolic`, `meanArterialPressure`, `pulseRate`, `time` (`ad`; NaN where absent),
 /// `syncVersion` (`ax`), `userID`, `status` (`ax`, −1 where absent), `device` (`ax`, an index into `devices`),
-/// `deviceTime`, `person`, `syncIdentifier`, `cursor` (`as`, `""` where absent), `devices` (`aa{ss}`), `unit` (`s`).
+/// `deviceTime`, `person`, `syncIdentifier`, `cursor` (`as`, `""` where absent), `devices` (`aa{ss}`), `unit` (`s`);
+/// the corrections of readings (docs/dbus-api.md, "Correcting readings"): `enteredByHand` (`ab`), `arm`, `position`, `note`,
+/// `exclusionReason` (`as`, `""` where absent) — absent from the pages of a cuffd before them, read as none.
 public enum ReadingColumns {
     /// The most readings one page carries: about 200 bytes each on the wire, 2 MB a page, well under dbus-daemon's
     /// message limit (32 MiB on the system bus).
     public static let maximumRows = 10_000
 
     public static func properties(_ records: [ReadingRecord]) -> DBusProperties {
-        var devices: [[String: String]] = []
-        var deviceIndex: [[String: String]: Int64] = [:]
-        var deviceColumn: [Int64] = []
-        deviceColumn.reserveCapacity(records.count)
-        for record in records {
-            if let index = deviceIndex[record.device] {
-                deviceColumn.append(index)
-            } else {
-                let index = Int64(devices.count)
-                devices.append(record.device)
-                deviceIndex[record.device] = index
-                deviceColumn.append(index)
-            }
-        }
+        let (devices, deviceColumn) = deviceTable(records.map(\.device))
         func doubles(_ field: (ReadingRecord) -> Double?) -> DBusVariant { DBusVariant(.doubles(records.map { field($0) ?? .nan })) }
         func integers(_ field: (ReadingRecord) -> Int64?) -> DBusVariant { DBusVariant(.int64s(records.map { field($0) ?? -1 })) }
         func strings(_ field: (ReadingRecord) -> String?) -> DBusVariant {
@@ -40,6 +29,8 @@ public enum ReadingColumns {
             "status": integers { $0.status.map(Int64.init) }, "device": DBusVariant(.int64s(deviceColumn)),
             "deviceTime": strings(\.deviceTime), "person": strings(\.person), "syncIdentifier": strings(\.syncIdentifier),
             "cursor": strings(\.cursor), "devices": DBusVariant(devices), "unit": DBusVariant(ReadingRecord.unit),
+            "enteredByHand": DBusVariant(.array(.boolean, records.map { .boolean($0.enteredByHand) })),
+            "arm": strings(\.arm), "position": strings(\.position), "note": strings(\.note), "exclusionReason": strings(\.exclusionReason),
         ]
     }
 
@@ -52,12 +43,13 @@ public enum ReadingColumns {
         let status = try integers(properties, "status", count), device = try integers(properties, "device", count)
         let deviceTime = try strings(properties, "deviceTime", count), person = try strings(properties, "person", count)
         let syncIdentifier = try strings(properties, "syncIdentifier", count), cursor = try strings(properties, "cursor", count)
-        let devices: [[String: String]]
-        do {
-            devices = try properties.property("devices", as: [[String: String]].self) ?? []
-        } catch {
-            throw .malformed("devices: \(error)")
+        let byHand = try properties["enteredByHand"] == nil ? Array(repeating: false, count: count) : booleans(properties, "enteredByHand", count)
+        func optionalStrings(_ key: String) throws(ReadingColumnsError) -> [String] {
+            properties[key] == nil ? Array(repeating: "", count: count) : try strings(properties, key, count)
         }
+        let arm = try optionalStrings("arm"), position = try optionalStrings("position"), note = try optionalStrings("note")
+        let exclusion = try optionalStrings("exclusionReason")
+        let devices = try Self.devices(properties)
         var records: [ReadingRecord] = []
         records.reserveCapacity(count)
         for row in 0 ..< count {
@@ -67,39 +59,82 @@ public enum ReadingColumns {
             guard userID[row] == -1 || UInt8(exactly: userID[row]) != nil, status[row] == -1 || UInt16(exactly: status[row]) != nil else {
                 throw .malformed("reading \(row) has a User ID or status out of range")
             }
-            records.append(ReadingRecord(
+            var record = ReadingRecord(
                 systolic: systolic[row], diastolic: diastolic[row], meanArterialPressure: present(mean[row]),
                 pulseRate: present(pulse[row]), time: time[row], deviceTime: present(deviceTime[row]),
                 device: devices[deviceIndex], userID: UInt8(exactly: userID[row]), person: present(person[row]),
                 status: UInt16(exactly: status[row]), syncIdentifier: syncIdentifier[row], syncVersion: syncVersion[row],
-                cursor: cursor[row]))
+                cursor: cursor[row])
+            (record.enteredByHand, record.arm, record.position) = (byHand[row], present(arm[row]), present(position[row]))
+            (record.note, record.exclusionReason) = (present(note[row]), present(exclusion[row]))
+            records.append(record)
         }
         return records
     }
 
-    private static func present(_ value: Double) -> Double? { value.isNaN ? nil : value }
-    private static func present(_ value: String) -> String? { value.isEmpty ? nil : value }
+    /// The distinct devices of a page, in order of first appearance, and each row's index among them: a page's
+    /// devices travel once (`devices`), its rows point into them (`device`).
+    public static func deviceTable(_ rows: [[String: String]]) -> (devices: [[String: String]], column: [Int64]) {
+        var devices: [[String: String]] = []
+        var deviceIndex: [[String: String]: Int64] = [:]
+        var column: [Int64] = []
+        column.reserveCapacity(rows.count)
+        for device in rows {
+            if let index = deviceIndex[device] {
+                column.append(index)
+            } else {
+                let index = Int64(devices.count)
+                devices.append(device)
+                deviceIndex[device] = index
+                column.append(index)
+            }
+        }
+        return (devices, column)
+    }
+
+    /// The `devices` column, checked to be `aa{ss}`.
+    static func devices(_ properties: DBusProperties) throws(ReadingColumnsError) -> [[String: String]] {
+        do {
+            return try properties.property("devices", as: [[String: String]].self) ?? []
+        } catch {
+            throw .malformed("devices: \(error)")
+        }
+    }
+
+    static func present(_ value: Double) -> Double? { value.isNaN ? nil : value }
+    static func present(_ value: String) -> String? { value.isEmpty ? nil : value }
 
     private static func column(_ properties: DBusProperties, _ key: String) throws(ReadingColumnsError) -> DBusValue {
         guard let value = properties[key]?.value else { throw .malformed("no \(key) column") }
         return value
     }
 
-    private static func doubles(_ properties: DBusProperties, _ key: String, _ count: Int? = nil) throws(ReadingColumnsError) -> [Double] {
+    static func doubles(_ properties: DBusProperties, _ key: String, _ count: Int? = nil) throws(ReadingColumnsError) -> [Double] {
         guard case .doubles(let values) = try column(properties, key) else { throw .malformed("\(key) is not ad") }
         return try counted(values, key, count)
     }
 
-    private static func integers(_ properties: DBusProperties, _ key: String, _ count: Int) throws(ReadingColumnsError) -> [Int64] {
+    static func integers(_ properties: DBusProperties, _ key: String, _ count: Int? = nil) throws(ReadingColumnsError) -> [Int64] {
         guard case .int64s(let values) = try column(properties, key) else { throw .malformed("\(key) is not ax") }
         return try counted(values, key, count)
     }
 
-    private static func strings(_ properties: DBusProperties, _ key: String, _ count: Int) throws(ReadingColumnsError) -> [String] {
-        guard case .array(.string, let items) = try column(properties, key) else { throw .malformed("\(key) is not as") }
-        var values: [String] = []
+    static func strings(_ properties: DBusProperties, _ key: String, _ count: Int) throws(ReadingColumnsError) -> [String] {
+        try elements(properties, key, .string, "as", count) { if case .string(let text) = $0 { text } else { nil } }
+    }
+
+    private static func booleans(_ properties: DBusProperties, _ key: String, _ count: Int) throws(ReadingColumnsError) -> [Bool] {
+        try elements(properties, key, .boolean, "ab", count) { if case .boolean(let flag) = $0 { flag } else { nil } }
+    }
+
+    /// The column `key`, an array of `type` (`signature`), each element taken by `element`.
+    private static func elements<T>(
+        _ properties: DBusProperties, _ key: String, _ type: DBusType, _ signature: String, _ count: Int, _ element: (DBusValue) -> T?
+    ) throws(ReadingColumnsError) -> [T] {
+        guard case .array(type, let items) = try column(properties, key) else { throw .malformed("\(key) is not \(signature)") }
+        var values: [T] = []
         values.reserveCapacity(items.count)
-        for case .string(let text) in items { values.append(text) }
+        for item in items { if let value = element(item) { values.append(value) } }
         return try counted(values, key, count)
     }
 

@@ -23,6 +23,19 @@ public struct ReadingRecord: Sendable, Hashable {
     public var syncVersion: Int64
     /// The reading's place for paging (docs/dbus-api.md, "Paging"), opaque.
     public var cursor: String
+    /// Whether a person entered the reading by hand (`cuffctl add`) rather than a cuff sending it.
+    public var enteredByHand = false
+    /// The arm the cuff was on — `left`, `right`, or `left wrist`, `right wrist` — when known.
+    public var arm: String?
+    /// The body's position — `sitting`, `standing`, `lying`, `reclining` — when known.
+    public var position: String?
+    /// What a person wrote about the reading.
+    public var note: String?
+    /// Why the reading is kept out of statistics and averages; nil for one that counts.
+    public var exclusionReason: String?
+
+    /// Whether the reading is kept out of statistics and averages, still listed.
+    public var isExcluded: Bool { exclusionReason != nil }
 
     /// The keys a reading's `device` may hold, in the order outputs list them: the Bluetooth address, the advertised
     /// name, and the Device Information strings (docs/dbus-api.md, "Readings").

@@ -19,6 +19,14 @@ public enum ReadingDictionary {
         if let value = reading.userID { entries["userID"] = DBusVariant(value) }
         if let value = reading.person { entries["person"] = DBusVariant(value) }
         if let value = reading.status { entries["status"] = DBusVariant(value) }
+        if reading.enteredByHand { entries["enteredByHand"] = DBusVariant(true) }
+        if let value = reading.arm { entries["arm"] = DBusVariant(value) }
+        if let value = reading.position { entries["position"] = DBusVariant(value) }
+        if let value = reading.note { entries["note"] = DBusVariant(value) }
+        if let value = reading.exclusionReason {
+            entries["excluded"] = DBusVariant(true)
+            entries["exclusionReason"] = DBusVariant(value)
+        }
         return entries
     }
 

@@ -5,8 +5,9 @@ import HealthStore
 import ReadingColumns
 
 /// The filter of `Readings`, `HeartRates` and `Statistics` (docs/dbus-api.md): `since`, `until` (unix seconds, `d`),
-/// `device` (address, `s`), `user` (User ID, `y`), `limit` (`u`), `syncIdentifier` (`s`, one reading), and
-/// the page: `before` or `after` a reading's `cursor` (`s`; `after` `""` starts at the oldest).
+/// `device` (address, `s`), `user` (User ID, `y`), `limit` (`u`), `syncIdentifier` (`s`, one reading), `withoutExcluded`
+/// (`b`, leave out readings excluded on request), and the page: `before` or `after` a reading's `cursor` (`s`; `after`
+/// `""` starts at the oldest).
 ///
 /// Every value is checked here, where it crosses the bus: a time must be a finite date of the years 1–9999
 /// (``SamplePredicate/supportedDates``) and a limit at most ``maximumLimit``, so that no reply outgrows the bus's
@@ -32,6 +33,8 @@ public struct ReadingFilter: Sendable {
     public var user: UInt8?
     public var limit = Self.defaultLimit
     public var syncIdentifier: String?
+    /// Leave out readings excluded on request (``SamplePredicate/excludeExcluded``).
+    public var withoutExcluded = false
     public var page = Page.newest(before: nil)
 
     /// `maximumLimit`: the largest page the method answers (``ReadingColumns/maximumRows`` for `ReadingColumns`).
@@ -50,6 +53,7 @@ public struct ReadingFilter: Sendable {
                 self.limit = Int(limit)
             }
             syncIdentifier = try dictionary.property("syncIdentifier", as: String.self)
+            withoutExcluded = try dictionary.property("withoutExcluded", as: Bool.self) ?? false
             if let text = try dictionary.property("device", as: String.self) {
                 guard let address = BluetoothAddress(text) else { throw ControlError.invalidArguments("\"\(text)\" is not an address like C4:F3:12:53:F2:C9") }
                 device = address
@@ -65,7 +69,7 @@ public struct ReadingFilter: Sendable {
         }
     }
 
-    static let keys: Set<String> = ["since", "until", "device", "user", "limit", "syncIdentifier", "before", "after"]
+    static let keys: Set<String> = ["since", "until", "device", "user", "limit", "syncIdentifier", "withoutExcluded", "before", "after"]
 
     private static func date(_ dictionary: DBusProperties, _ key: String) throws -> Date? {
         guard let seconds = try dictionary.property(key, as: Double.self) else { return nil }
@@ -87,13 +91,16 @@ public struct ReadingFilter: Sendable {
         return position
     }
 
-    /// The store predicate: dates, User ID, sync identifier, the cuff's address and the page's bounds.
+    /// The store predicate: dates, User ID, sync identifier, the cuff's address, exclusion and the page's bounds.
     public var predicate: SamplePredicate {
         var predicate = SamplePredicate()
-        if since != nil || until != nil { predicate.dateRange = DateRange(start: since, end: until) }
+        // A reading or heart-rate value is an instant (start = end): taken by its start, so that Statistics can be
+        // summed from the store's rollup (docs/health-store.md, "Schema and migrations").
+        if since != nil || until != nil { predicate.dateRange = DateRange(start: since, end: until, strictStartDate: true) }
         if let user { predicate.metadata[MetadataKey.deviceUserID.name] = [.integer(Int64(user))] }
         if let syncIdentifier { predicate.metadata[MetadataKey.syncIdentifier.name] = [.string(syncIdentifier)] }
         predicate.deviceLocalIdentifier = device?.description
+        predicate.excludeExcluded = withoutExcluded
         switch page {
         case .newest(let before):
             predicate.before = before

@@ -10,7 +10,10 @@ import ReadingColumns
 public enum ReadingRows {
     public static let columns = CorrelationColumns(
         values: [.bloodPressureSystolic, .bloodPressureDiastolic, .bloodPressureMean, .heartRate],
-        metadata: [.deviceTimestamp, .deviceUserID, .personIdentifier, .measurementStatus])
+        metadata: [
+            .deviceTimestamp, .deviceUserID, .personIdentifier, .measurementStatus, .wasUserEntered, .measurementLocation, .bodyPosition,
+            .note, .exclusionReason,
+        ])
 
     /// The readings of `rows`, in their order; a row without a systolic and a diastolic value the caller may read
     /// is left out.
@@ -37,11 +40,17 @@ public enum ReadingRows {
             if case .string(let value)? = row.metadata[2] { person = value }
             var status: UInt16?
             if case .integer(let value)? = row.metadata[3] { status = UInt16(exactly: value) }
-            records.append(ReadingRecord(
+            var record = ReadingRecord(
                 systolic: systolic, diastolic: diastolic, meanArterialPressure: row.values[2], pulseRate: row.values[3],
                 time: row.startDate.timeIntervalSince1970, deviceTime: deviceTime, device: device, userID: userID, person: person,
                 status: status, syncIdentifier: row.syncIdentifier ?? row.uuid.uuidString, syncVersion: row.syncVersion ?? 0,
-                cursor: ReadingCursor.text(row.position)))
+                cursor: ReadingCursor.text(row.position))
+            if case .bool(true)? = row.metadata[4] { record.enteredByHand = true }
+            if case .integer(let code)? = row.metadata[5] { record.arm = MeasurementLocation(rawValue: code).flatMap(ReadingAnnotation.name(of:)) }
+            if case .integer(let code)? = row.metadata[6] { record.position = BodyPosition(rawValue: code).flatMap(ReadingAnnotation.name(of:)) }
+            if case .string(let value)? = row.metadata[7] { record.note = value }
+            if case .string(let value)? = row.metadata[8] { record.exclusionReason = value }
+            records.append(record)
         }
         return records
     }

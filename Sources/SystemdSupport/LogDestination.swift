@@ -5,7 +5,8 @@ import Glibc
 #endif
 
 /// Where a daemon's log goes: the journal's native protocol when systemd connected stderr to the journal
-/// (`$JOURNAL_STREAM` names stderr's device and inode, docs/reference/BLUEZ-DBUS.md §17), readable stderr otherwise.
+/// (`$JOURNAL_STREAM` names stderr's device and inode, docs/reference/BLUEZ-DBUS.md §17), readable stderr otherwise —
+/// each with what a device sent escaped where a person reads it (``TerminalText``).
 public enum LogDestination: Equatable, Sendable {
     case journal
     case standardError
@@ -32,7 +33,7 @@ public enum LogDestination: Equatable, Sendable {
         let writer = journalSocket.map { JournalWriter(socketPath: $0) } ?? (detect() == .journal ? JournalWriter() : nil)
         LoggingSystem.bootstrap { label in
             var handler: any LogHandler = writer.map { JournalLogHandler(label: label, identifier: identifier, writer: $0) }
-                ?? StreamLogHandler.standardError(label: label)
+                ?? StandardErrorLogHandler(label: label)
             handler.logLevel = level
             return handler
         }

@@ -15,7 +15,8 @@ struct ReplayCommand: AsyncParsableCommand {
         discussion: """
             Each cuff connects, re-sends its stored records and runs its timeline; every reading is committed \
             to the store (deduplicated by sync identifier, so a second replay stores nothing new) and logged \
-            with cuffd's journal fields. Exit codes: 0 done; 65 the scenario is invalid; 66 it cannot be read; \
+            with cuffd's journal fields. Exit codes: 0 done; 65 the scenario is invalid, or holds a recorded cuff \
+            (play that with cuff-sim --scenario); 66 it cannot be read; \
             74 the store cannot be opened or written.
             """
     )
@@ -30,6 +31,11 @@ struct ReplayCommand: AsyncParsableCommand {
         LogDestination.bootstrap(identifier: "cuff-sim")
         let logger = Logger(label: "cuff-sim.replay")
         let parsed = loadScenario(scenario)
+        if let index = parsed.cuffs.firstIndex(where: { $0.recorded != nil }) {
+            // A recorded conversation answers cuffd's own requests (docs/cuff-sim.md, "Recorded cuffs"): without the
+            // Gateway asking, its writes never come and what follows them never plays.
+            fail("\(scenario): cuffs[\(index)] is a recorded cuff, which only plays to cuffd over a bus: cuff-sim --scenario \(scenario), then cuffctl pair (docs/capture.md)", status: 65)
+        }
         let healthStore: HealthStore
         do {
             healthStore = try HealthStore.open(path: store)

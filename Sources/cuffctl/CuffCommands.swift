@@ -1,6 +1,7 @@
 import ArgumentParser
 import DBus
 import Foundation
+import TerminalEscaping
 
 /// `cuffctl status`: cuffd, Bluetooth and the cuffs, for people.
 struct StatusCommand: AsyncParsableCommand {
@@ -12,7 +13,7 @@ struct StatusCommand: AsyncParsableCommand {
             let cuffd = try CuffdConnection(bus)
             let version = try await cuffd.property("Version")
             let status = try await cuffd.property("Status")
-            print("cuffd \(version.plain): \(status.plain)")
+            print("cuffd \(TerminalText.escaped(version.plain)): \(TerminalText.escaped(status.plain))")
             for cuff in try await CuffListing(cuffd).cuffs { print("  " + cuff.line) }
         }
     }
@@ -47,7 +48,8 @@ struct ScanCommand: AsyncParsableCommand {
             let reply = try await CuffdConnection(bus).call("Scan", [.double(timeout)], timeout: .seconds(timeout + 10))
             let seen = try reply.first?.decode([String].self) ?? []
             if seen.isEmpty { print("No cuff seen. Is it advertising (in pairing mode, or after a measurement)?") }
-            seen.forEach { print($0) }
+            // "ADDRESS NAME", the name as the advertiser chose it: any device in radio range, paired or not.
+            seen.forEach { print(TerminalText.escaped($0)) }
         }
     }
 }

@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import TerminalEscaping
 
 /// The `org.cuffd.Cuff1` objects cuffd publishes, as `devices` and `status` show them.
 struct CuffListing {
@@ -11,10 +12,12 @@ struct CuffListing {
             ((try? properties.property("LastReading", as: Double.self)) ?? nil).flatMap { $0 > 0 ? Date(timeIntervalSince1970: $0) : nil }
         }
 
+        /// The cuff on one line, what the cuff named itself escaped (``TerminalText``).
         var line: String {
-            var parts = [text("Address"), text("Name").isEmpty ? "(no name)" : text("Name"), text("State")]
+            func shown(_ key: String) -> String { TerminalText.escaped(text(key)) }
+            var parts = [shown("Address"), text("Name").isEmpty ? "(no name)" : shown("Name"), shown("State")]
             parts.append(flag("Paired") ? (flag("Trusted") ? "paired, trusted" : "paired, not trusted") : "not paired")
-            if !text("Model").isEmpty { parts.append("\(text("Manufacturer")) \(text("Model"))".trimmingCharacters(in: .whitespaces)) }
+            if !text("Model").isEmpty { parts.append("\(shown("Manufacturer")) \(shown("Model"))".trimmingCharacters(in: .whitespaces)) }
             if let lastReading { parts.append("last reading \(lastReading.formatted(Date.ISO8601FormatStyle(timeZone: .current)))") }
             return parts.joined(separator: "  ")
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DBus
+import TerminalEscaping
 
 /// `--bus ADDRESS`, shared by every command that talks to cuffd.
 struct BusOptions: ParsableArguments {
@@ -56,9 +57,10 @@ struct CuffdConnection {
         }
     }
 
-    func signals(_ rule: MatchRule) async throws -> AsyncStream<DBusMessage> {
+    /// The signals matching any of `rules`, in the order they arrived.
+    func signals(_ rules: MatchRule...) async throws -> AsyncStream<DBusMessage> {
         do {
-            return try await connection.signals(matching: rule)
+            return try await connection.signals(matchingAny: rules)
         } catch {
             throw CuffctlFailure(error)
         }
@@ -87,7 +89,7 @@ struct CuffctlFailure: Error {
             self.init(message: error.message, status: ExitStatus.unavailable)
         case DBusError.Name.accessDenied.rawValue, "org.cuffd.Error.NotAuthorized":
             self.init(message: "permission denied: \(error.message)", status: ExitStatus.permissionDenied)
-        case "org.cuffd.Error.UnknownDevice", "org.bluez.Error.DoesNotExist":
+        case "org.cuffd.Error.UnknownDevice", "org.cuffd.Error.UnknownReading", "org.bluez.Error.DoesNotExist":
             self.init(message: error.message, status: ExitStatus.unknownDevice)
         case "org.cuffd.Error.Timeout", DBusError.Name.noReply.rawValue, DBusError.Name.timeout.rawValue:
             self.init(message: "timed out: \(error.message)", status: ExitStatus.timeout)
@@ -95,6 +97,10 @@ struct CuffctlFailure: Error {
             self.init(message: "the cuff refused pairing (\(error.message)): check the passkey it displays, and that it is in pairing mode", status: ExitStatus.pairingRefused)
         case "org.cuffd.Error.PairingRefused":
             self.init(message: error.message, status: ExitStatus.pairingRefused)
+        case "org.cuffd.Error.DownloadIncomplete":
+            self.init(message: "warning: \(error.message)", status: ExitStatus.downloadIncomplete)
+        case "org.cuffd.Error.Implausible":
+            self.init(message: error.message, status: ExitStatus.malformedPayload)
         case "org.cuffd.Error.InvalidArguments", DBusError.Name.invalidArgs.rawValue:
             self.init(message: error.message, status: ExitStatus.usage)
         default:
@@ -103,12 +109,13 @@ struct CuffctlFailure: Error {
     }
 }
 
-/// Runs a command body; a ``CuffctlFailure`` becomes its line on stderr and its exit code.
+/// Runs a command body; a ``CuffctlFailure`` becomes its line on stderr and its exit code — escaped, as cuffd's
+/// errors may quote what a cuff sent (an Omron model cuffd cannot read).
 func reportingFailures(_ body: () async throws -> Void) async throws {
     do {
         try await body()
     } catch let failure as CuffctlFailure {
-        printToStandardError("cuffctl: \(failure.message)")
+        printToStandardError("cuffctl: \(TerminalText.escaped(failure.message))")
         throw failure.status
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Diagnostics
+import TerminalEscaping
 
 /// `cuffctl doctor [--store PATH] [--json]`: checks this machine the way cuffd needs it.
 struct DoctorCommand: AsyncParsableCommand {
@@ -31,7 +32,7 @@ struct DoctorCommand: AsyncParsableCommand {
                 case .warning: "warn"
                 case .failure: "FAIL"
                 }
-                print("\(mark)  \(result.name)\(String(repeating: " ", count: width - result.name.count))  \(result.detail)")
+                print("\(mark)  \(result.name)\(String(repeating: " ", count: width - result.name.count))  \(TerminalText.escaped(result.detail))")
             }
         }
         if results.contains(where: { $0.status == .failure }) { throw ExitStatus.unavailable }

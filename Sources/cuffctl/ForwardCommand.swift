@@ -2,6 +2,7 @@ import ArgumentParser
 import DBus
 import Foundation
 import ForwardingStatus
+import TerminalEscaping
 
 /// `cuffctl forward …`: cuff-forward, the forwarder of readings to a central PostgreSQL (docs/forwarding.md).
 struct ForwardCommand: AsyncParsableCommand {
@@ -51,21 +52,23 @@ struct ForwardStatusCommand: AsyncParsableCommand {
         ])
     }
 
+    /// The status in words, one line per fact; the gateway's name, a sync identifier (which holds a cuff's serial or
+    /// address) and an error (which may quote a server or a cuff) escaped (``TerminalText``), so none adds a line.
     static func text(_ status: ForwardStatus, pending: Int, lagSeconds: Double, now: Double) -> String {
         func time(_ seconds: Double) -> String {
             Date(timeIntervalSince1970: seconds).formatted(Date.ISO8601FormatStyle(timeZone: .current)) + " (\(Int(now - seconds)) s ago)"
         }
-        var lines = ["gateway \(status.gateway): \(status.state.rawValue) since \(time(status.since))"]
+        var lines = ["gateway \(TerminalText.escaped(status.gateway)): \(status.state.rawValue) since \(time(status.since))"]
         lines.append(pending == 0 ? "lag: none" : "lag: \(pending) readings, \(Int(lagSeconds)) s since the last acknowledgement")
         if let identifier = status.lastSyncIdentifier, let measured = status.lastMeasuredAt, let acknowledged = status.lastAcknowledgedAt {
-            lines.append("last acknowledged reading: \(identifier), measured \(time(measured)), acknowledged \(time(acknowledged))")
+            lines.append("last acknowledged reading: \(TerminalText.escaped(identifier)), measured \(time(measured)), acknowledged \(time(acknowledged))")
         } else {
             lines.append("last acknowledged reading: none since cuff-forward started")
         }
         if let others = status.othersReadings {
             lines.append("already central from another gateway: \(others) readings (a cuff read by both; the server keeps the first gateway's)")
         }
-        if let error = status.lastError, let at = status.lastErrorAt { lines.append("last error: \(error) — \(time(at))") }
+        if let error = status.lastError, let at = status.lastErrorAt { lines.append("last error: \(TerminalText.escaped(error)) — \(time(at))") }
         return lines.joined(separator: "\n")
     }
 }

@@ -1,6 +1,7 @@
 import DBus
 import Foundation
 import ReadingColumns
+import TerminalEscaping
 
 /// A heart-rate sample as cuffd sends it (`HeartRates`, docs/dbus-api.md), printed for people or as JSON.
 struct HeartRateOutput {
@@ -20,10 +21,10 @@ struct HeartRateOutput {
     var line: String {
         let clock = sample.time.map { WallClock($0, in: .current) }
         var parts = [clock.map { $0.date + " " + $0.seconds } ?? "?", "\(sample.double("heartRate").map(ReadingOutput.text) ?? "?")/min"]
-        parts.append(sample.device["address"] ?? "")
+        parts.append(TerminalText.escaped(sample.device["address"] ?? ""))
         if !rrIntervals.isEmpty { parts.append("RR " + rrSeconds.joined(separator: " ") + " s") }
         if let energyExpended { parts.append("\(energyExpended) kJ") }
-        if let person = sample.string("person") { parts.append("(\(person))") }
+        if let person = sample.string("person") { parts.append("(\(TerminalText.escaped(person)))") }
         if lacksContact { parts.append("(no skin contact)") }
         return parts.joined(separator: "  ")
     }

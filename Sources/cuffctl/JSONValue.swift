@@ -1,4 +1,5 @@
 import JSONEscaping
+import TerminalEscaping
 
 /// A JSON value whose object keys keep their order and whose numbers keep their decimal text, so an
 /// SFLOAT of 2.00 prints as `2.00` and a report reads in the order of the wire format.
@@ -48,11 +49,12 @@ enum JSONValue: Equatable, Sendable {
         }
     }
 
-    /// The value as a person reads it: text unquoted, specials by name, `—` for null.
+    /// The value as a person reads it: text unquoted and escaped for a terminal (``TerminalText``: a Device
+    /// Information string is what the device sent), specials by name, `—` for null.
     var plainText: String {
         switch self {
         case .null: "—"
-        case let .string(text): text
+        case let .string(text): TerminalText.escaped(text)
         case let .array(items): items.map(\.plainText).joined(separator: ", ")
         default: rendered
         }

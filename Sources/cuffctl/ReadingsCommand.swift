@@ -43,9 +43,11 @@ struct ReadingsCommand: AsyncParsableCommand {
 
     /// With `--limit N`, prints the newest N, else every stored reading in the order it was stored; then each
     /// reading as cuffd stores or revises it, read from the change feed with the caller's own rights whenever
-    /// `ReadingStored` announces one (the signal carries no values).
+    /// `ReadingStored` or `ReadingsChanged` announces one (the signals carry no values).
     private func follow(_ cuffd: CuffdConnection, pages: ReadingPages) async throws {
-        let stored = try await cuffd.signals(MatchRule(sender: CuffdConnection.name, interface: CuffdConnection.interface, member: "ReadingStored"))
+        let stored = try await cuffd.signals(
+            MatchRule(sender: CuffdConnection.name, interface: CuffdConnection.interface, member: "ReadingStored"),
+            MatchRule(sender: CuffdConnection.name, interface: CuffdConnection.interface, member: "ReadingsChanged"))
         var feed = ChangeFeed(cuffd: cuffd)
         // The newest N were read after the feed's anchor: the first pass may bring some of them again.
         var shown = Set<String>()

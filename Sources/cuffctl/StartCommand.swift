@@ -1,6 +1,7 @@
 import ArgumentParser
 import DBus
 import Foundation
+import TerminalEscaping
 
 /// `cuffctl start [ADDRESS] [--timeout S] [--json]`: arms a measurement session and shows the cuff pressure
 /// as the cuff reports it, then the reading. Standard cuffs measure when their user presses START; a QardioArm
@@ -79,7 +80,7 @@ struct StartCommand: AsyncParsableCommand {
         case "resolving": "connected, reading its services"
         case "subscribed" where previous.hasPrefix("measuring"): "measured, storing the reading"
         case "subscribed": "connected, waiting for the measurement"
-        default: state
+        default: TerminalText.escaped(state)
         }
     }
 

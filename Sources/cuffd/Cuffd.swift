@@ -7,6 +7,7 @@ import Logging
 import MainLoop
 import ServiceLifecycle
 import SystemdSupport
+import TerminalEscaping
 
 /// Swift concurrency on one thread, the main one, instead of libdispatch's pool, so that nothing wakes an
 /// idle cuffd (MainLoop; docs/architecture.md, "One thread for Swift concurrency"). The compiler's `async
@@ -53,12 +54,16 @@ struct Cuffd: AsyncParsableCommand {
         var options = DaemonOptions(configurationPath: config, storePath: store, bus: bus.map { .address($0) } ?? .system)
         options.administratorGroup = adminGroup
         options.readerGroup = readerGroup
+        // The control API's calls on a thread of their own, less urgent than the main loop's commits: at the niceness
+        // of the store's reading threads (Benchmarks/RESULTS.md, "Reads beside commits": 5 served more calls, and a
+        // cuff's readings later).
+        options.methodCallExecutor = BackgroundLoop(niceness: 10)
         let daemon: Daemon
         do {
             daemon = try await Daemon.start(options, notifier: notifier, logger: logger)
         } catch {
-            // Standard error reaches a person at a terminal and, under systemd, the journal.
-            FileHandle.standardError.write(Data("cuffd: \(error.description)\n".utf8))
+            // Standard error reaches a person at a terminal and, under systemd, the journal: escaped as every log line is.
+            FileHandle.standardError.write(Data("cuffd: \(TerminalText.escaped(error.description))\n".utf8))
             throw ExitCode(error.exitStatus)
         }
         let group = ServiceGroup(configuration: .init(
@@ -66,7 +71,7 @@ struct Cuffd: AsyncParsableCommand {
         do {
             try await group.run()
         } catch let failure as DaemonFailure {
-            FileHandle.standardError.write(Data("cuffd: \(failure.description)\n".utf8))
+            FileHandle.standardError.write(Data("cuffd: \(TerminalText.escaped(failure.description))\n".utf8))
             throw ExitCode(failure.exitStatus)
         }
     }

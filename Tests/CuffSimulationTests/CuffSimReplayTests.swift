@@ -34,6 +34,15 @@ struct CuffSimReplayTests {
         #expect(missing.standardError.hasPrefix("cuff-sim: cannot read /nonexistent/scenario.json"))
     }
 
+    @Test func aRecordedCuffIsRefusedWithWhereItPlays() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("recorded-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(RecordedScenarioTests.withSteps(#"{"after": 0.5, "indicate": "2A35", "hex": "\#(ScenarioText.recordA)"}"#).utf8).write(to: file)
+        let outcome = try await ExternalCommand.runDetached(Self.executable, ["replay", file.path, "--store", "/nonexistent/unused.sqlite"])
+        #expect(outcome.status == 65)
+        #expect(outcome.standardError.contains("cuffs[0] is a recorded cuff, which only plays to cuffd over a bus: cuff-sim --scenario"))
+    }
+
     @Test func aStoreThatCannotBeOpenedExits74() async throws {
         let scenario = CuffSimExecutableTests.repository.appendingPathComponent("scenarios/one-cuff.json").path
         let outcome = try await ExternalCommand.runDetached(Self.executable, ["replay", scenario, "--store", "/nonexistent/directory/store.sqlite"])

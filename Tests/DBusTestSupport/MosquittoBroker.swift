@@ -60,19 +60,13 @@ public final class MosquittoBroker: MQTTTestBroker, @unchecked Sendable {
         try start()
     }
 
-    /// Starts the broker and waits until it accepts connections.
+    /// Starts the broker and waits until it listens: Debian's mosquitto says so with READY=1 (sd_notify(3); its unit is
+    /// `Type=notify`), here on a notify socket of the test's own.
     public func start() throws {
-        let child = try ChildProcess("mosquitto", ["-c", directory.appendingPathComponent("mosquitto.conf").path])
+        let notify = try DatagramReceiver()
+        let child = try ChildProcess("mosquitto", ["-c", directory.appendingPathComponent("mosquitto.conf").path], environment: ["NOTIFY_SOCKET": notify.path])
         lock.withLock { process = child }
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if (try? ExternalCommand.run("mosquitto_pub", clientOptions + ["-t", "probe", "-n"], timeout: 5))?.status == 0 {
-                return
-            }
-            guard child.isRunning else { throw TestFailure("mosquitto exited: \(log)") }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        throw TestFailure("mosquitto did not accept connections: \(log)")
+        try notify.waitForReadiness(of: "mosquitto", within: testDeadline) { log }
     }
 
     /// Stops the broker (SIGTERM: it saves its persistence) and waits for it.
@@ -90,12 +84,7 @@ public final class MosquittoBroker: MQTTTestBroker, @unchecked Sendable {
         lock.withLock { process }.map { _ = kill($0.pid, SIGHUP) }
     }
 
-    /// SIGSTOP / SIGCONT: a broker that holds its connections and answers nothing.
-    public func pause() { lock.withLock { process }.map { _ = kill($0.pid, SIGSTOP) } }
-    public func resume() { lock.withLock { process }.map { _ = kill($0.pid, SIGCONT) } }
-
     public func remove() {
-        resume()
         stop()
         try? FileManager.default.removeItem(at: directory)
     }

@@ -16,6 +16,9 @@ public final class PostgresServer: @unchecked Sendable {
     /// With TLS, what the server presents.
     public let certificates: TestCertificates?
     private var data: String { directory.appendingPathComponent("data").path }
+    /// Where the server writes its write-ahead log, which every commit reaches before it is acknowledged (PostgreSQL
+    /// 15 documentation §30.5): a file changing there is the event a wait for a committed row wakes on.
+    public var walFolder: String { data + "/pg_wal" }
 
     /// `pg_config --bindir`: Debian keeps initdb and pg_ctl out of PATH.
     public static let binaries: String? = {

@@ -9,7 +9,7 @@ import Foundation
 /// (4369). The user ``user`` logs in with ``password``; no anonymous clients. Like ``PostgresServer``'s server it runs
 /// as `nobody` under root (RabbitMQ's `/usr/sbin` wrapper would switch to the `rabbitmq` user; its own script in
 /// `/usr/lib/rabbitmq/bin` is started instead). `remove()` must be called in the test's teardown: it stops the node
-/// (SIGTERM; SIGKILL to its process group after 15 s) and its epmd.
+/// (SIGTERM; SIGKILL to its process group after 30 s) and its epmd.
 public final class RabbitMQBroker: MQTTTestBroker, @unchecked Sendable {
     public static let user = "cuff-forward"
     public let password: String? = "rabbit-secret"
@@ -28,7 +28,16 @@ public final class RabbitMQBroker: MQTTTestBroker, @unchecked Sendable {
         FileManager.default.isExecutableFile(atPath: server) && ExternalCommand.exists("epmd") && ExternalCommand.exists("mosquitto_sub")
     }
 
-    /// Writes the node's folder, starts it and waits (at most 30 s; it takes about 8) until a 3.1.1 client can publish.
+    /// Whether the installed RabbitMQ speaks MQTT 3.1.1 only: MQTT 5 came with 3.13 (docs/reference/MQTT.md §2), so
+    /// Debian 12's 3.10 does and Debian 13's 4.0 does not.
+    public static var speaksOnlyMQTT311: Bool {
+        guard let query = try? ExternalCommand.run("dpkg-query", ["-W", "-f=${Version}", "rabbitmq-server"]), query.status == 0 else { return false }
+        let release = query.standardOutput.split(separator: "-").first?.split(separator: ".").compactMap { Int($0) } ?? []
+        guard release.count >= 2 else { return false }
+        return (release[0], release[1]) < (3, 13)
+    }
+
+    /// Writes the node's folder, starts it and waits until it is ready (it takes about 8 s).
     public init() throws {
         let name = "cuffd-test-\(UUID().uuidString.prefix(8).lowercased())"
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("cuff-forward-\(name)")
@@ -85,31 +94,27 @@ public final class RabbitMQBroker: MQTTTestBroker, @unchecked Sendable {
 
     private func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
+    /// Starts the node and waits for its readiness: READY=1 (sd_notify(3); Debian's unit is `Type=notify`), which
+    /// RabbitMQ sends once it has booted, its plugins' listeners included, here on a notify socket of the test's own.
     private func start() throws {
+        let notify = try DatagramReceiver()
+        try PostgresServer.giveToAccount(notify.path)
         // setsid: the node's processes in a group of their own, which `stop()` can kill whole if SIGTERM is not enough.
         let argv = PostgresServer.asAccount([
-            "/usr/bin/setsid", "/usr/bin/env", "HOME=\(directory.path)", "RABBITMQ_CONF_ENV_FILE=\(path("rabbitmq-env.conf"))", Self.server,
+            "/usr/bin/setsid", "/usr/bin/env", "HOME=\(directory.path)", "NOTIFY_SOCKET=\(notify.path)",
+            "RABBITMQ_CONF_ENV_FILE=\(path("rabbitmq-env.conf"))", Self.server,
         ])
         let child = try ChildProcess(argv[0], Array(argv.dropFirst()), standardError: .discard)
         lock.withLock { process = child }
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            if (try? ExternalCommand.run("mosquitto_pub", clientOptions + ["-t", "probe", "-n"], timeout: 5))?.status == 0 { return }
-            guard child.isRunning else { throw TestFailure("rabbitmq-server exited: \(log.suffix(2000))") }
-            Thread.sleep(forTimeInterval: 0.2)
-        }
-        throw TestFailure("RabbitMQ did not accept MQTT connections within 30 s: \(log.suffix(2000))")
+        try notify.waitForReadiness(of: "rabbitmq-server", within: testDeadline) { String(log.suffix(2000)) }
     }
 
     /// Stops the node — SIGTERM, which its script turns into an orderly shutdown (about 2.5 s); SIGKILL to the process
-    /// group after 15 s — and then its epmd.
+    /// group if it has not ended 30 s later — and then its epmd.
     private func stop() {
         guard let child = lock.withLock({ process.take() }) else { return }
         kill(child.pid, SIGTERM)
-        let deadline = Date().addingTimeInterval(15)
-        while child.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if child.isRunning { kill(-child.pid, SIGKILL) }
-        child.waitForExit()
+        child.waitForExit(killingAfter: 30, target: -child.pid)
         _ = try? ExternalCommand.run("/usr/bin/env", ["ERL_EPMD_PORT=\(epmdPort)", "epmd", "-kill"], timeout: 10)
     }
 
@@ -118,8 +123,9 @@ public final class RabbitMQBroker: MQTTTestBroker, @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// The node's log.
+    /// The node's log, and the folder it is in.
     public var log: String { (try? String(contentsOfFile: path("log/\(nodeName).log"), encoding: .utf8)) ?? "" }
+    public var logFolder: String { path("log") }
 
     public var clientOptions: [String] { ["-V", "mqttv311", "-h", host, "-p", "\(port)", "-u", Self.user, "-P", password!] }
 }

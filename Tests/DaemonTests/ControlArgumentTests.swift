@@ -57,6 +57,14 @@ struct ControlArgumentTests {
         }
     }
 
+    @Test("A person a grant names is a name as cuffd.conf gives it: not empty, at most 256 bytes, no control characters")
+    func personNames() throws {
+        for good in ["alice", "Zoë", String(repeating: "é", count: 128)] { try ControlAPI.check(person: good) }
+        for bad in ["", String(repeating: "a", count: 257), "ali\nce", "\u{1B}[31m", "bob\u{7F}"] {
+            #expect(throws: ControlError.self, "\(bad.debugDescription)") { try ControlAPI.check(person: bad) }
+        }
+    }
+
     @Test("The store's authorization failures are NotAuthorized, not usage errors")
     func authorizationFailures() {
         for error in [HealthStoreError.notAdministrator(uid: 1000), .authorizationDenied(type: "heartRate"), .authorizationNotDetermined(type: "heartRate")] {

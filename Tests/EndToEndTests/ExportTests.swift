@@ -78,7 +78,7 @@ struct ExportTests {
         let theirs = try await Self.readings(stack, person: Self.person)
         #expect(theirs.count == 4)
         try await Self.check("csv", csv, against: theirs)
-        let window = ["--since", "2026-11-21", "--until", "2026-12-01T07:10:00Z"]
+        let window = ["--since", "2026-11-21", "--until", "2026-11-24T07:10:00Z"]
         #expect(try await stack.cuffctl(["export", "--format", "fhir", "--output", csv] + window).status == 0)
         let windowed = try await Self.readings(stack, window)
         #expect(windowed.count == 13)

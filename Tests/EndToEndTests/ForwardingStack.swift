@@ -23,14 +23,16 @@ final class ForwardingStack: @unchecked Sendable {
     var configurationPath: String { directory.appendingPathComponent("forward.conf").path }
     var anchorPath: String { directory.appendingPathComponent("state/anchor").path }
 
-    /// `cuffctl forward status --json` as root, parsed.
-    func forwardStatus() async throws -> [String: Any] {
-        let outcome = try await stack.cuffctl(["forward", "status", "--json", "--state", directory.appendingPathComponent("state/status.json").path])
-        guard outcome.status == 0 else { throw TestFailure("forward status exited \(outcome.status): \(outcome.error)") }
-        return try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any] ?? [:]
-    }
+    /// cuff-forward's status file, beside its anchor.
+    var statusPath: String { directory.appendingPathComponent("state/status.json").path }
 
-    static let binary = Stack.binaries.appendingPathComponent("cuff-forward").path
+    /// `cuffctl forward status --json` as root, parsed.
+    func forwardStatus() async throws -> [String: Any] { try await stack.forwardStatus(statusPath) }
+
+    /// The release cuff-forward `CUFF_FORWARD_BINARY` names, for the checks of its link (ForwardingTests+ReleaseLink).
+    static let releaseBinary = ProcessInfo.processInfo.environment["CUFF_FORWARD_BINARY"]
+    /// The cuff-forward the tests run: that one, or this build's.
+    static let binary = releaseBinary ?? Stack.binaries.appendingPathComponent("cuff-forward").path
 
     /// The first gateway, `gateway1` writing as `ward3`, on a server of its own whose database its role owns.
     /// `readerGroup` is cuffd's `--reader-group`: `nogroup` (nobody's) lets cuff-forward call it. With `tls`, the
@@ -62,7 +64,7 @@ final class ForwardingStack: @unchecked Sendable {
     /// rights to write, its name registered for it.
     func register(role: String, gatewayName: String) async throws {
         _ = try await query("CREATE ROLE \(role) LOGIN PASSWORD '\(gatewayPassword)'")
-        _ = try await query("GRANT SELECT, INSERT, UPDATE ON readings TO \(role)")
+        _ = try await query("GRANT SELECT, INSERT, UPDATE ON readings, heart_rates TO \(role)")
         _ = try await query("GRANT SELECT ON gateways, cuff_forward_schema TO \(role)")
         _ = try await query("INSERT INTO gateways (name, role) VALUES ('\(gatewayName)', '\(role)')")
     }
@@ -113,8 +115,7 @@ final class ForwardingStack: @unchecked Sendable {
 
     /// Starts `cuff-forward --config forward.conf` as nobody, its stderr appended to `log`.
     func startForwarder(log: String = "forward.log") throws {
-        let descriptor = open(directory.appendingPathComponent(log).path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        guard descriptor >= 0 else { throw TestFailure("cannot create \(log)") }
+        let descriptor = try stack.logWriter(log)
         defer { close(descriptor) }
         let argv = PostgresServer.asAccount([Self.binary, "--config", configurationPath, "--bus", stack.bus.address])
         forwarder = try ChildProcess(argv[0], Array(argv.dropFirst()), standardOutput: .descriptor(descriptor), standardError: .descriptor(descriptor))
@@ -133,13 +134,16 @@ final class ForwardingStack: @unchecked Sendable {
     }
 
     /// The central rows of this gateway that are not deleted, as `syncIdentifier|systolic|diastolic|pulse|mean|user|
-    /// status|address|firmware`, sorted as Swift sorts (the server's collation may differ).
+    /// status|address|firmware`, sorted as Swift sorts (the server's collation may differ). Read under a SHARE lock of
+    /// the table, which waits for the transactions writing to it: a change whose write-ahead log was written is seen
+    /// whole (``waitUntilCentralMatchesGateway(within:except:)``).
     func centralReadings() async throws -> [String] {
         try await query(
-            "SELECT sync_identifier || '|' || systolic || '|' || diastolic || '|' || coalesce(pulse_rate::text, '-') || '|' || "
+            "BEGIN; LOCK TABLE readings IN SHARE MODE; "
+                + "SELECT sync_identifier || '|' || systolic || '|' || diastolic || '|' || coalesce(pulse_rate::text, '-') || '|' || "
                 + "coalesce(mean_arterial_pressure::text, '-') || '|' || coalesce(user_id::text, '-') || '|' || "
                 + "coalesce(status::text, '-') || '|' || coalesce(device_address, '-') || '|' || coalesce(device_firmware, '-') FROM readings "
-                + "WHERE deleted_at IS NULL AND gateway = '\(gatewayName)'").sorted()
+                + "WHERE deleted_at IS NULL AND gateway = '\(gatewayName)'; COMMIT").sorted()
     }
 
     /// The gateway's readings, as root reads them through cuffd, in the same form.
@@ -154,16 +158,21 @@ final class ForwardingStack: @unchecked Sendable {
     }
 
     /// Waits until the central table holds exactly the gateway's readings under its name, but for those whose sync
-    /// identifiers are in `others` (another gateway's rows).
-    func waitUntilCentralMatchesGateway(within timeout: Duration = .seconds(20), except others: Set<String> = []) async throws {
-        let expected = try await gatewayReadings().filter { !others.contains(String($0.prefix { $0 != "|" })) }
-        let deadline = ContinuousClock.now + timeout
+    /// identifiers are in `others` (another gateway's rows). Checked at each write of the server's write-ahead log,
+    /// which every commit makes before it is acknowledged, whether cuff-forward stores its anchor afterwards or not.
+    /// The gateway's readings are read again whenever the central table holds one they lacked: a cuff may still be
+    /// sending (a reading indicated after `pair` returned), and cuff-forward may forward it before this looks.
+    func waitUntilCentralMatchesGateway(within timeout: Duration = testDeadline, except others: Set<String> = []) async throws {
+        func gateway() async throws -> [String] { try await gatewayReadings().filter { !others.contains(String($0.prefix { $0 != "|" })) } }
+        var expected = try await gateway()
         var central: [String] = []
-        while ContinuousClock.now < deadline {
+        try await FolderWatch.wait(
+            "the central rows of \(gatewayName) as the gateway's", in: [server.walFolder], within: timeout,
+            detail: "central \(central) != gateway \(expected)\n\(stack.text("forward.log"))"
+        ) {
             central = try await centralReadings()
-            if central == expected { return }
-            try await Task.sleep(for: .milliseconds(100))
+            if !Set(central).isSubset(of: expected) { expected = try await gateway() }
+            return central == expected
         }
-        throw TestFailure("central \(central) != gateway \(expected)\n\(stack.text("forward.log"))")
     }
 }

@@ -17,29 +17,39 @@ struct HeartRateTests {
         return try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [[String: Any]] ?? []
     }
 
+    /// The journal's heart-rate summaries so far.
+    static func summaries(_ stack: Stack) -> [[String: String]] {
+        stack.journalEntries().filter { $0["MESSAGE_ID"] == "6f42722595bb48739b46beb5d46978a2" }
+    }
+
+    /// How many values the summaries so far count.
+    static func summarized(_ stack: Stack) -> Int {
+        summaries(stack).compactMap { $0["HR_COUNT"].flatMap { Int($0) } }.reduce(0, +)
+    }
+
     @Test("pair the strap: every plausible value stored once, marked when without contact, summarized in the journal")
     func strapStreams() async throws {
         let stack = try await Stack.make(scenario: "strap.json")
         try await stack.startDaemon()
-        let follow = try stack.startCuffctl(["heart-rate", "--follow", "--json"], log: "follow.log")
-        try await Task.sleep(for: .milliseconds(500))
+        // --limit: what is stored when it has subscribed is printed first, so that it misses nothing however late
+        // that is; everything stored afterwards as it is stored.
+        let follow = try stack.startCuffctl(["heart-rate", "--follow", "--json", "--limit", "1000"], log: "follow.log")
         let pair = try await stack.cuffctl(["pair", Self.strap])
         #expect(pair.status == 0, "\(pair.error)")
         // While the strap streams (its link is up), its Energy Expended is reset through the control point.
         let reset = try await stack.cuffctl(["reset-energy", Self.strap])
         #expect(reset.status == 0, "\(reset.error)")
-        #expect(stack.text("cuff-sim.log").contains("written: 01 (Energy Expended reset)"))
+        try await stack.wait(for: "written: 01 (Energy Expended reset)", in: "cuff-sim.log")
         let expected = try #require(Scenario.parse(Data(contentsOf: stack.scenario)).expect?.heartRates)
-        var samples: [[String: Any]] = []
-        for _ in 0 ..< 120 {
-            samples = try await heartRates(stack)
-            if samples.count >= expected, !stack.journalEntries().filter({ $0["MESSAGE_ID"] == "6f42722595bb48739b46beb5d46978a2" }).isEmpty { break }
-            try await Task.sleep(for: .milliseconds(250))
+        // The link's end commits what waits and ends the summary: the journal then counts every value stored.
+        try await stack.journal.received.wait(for: "summaries of \(expected) values:\n\(stack.text("cuffd.log"))") { _ in
+            Self.summarized(stack) >= expected ? () : nil
         }
+        let samples = try await heartRates(stack)
         #expect(samples.count == expected, "\(stack.text("cuffd.log"))")
         // heart-rate --follow, started before the strap was paired, printed every sample once as its batch was stored.
         let last = samples.last?["syncIdentifier"] as? String ?? "?"
-        try await offCooperativePool { try stack.wait(for: last, in: "follow.log") }
+        try await stack.wait(for: last, in: "follow.log")
         follow.terminate()
         let followed = stack.text("follow.log").split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         #expect(followed.compactMap { $0["syncIdentifier"] as? String } == samples.compactMap { $0["syncIdentifier"] as? String })
@@ -58,8 +68,8 @@ struct HeartRateTests {
         #expect(times == times.sorted() && times.count == samples.count)
 
         // The journal: summaries whose counts add up to the samples, with the values without contact apart.
-        let summaries = stack.journalEntries().filter { $0["MESSAGE_ID"] == "6f42722595bb48739b46beb5d46978a2" }
-        #expect(summaries.compactMap { $0["HR_COUNT"].flatMap { Int($0) } }.reduce(0, +) == expected)
+        let summaries = Self.summaries(stack)
+        #expect(Self.summarized(stack) == expected)
         #expect(summaries.compactMap { $0["HR_WITHOUT_CONTACT"].flatMap { Int($0) } }.reduce(0, +) == 4)
         #expect(summaries.allSatisfy { $0["HR_DEVICE"] == Self.strap })
         // Statistics: the sensor's values with contact, apart from the (absent) pulse of readings.
@@ -99,19 +109,30 @@ struct HeartRateTests {
         let stack = try await Stack.make(scenario: "strap.json")
         try await stack.startDaemon()
         #expect(try await stack.cuffctl(["pair", Self.strap]).status == 0)
-        for _ in 0 ..< 80 where try await heartRates(stack).count < 12 { try await Task.sleep(for: .milliseconds(100)) }
+        // Mid-stream: a few batches stored, as cuffctl --follow prints them.
+        let follow = try stack.startCuffctl(["heart-rate", "--follow", "--json", "--limit", "1000"], log: "follow.log")
+        try await stack.logged.wait(for: "12 samples stored:\n\(stack.text("follow.log"))") { _ in
+            stack.text("follow.log").split(separator: "\n").count >= 12 ? () : nil
+        }
+        follow.terminate()
         try await stack.killDaemon()
         try await stack.startDaemon()
-        // The strap's link stays up: the new cuffd subscribes again and the rest of the minute arrives.
-        try await offCooperativePool { try stack.wait(for: "disconnect", in: "cuff-sim.log", within: .seconds(40)) }
-        try await Task.sleep(for: .seconds(2))
-        let samples = try await heartRates(stack)
-        #expect(Set(samples.compactMap { $0["syncIdentifier"] as? String }).count == samples.count, "nothing stored twice")
+        let again = try stack.startCuffctl(["heart-rate", "--follow", "--json", "--limit", "1000"], log: "follow-again.log")
+        defer { again.terminate() }
+        // The strap's link stays up: the new cuffd subscribes again and the rest of the minute arrives, until the strap
+        // ends the link.
+        try await stack.wait(for: "disconnect", in: "cuff-sim.log")
         // What cuff-sim delivered (not what it dropped while no cuffd listened), less the malformed and the 0/min value.
         let delivered = stack.text("cuff-sim.log").split(separator: "\n").filter { $0.contains("2A37") && $0.contains("notified: ") }
         let valid = delivered.filter { !$0.hasSuffix("notified: 10 48") && !$0.hasSuffix("notified: 04 00") }
+        // Stored, as the follower prints it: all but one window (1 s) at the strap's four values a second, and the one
+        // in flight when the process died.
+        try await stack.logged.wait(for: "all but 5 of the \(valid.count) values stored:\n\(stack.text("follow-again.log"))") { _ in
+            stack.text("follow-again.log").split(separator: "\n").count >= valid.count - 5 ? () : nil
+        }
+        let samples = try await heartRates(stack)
+        #expect(Set(samples.compactMap { $0["syncIdentifier"] as? String }).count == samples.count, "nothing stored twice")
         let lost = valid.count - samples.count
-        // One window (1 s) at the strap's four values a second, and the one in flight when the process died.
         #expect(lost >= 0 && lost <= 5, "delivered \(valid.count), stored \(samples.count)")
         #expect(try await stack.stopDaemon() == 0)
     }

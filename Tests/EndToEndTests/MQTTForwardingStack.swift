@@ -83,8 +83,7 @@ final class MQTTForwardingStack<Broker: MQTTTestBroker>: @unchecked Sendable {
 
     /// Starts `cuff-forward --config forward.conf` (as root, whom cuffd lets read), its stderr appended to `log`.
     func startForwarder(log: String = "forward.log") throws {
-        let descriptor = open(directory.appendingPathComponent(log).path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        guard descriptor >= 0 else { throw TestFailure("cannot create \(log)") }
+        let descriptor = try stack.logWriter(log)
         defer { close(descriptor) }
         forwarder = try ChildProcess(
             Self.binary, ["--config", configurationPath, "--bus", stack.bus.address], standardOutput: .descriptor(descriptor), standardError: .descriptor(descriptor))
@@ -98,8 +97,7 @@ final class MQTTForwardingStack<Broker: MQTTTestBroker>: @unchecked Sendable {
     }
 
     private func startSubscriber() throws {
-        let descriptor = open(messagesPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        guard descriptor >= 0 else { throw TestFailure("cannot create messages.txt") }
+        let descriptor = try stack.logWriter("messages.txt")
         defer { close(descriptor) }
         subscriber = try ChildProcess(
             "mosquitto_sub",
@@ -116,36 +114,57 @@ final class MQTTForwardingStack<Broker: MQTTTestBroker>: @unchecked Sendable {
     /// The readings seen on state and history topics, in order of arrival.
     func readingMessages() -> [Seen] { seen().filter { $0.topic.hasSuffix("/state") || $0.topic.hasSuffix("/history") } }
 
-    /// Waits until `condition` holds for what the subscriber has seen.
-    func wait(within timeout: Duration = .seconds(20), _ what: String, until condition: ([Seen]) -> Bool) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if condition(seen()) { return }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        throw TestFailure("\(what): not seen within \(timeout)\n\(seen().map { "\($0.topic) \($0.payload.prefix(120))" }.joined(separator: "\n"))\n\(stack.text("forward.log"))")
+    /// cuff-forward's status file for this sink, beside its anchor.
+    var statusPath: String { directory.appendingPathComponent("state/mqtt/status.json").path }
+
+    /// Waits until `condition` holds for what the subscriber has seen, checked whenever a file changes in the stack's
+    /// folder (the subscriber's messages.txt) or in the sink's state folder (users.json, the anchor).
+    func wait(within timeout: Duration = testDeadline, _ what: String, until condition: ([Seen]) -> Bool) async throws {
+        try await FolderWatch.wait(
+            what, in: [directory.path, directory.appendingPathComponent("state/mqtt").path], within: timeout,
+            detail: "\(seen().map { "\($0.topic) \($0.payload.prefix(120))" }.joined(separator: "\n"))\n\(stack.text("forward.log"))"
+        ) { condition(seen()) }
     }
 
     /// Waits until every reading of the gateway has been seen on a state or history topic.
-    func waitForEveryReading(within timeout: Duration = .seconds(20)) async throws {
+    func waitForEveryReading(within timeout: Duration = testDeadline) async throws {
         let expected = Set(try await stack.readings().compactMap { $0["syncIdentifier"] as? String })
         try await wait(within: timeout, "every reading (\(expected.count))") { seen in
             expected.isSubset(of: Set(seen.compactMap { $0.json["sync_identifier"] as? String }))
         }
     }
 
-    /// What a subscriber arriving now to `filters` is handed as retained (`mosquitto_sub --retained-only`, which ends at
-    /// the first message that is not, after 2 s, or with `count`, at that many messages).
-    func retained(_ filters: [String] = ["cuffd/#", "homeassistant/#"], count: Int? = nil) throws -> [Seen] {
-        let result = try ExternalCommand.run(
-            "mosquitto_sub",
-            broker.clientOptions + ["--retained-only", "-W", "2", "-F", "%r %t %p"] + (count.map { ["-C", "\($0)"] } ?? []) + filters.flatMap { ["-t", $0] })
-        return Seen.lines(result.standardOutput)
+    /// Two topics of the test's own, outside what cuff-forward publishes and what the subscriber follows.
+    static var bounds: [String] { ["cuffd-test/first", "cuffd-test/last"] }
+
+    /// What a subscriber arriving now to `filters` is handed as retained: what comes between two retained messages of
+    /// the test's own (``bounds``), subscribed before and after `filters` in the same SUBSCRIBE. A broker hands the
+    /// retained messages of a SUBSCRIBE's filters one filter after the other — mosquitto 2.0 in their order, RabbitMQ
+    /// 3.10 in the reverse one —, so once both have come, so have all of `filters`'. Ends, as `mosquitto_sub
+    /// --retained-only` does, at the first message that is not retained.
+    func retained(_ filters: [String] = ["cuffd/#", "homeassistant/#"]) throws -> [Seen] {
+        for bound in Self.bounds { try publish(bound, "bound", retain: true) }
+        let topics = [Self.bounds[0]] + filters + [Self.bounds[1]]
+        let (child, output) = try ExternalCommand.start(
+            "mosquitto_sub", broker.clientOptions + ["--retained-only", "-W", "60", "-F", "%r %t %p"] + topics.flatMap { ["-t", $0] })
+        defer {
+            kill(child.pid, SIGKILL)
+            child.waitForExit()
+        }
+        var text = ""
+        while Seen.lines(text).filter({ Self.bounds.contains($0.topic) }).count < 2 {
+            let more = output.availableData
+            guard !more.isEmpty else { throw TestFailure("mosquitto_sub ended before both retained \(Self.bounds): \(text)") }
+            text += String(decoding: more, as: UTF8.self)
+        }
+        return Array(Seen.lines(text).drop { !Self.bounds.contains($0.topic) }.dropFirst().prefix { !Self.bounds.contains($0.topic) })
     }
 
     /// Publishes as Home Assistant would (its birth message on `homeassistant/status`).
-    func publishAsHomeAssistant(_ topic: String, _ payload: String) throws {
-        let result = try ExternalCommand.run("mosquitto_pub", broker.clientOptions + ["-t", topic, "-m", payload])
+    func publishAsHomeAssistant(_ topic: String, _ payload: String) throws { try publish(topic, payload) }
+
+    private func publish(_ topic: String, _ payload: String, retain: Bool = false) throws {
+        let result = try ExternalCommand.run("mosquitto_pub", broker.clientOptions + ["-t", topic, "-m", payload] + (retain ? ["-r"] : []))
         guard result.status == 0 else { throw TestFailure("mosquitto_pub: \(result.standardError)") }
     }
 

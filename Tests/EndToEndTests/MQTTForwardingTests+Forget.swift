@@ -5,7 +5,7 @@ import Testing
 /// `cuffctl forget` removes the cuff from Home Assistant (docs/home-assistant.md, "Forgetting a cuff"), whether
 /// cuff-forward runs at the time or starts afterwards.
 extension MQTTForwardingTests {
-    /// The topics of the cuff's entities as the subscriber saw them announced: the six configs and the state.
+    /// The topics of the cuff's entities as the subscriber saw them announced: the eleven configs and the state (a strap: two configs).
     static func entityTopics(_ forwarding: MQTTForwardingStack<MosquittoBroker>) -> Set<String> {
         Set(forwarding.seen().filter { !$0.payload.isEmpty && ($0.topic.hasSuffix("/config") || $0.topic.hasSuffix("/state")) }.map(\.topic))
     }
@@ -34,16 +34,16 @@ extension MQTTForwardingTests {
         }
     }
 
-    @Test("cuffctl forget while cuff-forward runs: an empty retained config for each of the cuff's six entities and an empty state, a later subscriber handed none; paired again, the next reading brings them back")
+    @Test("cuffctl forget while cuff-forward runs: an empty retained config for each of the cuff's eleven entities and an empty state, a later subscriber handed none; paired again, the next reading brings them back")
     func forgetWhileRunning() async throws {
         try await withTeardown { teardown in
             let forwarding = try await Self.caughtUp(teardown)
             let topics = Self.entityTopics(forwarding)
-            #expect(topics.count == 7, "\(topics.sorted())")
+            #expect(topics.count == 12, "\(topics.sorted())")
             let before = forwarding.seen().count
             #expect(try await forwarding.stack.cuffctl(["forget", Self.cuff]).status == 0)
             try await Self.expectRemoved(topics, forwarding, after: before)
-            #expect(forwarding.stack.text("forward.log").contains("from Home Assistant: cuffd no longer remembers its cuff"))
+            try await forwarding.stack.wait(for: "from Home Assistant: cuffd no longer remembers its cuff", in: "forward.log")
 
             let removed = forwarding.seen().count
             #expect(try await forwarding.stack.cuffctl(["pair", Self.cuff]).status == 0)
@@ -52,7 +52,7 @@ extension MQTTForwardingTests {
                 topics.isSubset(of: Set(seen.dropFirst(removed).filter { !$0.payload.isEmpty }.map(\.topic)))
             }
             let retained = try await offCooperativePool { try forwarding.retained() }
-            #expect(retained.count == 8, "\(retained.map(\.topic))")
+            #expect(retained.count == 14, "\(retained.map(\.topic))")
         }
     }
 
@@ -73,7 +73,7 @@ extension MQTTForwardingTests {
 
             try forwarding.startForwarder(log: "forward-again.log")
             try await Self.expectRemoved(topics, forwarding, after: before)
-            #expect(forwarding.stack.text("forward-again.log").contains("from Home Assistant: cuffd no longer remembers its cuff"))
+            try await forwarding.stack.wait(for: "from Home Assistant: cuffd no longer remembers its cuff", in: "forward-again.log")
         }
     }
 

@@ -50,9 +50,15 @@ struct MQTTForwardingTests {
             #expect(time(state["measured_at"]) == time(newest["time"]) && time(newest["time"]) != .distantPast, "\(state)")
             #expect(seen.filter { $0.topic.hasSuffix("/history") }.count == readings.count - states.count)
 
+            // The cuff's battery, read by cuffd at the connection and shown on its Cuff1 object, once cuffd has.
+            try await forwarding.wait("the cuff's battery level") { seen in
+                seen.contains { $0.topic == "cuffd/0003/battery" && $0.json["level"] as? Int == 100 && $0.json["low"] as? Bool == false }
+            }
             // Every config parses, uses only documented keys, and its templates render against the real state message.
             let entities = try forwarding.discoveryCheck()
-            #expect(entities.count == 6, "\(entities.keys.sorted())")
+            #expect(entities.count == 11, "\(entities.keys.sorted())")
+            let status = state["status"] as? [String: Any] ?? [:]
+            func flag(_ key: String) -> String { status[key] as? Bool == true ? "ON" : "OFF" }
             for (uniqueID, entity) in entities {
                 let rendered = try #require(entity["state"] as? String)
                 let expected: String? =
@@ -62,10 +68,17 @@ struct MQTTForwardingTests {
                     case "pulse" where !uniqueID.hasSuffix("irregular_pulse"): (newest["pulseRate"] as? Double).map { "\($0)" }
                     case "pulse": "OFF"
                     case "measured": state["measured_at"] as? String
+                    case "movement": flag("body_movement")
+                    case "loose": flag("cuff_fit_loose")
+                    case "battery": "100.0"  // cuff-sim's Battery Level (0x2A19), read by cuffd at the connection
+                    case "low": "OFF"
+                    case "category": (newest["systolic"] as? Double ?? 0) >= 135 || (newest["diastolic"] as? Double ?? 0) >= 85 ? "at_or_above_135_85" : "below_135_85"
                     default: nil
                     }
                 if let expected { #expect(Double(rendered).map { "\($0)" } ?? rendered == expected, "\(uniqueID): \(rendered)") }
-                #expect((entity["attributes"] as? [String: Any])?["irregular_pulse"] as? Bool == false, "\(uniqueID)")
+                if !uniqueID.contains("battery") {
+                    #expect((entity["attributes"] as? [String: Any])?["irregular_pulse"] as? Bool == false, "\(uniqueID)")
+                }
                 let config = try #require(entity["config"] as? [String: Any])
                 #expect(config["availability_topic"] as? String == "cuffd/status")
                 // The cuff's Firmware Revision String (0x2A26), from its Device Information through the store and the feed.
@@ -73,10 +86,10 @@ struct MQTTForwardingTests {
             }
             #expect(forwarding.seen().contains { $0.topic == "cuffd/status" && $0.payload == "online" })
 
-            // Retained, for a Home Assistant that subscribes later: the status, the state (the newest reading) and the six
+            // Retained, for a Home Assistant that subscribes later: the status, the state (the newest reading) and the nine
             // configs; never a history message.
             let retained = try await offCooperativePool { try forwarding.retained() }
-            #expect(retained.allSatisfy(\.retained) && retained.count == 8, "\(retained.map(\.topic))")
+            #expect(retained.allSatisfy(\.retained) && retained.count == 14, "\(retained.map(\.topic))")
             #expect(retained.contains { $0.topic == "cuffd/status" && $0.payload == "online" })
             #expect(retained.filter { $0.topic.hasSuffix("/state") }.map { $0.json["sync_identifier"] as? String } == [state["sync_identifier"] as? String])
             #expect(!retained.contains { $0.topic.hasSuffix("/history") })
@@ -95,10 +108,11 @@ struct MQTTForwardingTests {
             let forwarding = try await Self.caughtUp(teardown)
             try await offCooperativePool { forwarding.broker.stop() }
             #expect(try await forwarding.stack.cuffctl(["start", Self.cuff, "--timeout", "30"]).status == 0)
-            try await offCooperativePool { try forwarding.stack.wait(for: "the MQTT broker is unreachable", in: "forward.log") }
-            try await Task.sleep(for: .seconds(2))
+            try await forwarding.stack.wait(for: "the MQTT broker is unreachable", in: "forward.log")
+            // Another attempt while the broker is down, for the outage to be logged once over several.
+            try await forwarding.stack.waitUntilRetried(status: forwarding.statusPath)
             try await offCooperativePool { try forwarding.broker.start() }
-            try await forwarding.waitForEveryReading(within: .seconds(40))
+            try await forwarding.waitForEveryReading()
             let readings = try await forwarding.stack.readings()
             let arrived = forwarding.readingMessages().compactMap { $0.json["sync_identifier"] as? String }
             var firstArrivals: [String] = []
@@ -117,22 +131,30 @@ struct MQTTForwardingTests {
     @Test("cuff-forward SIGKILLed between PUBLISH and PUBACK: the anchor has not moved, the will says offline, and started again it says online and the reading arrives, any duplicate with the same sync identifier")
     func killedBeforeAcknowledgement() async throws {
         try await withTeardown { teardown in
-            let forwarding = try await Self.caughtUp(teardown)
-            try await Task.sleep(for: .milliseconds(300))
+            let forwarding = try await Self.paired(teardown)
+            // cuff-forward reaches the broker through a relay, which holds what it sends once told to: a broker that
+            // takes the PUBLISH and answers nothing.
+            let relay = try HoldingRelay(to: forwarding.broker.port)
+            try forwarding.writeConfiguration(password: nil, url: "mqtt://127.0.0.1:\(relay.port)", caFile: nil)
+            try forwarding.startForwarder()
+            try await forwarding.waitForEveryReading()
+            // The anchor is stored once the broker acknowledged the page, which the subscriber may see before; the
+            // status after it.
+            try await forwarding.stack.waitForForwardStatus(forwarding.statusPath, "caught up") { $0["lagReadings"] as? Int == 0 }
             let anchor = try String(contentsOfFile: forwarding.anchorPath, encoding: .utf8)
             let before = Set(try await forwarding.stack.readings().compactMap { $0["syncIdentifier"] as? String })
 
-            // A broker that takes the PUBLISH into its socket buffer and answers nothing: no PUBACK comes.
-            forwarding.broker.pause()
+            relay.hold()
             #expect(try await forwarding.stack.cuffctl(["start", Self.cuff, "--timeout", "30"]).status == 0)
             let fresh = try #require(try await forwarding.stack.readings().compactMap { $0["syncIdentifier"] as? String }.first { !before.contains($0) })
-            try await Task.sleep(for: .seconds(1))
+            // cuff-forward has sent the fresh reading's PUBLISH, which no PUBACK answers.
+            try await relay.waitUntilHeld()
             #expect(try String(contentsOfFile: forwarding.anchorPath, encoding: .utf8) == anchor, "the anchor moved before PUBACK")
             try await forwarding.killForwarder()
-            forwarding.broker.resume()
             // The session ended without DISCONNECT: the broker publishes the will, and the entities are unavailable.
             try await forwarding.wait("the will, offline") { $0.last { $0.topic == "cuffd/status" }?.payload == "offline" }
 
+            try forwarding.writeConfiguration(password: nil, url: "mqtt://127.0.0.1:\(forwarding.broker.port)", caFile: nil)
             try forwarding.startForwarder(log: "forward-again.log")
             try await forwarding.waitForEveryReading()
             // The new session announces itself; the subscriber may see it after the readings it already printed.
@@ -140,7 +162,8 @@ struct MQTTForwardingTests {
             let deliveries = forwarding.readingMessages().filter { $0.json["sync_identifier"] as? String == fresh }
             #expect(!deliveries.isEmpty)
             #expect(Set(deliveries.map(\.payload)).count == 1, "a duplicate differs: \(deliveries.map(\.payload))")
-            try await Task.sleep(for: .milliseconds(500))
+            // Acknowledged this time: the anchor moves past the fresh reading.
+            try await forwarding.stack.waitForForwardStatus(forwarding.statusPath, "caught up again") { $0["lagReadings"] as? Int == 0 }
             #expect(try String(contentsOfFile: forwarding.anchorPath, encoding: .utf8) != anchor)
         }
     }
@@ -151,21 +174,22 @@ struct MQTTForwardingTests {
             let forwarding = try await Self.paired(teardown, password: "right-secret")
             try "wrong-secret\n".write(toFile: forwarding.passwordPath, atomically: false, encoding: .utf8)
             try forwarding.startForwarder()
-            try await offCooperativePool { try forwarding.stack.wait(for: "the broker refused the connection", in: "forward.log") }
-            try await Task.sleep(for: .seconds(3))
+            try await forwarding.stack.wait(for: "the broker refused the connection", in: "forward.log")
+            // Retried with backoff: three refused attempts, at least the first wait (0.5 s) apart as cuff-forward's own
+            // clock tells (the status keeps milliseconds) — never one per 100 ms —, each seen by the broker, and logged once.
+            let attempts = try await forwarding.stack.failedAttempts(3, status: forwarding.statusPath)
+            #expect(zip(attempts, attempts.dropFirst()).allSatisfy { $1 - $0 >= 0.499 }, "\(attempts)")
+            let refusals = forwarding.broker.log.components(separatedBy: "not authorised").count - 1
+            #expect(refusals >= 3, "\(refusals) refused logins")
             let log = forwarding.stack.text("forward.log")
             #expect(log.contains("Bad user name or password") || log.contains("Not authorized"), "\(log)")
             #expect(log.components(separatedBy: "the MQTT broker is unreachable").count == 2, "logged once: \(log)")
-            // Retried: the broker saw several refused logins, fewer than one per 100 ms (backoff from 0.5 s, doubling).
-            let attempts = forwarding.broker.log.components(separatedBy: "not authorised").count - 1
-            #expect(attempts >= 2 && attempts <= 6, "\(attempts) attempts")
-            let status = try JSONSerialization.jsonObject(
-                with: Data(contentsOf: URL(fileURLWithPath: forwarding.directory.appendingPathComponent("state/mqtt/status.json").path))) as? [String: Any]
-            #expect(status?["state"] as? String == "waiting for the MQTT broker", "\(status ?? [:])")
-            #expect((status?["lastError"] as? String)?.contains("refused") == true, "\(status ?? [:])")
+            let status = try await forwarding.stack.forwardStatus(forwarding.statusPath)
+            #expect(status["state"] as? String == "waiting for the MQTT broker", "\(status)")
+            #expect((status["lastError"] as? String)?.contains("refused") == true, "\(status)")
 
             try "right-secret\n".write(toFile: forwarding.passwordPath, atomically: false, encoding: .utf8)
-            try await forwarding.waitForEveryReading(within: .seconds(40))
+            try await forwarding.waitForEveryReading()
         }
     }
 
@@ -175,19 +199,20 @@ struct MQTTForwardingTests {
             let user = "user \(MosquittoBroker.user)\n"
             let forwarding = try await Self.paired(teardown, password: "acl-secret", acl: user + "topic read #\n")
             try forwarding.startForwarder()
-            try await offCooperativePool { try forwarding.stack.wait(for: "the broker refused a message", in: "forward.log") }
-            try await Task.sleep(for: .seconds(3))
+            try await forwarding.stack.wait(for: "the broker refused a message", in: "forward.log")
+            // Retried: two more refusals, for the refusal to be logged once over several.
+            let attempts = try await forwarding.stack.failedAttempts(3, status: forwarding.statusPath)
+            #expect(zip(attempts, attempts.dropFirst()).allSatisfy { $1 - $0 >= 0.499 }, "\(attempts)")
             let log = forwarding.stack.text("forward.log")
             #expect(log.contains("Not authorized"), "\(log)")
             #expect(log.components(separatedBy: "the broker refused a message").count == 2, "logged once: \(log)")
             #expect(!FileManager.default.fileExists(atPath: forwarding.anchorPath), "the anchor moved past refused messages")
-            let status = try JSONSerialization.jsonObject(
-                with: Data(contentsOf: URL(fileURLWithPath: forwarding.directory.appendingPathComponent("state/mqtt/status.json").path))) as? [String: Any]
-            #expect(status?["state"] as? String == "waiting for the MQTT broker", "\(status ?? [:])")
-            #expect((status?["lastError"] as? String)?.contains("Not authorized") == true, "\(status ?? [:])")
+            let status = try await forwarding.stack.forwardStatus(forwarding.statusPath)
+            #expect(status["state"] as? String == "waiting for the MQTT broker", "\(status)")
+            #expect((status["lastError"] as? String)?.contains("Not authorized") == true, "\(status)")
 
             try await offCooperativePool { try forwarding.broker.setACL(user + "topic readwrite #\n") }
-            try await forwarding.waitForEveryReading(within: .seconds(40))
+            try await forwarding.waitForEveryReading()
         }
     }
 
@@ -202,13 +227,19 @@ struct MQTTForwardingTests {
                 ("127.0.0.1", certificates.authority, "host name verification failed"),
                 ("localhost", stranger.authority, "certificate verify failed"),
             ]
+            // A handshake the client gives up, as the broker logs it.
+            let refusedHandshakes = { broker.log.components(separatedBy: "Client <unknown> disconnected").count - 1 }
             for (index, (host, authority, reason)) in refusals.enumerated() {
                 try forwarding.writeConfiguration(password: nil, url: "mqtts://\(host):\(broker.port)", caFile: authority)
+                let before = refusedHandshakes()
                 try forwarding.startForwarder(log: "refused-\(index).log")
                 // Refused: never connected, nothing published. OpenSSL's reason is logged when libmosquitto's thread
                 // reports the failed handshake; at times it reports nothing and only the keep-alive-long wait for CONNACK
-                // ends the attempt (docs/home-assistant.md, "Not yet done, and known issues"), so the reason is not waited for here.
-                try await Task.sleep(for: .seconds(5))
+                // ends the attempt (docs/home-assistant.md, "Not yet done, and known issues"), so the reason is not waited
+                // for here, but the broker's end of the attempt: the client sent its TLS alert and closed.
+                try await FolderWatch.wait("the broker's end of a refused handshake", in: [broker.directory.path], detail: broker.log) {
+                    refusedHandshakes() > before
+                }
                 let log = forwarding.stack.text("refused-\(index).log")
                 #expect(!log.contains("connected to the MQTT broker"), "\(reason): \(log)")
                 try await forwarding.killForwarder()
@@ -218,7 +249,7 @@ struct MQTTForwardingTests {
             try forwarding.writeConfiguration(password: nil, url: "mqtts://localhost:\(broker.port)", caFile: certificates.authority)
             try forwarding.startForwarder()
             try await forwarding.waitForEveryReading()
-            #expect(forwarding.stack.text("forward.log").contains("connected to the MQTT broker mqtts://localhost:\(broker.port) (MQTT 5, TLS)"))
+            try await forwarding.stack.wait(for: "connected to the MQTT broker mqtts://localhost:\(broker.port) (MQTT 5, TLS)", in: "forward.log")
         }
     }
 }

@@ -20,7 +20,7 @@ struct ReportBrowserTests {
         #expect(try await HostileArgumentTests.replay(scenario, into: stack) == 0)
         try await stack.startDaemon()
         let page = stack.directory.appendingPathComponent("report.html")
-        let report = try await stack.cuffctl(["report", "--since", "2026-11-30", "--until", "2027-01-01", "--output", page.path])
+        let report = try await stack.cuffctl(["report", "--since", "2026-11-24", "--until", "2026-12-24", "--output", page.path])
         #expect(report.status == 0, "\(report.error)")
         let count = try await stack.readings().count
         #expect(count == 1300)

@@ -26,7 +26,9 @@ struct DiscoveryConfigTests {
             #expect(device["name"] as? String == "Ana \"Nana\" Pérez")
             #expect(device["manufacturer"] as? String == "Omron/Healthcare")
             #expect(device["connections"] as? [[String]] == [["bluetooth", "C4:F3:12:53:F2:C9"]])
-            #expect(object["state_topic"] as? String == topics.state(Self.user.key))
+            // The battery's entities read the cuff's battery topic; the others the user's state.
+            let battery = config.topic.contains("/battery")
+            #expect(object["state_topic"] as? String == (battery ? topics.battery(Self.user.cuff) : topics.state(Self.user.key)))
             let rewritten = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
             #expect(String(decoding: config.payload, as: UTF8.self) == String(decoding: rewritten, as: UTF8.self))
         }

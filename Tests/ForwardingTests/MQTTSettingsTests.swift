@@ -19,6 +19,9 @@ struct MQTTSettingsTests {
         #expect(mqtt.clientID == "cuff-forward-ward3")
         #expect(mqtt.user == nil && mqtt.passwordFile == nil && mqtt.caFile == nil)
         #expect(mqtt.statePath == "/var/lib/cuff-forward/mqtt/anchor")
+        #expect(mqtt.heartRateInterval == 5)
+        #expect(try Self.parse("URL=mqtt://b\nHeartRateInterval=0\n").mqtt?.heartRateInterval == 0)
+        #expect(try Self.parse("URL=mqtt://b\nHeartRateInterval=3600\n").mqtt?.heartRateInterval == 3600)
     }
 
     @Test("mqtts: port 8883 and the CA file; every key read; the [Forward] section may come after [MQTT]")
@@ -54,6 +57,9 @@ struct MQTTSettingsTests {
         "A mistake names its line",
         arguments: [
             ("URL=http://broker\n", 4, "URL must be mqtt://HOST[:PORT] or mqtts://HOST[:PORT]"),
+            ("URL=mqtt://b\nHeartRateInterval=3601\n", 5, "HeartRateInterval= must be whole seconds from 0 to 3600, not \"3601\""),
+            ("URL=mqtt://b\nHeartRateInterval=2.5\n", 5, "HeartRateInterval= must be whole seconds"),
+            ("URL=mqtt://b\nHeartRateInterval=-1\n", 5, "HeartRateInterval= must be whole seconds"),
             ("URL=mqtt://user:secret@broker\n", 4, "must not hold a user or password"),
             ("URL=mqtt://broker/cuffd\n", 4, "topics are set by TopicPrefix="),
             ("URL=mqtt://broker:0\n", 4, "the port must be 1–65535"),

@@ -33,6 +33,11 @@ extension EmbeddedCentral {
         dropLink(address)
     }
 
+    /// The device at `address` answers `count` more reads, then drops the link instead of answering the next.
+    public func dropLink(afterReads count: Int, of address: BluetoothAddress) {
+        readsBeforeDrop[address] = count
+    }
+
     /// The device sends `notification`; nothing arrives without a link and a notify session (§7). Returns whether
     /// it was delivered.
     @discardableResult
@@ -114,6 +119,7 @@ extension EmbeddedCentral {
     /// the notify sessions, and what the device sends when they start; `ServicesResolved`.
     func bringUp(_ address: BluetoothAddress) {
         nodes[address]!.connected = true
+        nodes[address]!.peripheral.recording?.linkUp()
         announce(address, ["Connected"])
         let id = DeviceID(adapter: adapter.address, address: address)
         if !nodes[address]!.servicesExported {
@@ -133,6 +139,7 @@ extension EmbeddedCentral {
         nodes[address]!.servicesResolved = false
         nodes[address]!.notifying = []
         nodes[address]!.peripheral.omron?.linkLost()
+        nodes[address]!.peripheral.recording?.linkDown()
         if !nodes[address]!.paired { nodes[address]!.servicesExported = false }
         announce(address, ["ServicesResolved", "Connected"])
     }
@@ -141,12 +148,14 @@ extension EmbeddedCentral {
     /// the device then sends what it sends when its notifications are enabled.
     func startNotifySessions(_ address: BluetoothAddress) {
         let id = DeviceID(adapter: adapter.address, address: address)
-        guard let node = nodes[address], node.connected, node.mayNotify, let uuids = notifyIntents[id] else { return }
+        guard let node = nodes[address], node.connected, node.mayNotify, notifyIntents[id] != nil || captureIntents[id] != nil else { return }
+        let uuids = (notifyIntents[id] ?? []).union(captureIntents[id] ?? [])
         for characteristic in node.peripheral.characteristics
         where characteristic.canNotify && uuids.contains(characteristic.uuid) && !nodes[address]!.notifying.contains(characteristic.uuid) {
             nodes[address]!.notifying.insert(characteristic.uuid)
             hub.send(.notifying(id, uuid: characteristic.uuid))
             send(node.peripheral.onSubscribe.filter { $0.uuid == characteristic.uuid }, from: address)
+            send(node.peripheral.recording?.subscribed(characteristic.uuid) ?? [], from: address)
         }
     }
 }

@@ -57,11 +57,17 @@ public actor EmbeddedCentral: BluetoothCentral {
     var nodes: [BluetoothAddress: Node] = [:]
     var available = true
     var notifyIntents: [DeviceID: Set<String>] = [:]
+    /// A capture's wishes beside the Gateway's (docs/capture.md), never counted by ``isNotifying(_:)``.
+    var captureIntents: [DeviceID: Set<String>] = [:]
+    /// Reads each device still answers before it drops the link (``dropLink(afterReads:of:)``).
+    var readsBeforeDrop: [BluetoothAddress: Int] = [:]
     var delegate: (any PairingDelegate)?
     /// What the Gateway's agent is registered with, each change in order.
     public private(set) var agentCapabilities: [AgentCapability] = [.noInputNoOutput]
     /// Every write, in order.
     public private(set) var writes: [Write] = []
+    /// Every characteristic read answered, in order, each with how many of ``writes`` came before it.
+    public private(set) var reads: [(uuid: String, writesBefore: Int)] = []
     /// The calls that change bluetoothd's state, in order, as `Member address` (`Pair`, `Connect`, `Disconnect`,
     /// `RemoveDevice`, `StartDiscovery`, `StopDiscovery`, `StopNotify`).
     public private(set) var calls: [String] = []
@@ -113,6 +119,17 @@ public actor EmbeddedCentral: BluetoothCentral {
 
     public func characteristic(_ uuid: String, of device: DeviceID) -> GattCharacteristic? {
         characteristics(of: device).first { $0.uuid == uuid.lowercased() }
+    }
+
+    public func descriptors(of device: DeviceID) -> [GattDescriptor] {
+        let characteristics = characteristics(of: device)
+        guard let node = nodes[device.address] else { return [] }
+        return node.peripheral.descriptors.enumerated().compactMap { index, descriptor in
+            guard let characteristic = characteristics.first(where: { $0.uuid == descriptor.characteristic }) else { return nil }
+            return GattDescriptor(
+                path: try! characteristic.path.appending("desc\(String(index, radix: 16))"), device: device, uuid: descriptor.uuid,
+                characteristic: characteristic.path, flags: descriptor.flags)
+        }
     }
 
     public func startDiscovery(on adapter: BluetoothAddress, filter: DiscoveryFilter) async throws(BluezError) {
@@ -209,6 +226,16 @@ public actor EmbeddedCentral: BluetoothCentral {
         nodes[device.address]?.notifying = []
     }
 
+    public func keepCaptureNotifying(_ device: DeviceID, uuids: Set<String>) async {
+        captureIntents[device, default: []].formUnion(uuids.map { $0.lowercased() })
+        if device.adapter == adapter.address, nodes[device.address]?.servicesResolved == true { startNotifySessions(device.address) }
+    }
+
+    public func stopCaptureNotifying(_ device: DeviceID) async {
+        guard let uuids = captureIntents.removeValue(forKey: device) else { return }
+        nodes[device.address]?.notifying.subtract(uuids.subtracting(notifyIntents[device] ?? []))
+    }
+
     public func isNotifying(_ device: DeviceID) -> Bool {
         guard let uuids = notifyIntents[device], let node = nodes[device.address] else { return false }
         let wanted = characteristics(of: device).filter { uuids.contains($0.uuid) && ($0.flags.contains("notify") || $0.flags.contains("indicate")) }
@@ -218,10 +245,49 @@ public actor EmbeddedCentral: BluetoothCentral {
     public func readValue(_ uuid: String, of device: DeviceID) async throws(BluezError) -> [UInt8] {
         let characteristic = try linked(uuid, of: device)
         guard characteristic.flags.contains("read") else { throw Self.attError(0x02, "Read not permitted") }
+        try answerRead(device.address)
+        reads.append((characteristic.uuid, writes.count))
+        if let recording = nodes[device.address]!.peripheral.recording { return try recording.read(characteristic.uuid) }
         return nodes[device.address]!.values[characteristic.uuid] ?? []
     }
 
+    public func readDescriptor(_ descriptor: GattDescriptor) async throws(BluezError) -> [UInt8] {
+        guard let found = descriptors(of: descriptor.device).firstIndex(where: { $0.path == descriptor.path }) else {
+            throw Self.error("DoesNotExist", "no descriptor \(descriptor.path)")
+        }
+        guard nodes[descriptor.device.address]?.connected == true else { throw Self.error("NotConnected", "Not Connected") }
+        try answerRead(descriptor.device.address)
+        let recorded = nodes[descriptor.device.address]!.peripheral.descriptors[found]
+        if let error = recorded.readError { throw Self.refusal(error) }
+        return recorded.value
+    }
+
+    /// One read answered; the link drops instead once the device's reads before a drop are used up.
+    private func answerRead(_ address: BluetoothAddress) throws(BluezError) {
+        guard let left = readsBeforeDrop[address] else { return }
+        guard left == 0 else {
+            readsBeforeDrop[address] = left - 1
+            return
+        }
+        readsBeforeDrop[address] = nil
+        dropLink(address)
+        throw Self.error("Failed", "Not connected")
+    }
+
+    /// Each write is announced as it goes out, and again when it is refused (``BluezEvent/write(_:_:)``).
     public func writeValue(_ bytes: [UInt8], to uuid: String, of device: DeviceID, type: BluezClient.WriteType) async throws(BluezError) {
+        var write = GattWrite(uuid: uuid, bytes: bytes, type: type)
+        hub.send(.write(device, write))
+        do {
+            try carryOut(bytes, to: uuid, of: device, type: type)
+        } catch {
+            write.refusal = error.description
+            hub.send(.write(device, write))
+            throw error
+        }
+    }
+
+    private func carryOut(_ bytes: [UInt8], to uuid: String, of device: DeviceID, type: BluezClient.WriteType) throws(BluezError) {
         let characteristic = try linked(uuid, of: device)
         guard characteristic.flags.contains(type == .request ? "write" : "write-without-response") else {
             throw Self.attError(0x03, "Write not permitted")
@@ -274,6 +340,12 @@ public actor EmbeddedCentral: BluetoothCentral {
 
     static func error(_ name: String, _ message: String) -> BluezError {
         BluezError(DBusError(DBusError.Name(rawValue: "org.bluez.Error.\(name)"), message))
+    }
+
+    /// A recorded refusal (`org.bluez.Error.Failed: …`) as a call's error.
+    static func refusal(_ text: String) -> BluezError {
+        let parts = text.split(separator: ": ", maxSplits: 1).map(String.init)
+        return BluezError(DBusError(DBusError.Name(rawValue: parts[0]), parts.count > 1 ? parts[1] : ""))
     }
 
     /// An ATT error as bluetoothd passes it on (`org.bluez.Error.Failed`, docs/reference/BLUEZ-DBUS.md §8).

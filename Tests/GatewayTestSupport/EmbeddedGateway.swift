@@ -13,8 +13,10 @@ public struct EmbeddedGateway: Sendable {
     public let registry: any CuffRegistry
     public let events: EventRecorder<GatewayEvent>
 
-    /// The wall-clock time the Gateway and the central read (a reading's `receivedAt`, a clock offset).
-    public static let now = Date(timeIntervalSince1970: 1_790_000_000)
+    /// The wall-clock time the Gateway and the central read (a reading's `receivedAt`, a clock offset): 2026-12-01 UTC,
+    /// after every shipped scenario's readings but the deliberately future one, so that their device times are believed
+    /// (``DeviceTimeTrust``) as they are when the scenarios run over cuff-sim.
+    public static let now = Date(timeIntervalSince1970: 1_796_083_200)
 
     /// Starts a Gateway on a central that knows `peripherals`.
     public static func start(

@@ -8,6 +8,8 @@ extension EmbeddedPeripheral {
     /// The cuff a scenario file describes (scenarios/README.md), as cuff-sim lays out its GATT database: its name,
     /// services, pairing, bond, characteristics and their values, and the records it indicates whenever
     /// indications on 0x2A35 are enabled. Its timeline is the test's to play, step by step (``EmbeddedCentral/perform(_:on:)``).
+    /// A recorded cuff answers from its recording (``EmbeddedRecordedCuff``), and the test plays what it does by itself
+    /// (``EmbeddedCentral/stepRecording(_:)``).
     public init(_ cuff: CuffSpec) {
         let pairing: Pairing = switch cuff.pairing {
         case .none: .none
@@ -18,6 +20,16 @@ extension EmbeddedPeripheral {
             cuff.address, name: cuff.name, serviceUUIDs: cuff.advertisedUUIDs,
             characteristics: cuff.characteristics.map { Characteristic($0.uuid, service: $0.serviceUUID, Set($0.flags), value: $0.value) },
             pairing: pairing, bonded: cuff.bonded)
+        if let recorded = cuff.recorded {
+            recording = EmbeddedRecordedCuff(recorded)
+            writeHandlers = recording!.writeHandlers
+            descriptors = recorded.characteristics.flatMap { characteristic in
+                characteristic.descriptors.filter { $0.uuid != BluetoothUUID.expand(0x2902) }.map {
+                    Descriptor($0.uuid, of: characteristic.uuid, Set($0.flags), value: $0.value ?? [], readError: $0.readError)
+                }
+            }
+            return
+        }
         onSubscribe = cuff.storedRecords.map { Notification(.bloodPressureMeasurement, $0.bytes) }
         if cuff.vendor == .qardioArm { writeHandlers[QardioArmControlPoint.uuid] = Self.qardioArm(measuring: cuff.onStart) }
         omron = cuff.omron.map(EmbeddedOmronCuff.init)

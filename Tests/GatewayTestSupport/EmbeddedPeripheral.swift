@@ -27,6 +27,25 @@ public struct EmbeddedPeripheral: Sendable {
         var canNotify: Bool { flags.contains("notify") || flags.contains("indicate") }
     }
 
+    /// A descriptor beneath one of its characteristics (other than the Client Characteristic Configuration, which
+    /// bluetoothd keeps), with what a read returns or why it fails.
+    public struct Descriptor: Sendable {
+        public var uuid: String
+        /// The `UUID` of the characteristic it belongs to.
+        public var characteristic: String
+        public var flags: Set<String>
+        public var value: [UInt8]
+        public var readError: String?
+
+        public init(_ uuid: String, of characteristic: String, _ flags: Set<String>, value: [UInt8] = [], readError: String? = nil) {
+            self.uuid = uuid.lowercased()
+            self.characteristic = characteristic.lowercased()
+            self.flags = flags
+            self.value = value
+            self.readError = readError
+        }
+    }
+
     /// How the device pairs (docs/reference/BLUEZ-DBUS.md §5).
     public enum Pairing: Sendable {
         /// No pairing needed: notifications start on any link.
@@ -73,6 +92,10 @@ public struct EmbeddedPeripheral: Sendable {
     /// An Omron cuff's memory and protocol (docs/omron.md), which answers the writes to its unlock characteristic and
     /// transmit channels.
     public var omron: EmbeddedOmronCuff?
+    public var descriptors: [Descriptor] = []
+    /// A recorded cuff's conversation (docs/cuff-sim.md, "Recorded cuffs"), which answers its reads and writes and
+    /// says what it sends.
+    public var recording: EmbeddedRecordedCuff?
 
     public init(
         _ address: BluetoothAddress, name: String?, services: [HealthService], characteristics: [Characteristic], pairing: Pairing = .justWorks,

@@ -19,7 +19,13 @@ public struct ScenarioRun: Sendable {
         _ name: String, _ edits: [String: String] = [:], configuration: GatewayConfiguration = GatewayConfiguration(),
         registry: any CuffRegistry = InMemoryCuffRegistry()
     ) async throws -> ScenarioRun {
-        let scenario = try EmbeddedPeripheral.scenario(name, edits)
+        try await start(EmbeddedPeripheral.scenario(name, edits), configuration: configuration, registry: registry)
+    }
+
+    /// `scenario`'s cuffs on a Gateway configured by `configuration`.
+    public static func start(
+        _ scenario: Scenario, configuration: GatewayConfiguration = GatewayConfiguration(), registry: any CuffRegistry = InMemoryCuffRegistry()
+    ) async throws -> ScenarioRun {
         let rig = try await EmbeddedGateway.start(scenario.cuffs.map(EmbeddedPeripheral.init), configuration: configuration, registry: registry)
         return ScenarioRun(scenario: scenario, rig: rig)
     }
@@ -58,6 +64,21 @@ public struct ScenarioRun: Sendable {
             for step in cuff.timeline {
                 await central.perform(step.action, on: cuff.address)
                 await rig.settled()
+            }
+        }
+    }
+
+    /// Makes every recorded cuff do what it does by itself, one step at a time, each handled before the next, until
+    /// none does anything more without a write (``EmbeddedCentral/stepRecording(_:)``).
+    public func playRecordings() async {
+        var stepped = true
+        while stepped {
+            stepped = false
+            for cuff in scenario.cuffs where cuff.recorded != nil {
+                while await central.stepRecording(cuff.address) {
+                    stepped = true
+                    await rig.settled()
+                }
             }
         }
     }

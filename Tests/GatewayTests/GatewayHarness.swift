@@ -76,11 +76,15 @@ final class GatewayHarness: Sendable {
         await emulator.stop()
     }
 
-    /// Pairs every cuff of the scenario, with the passkey its file says it displays.
+    /// Pairs every cuff of the scenario, with the passkey its file says it displays; fails saying what cuff-sim shows.
     func pairAll() async throws {
         for cuff in scenario.cuffs {
             let passkey: UInt32? = if case .passkey(let key) = cuff.pairing { key } else { nil }
-            _ = try await gateway.pair(cuff.address, passkey: passkey, timeout: .seconds(30))
+            do {
+                _ = try await gateway.pair(cuff.address, passkey: passkey, timeout: .seconds(30))
+            } catch {
+                throw TestFailure("\(error)\ncuff-sim:\n\(log.all.joined(separator: "\n"))")
+            }
         }
     }
 

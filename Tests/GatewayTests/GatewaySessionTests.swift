@@ -132,6 +132,11 @@ struct GatewaySessionTests {
         #expect(await run.rig.store.readings.count == 3)
         let status = try #require(await run.gateway.status(cuff))
         #expect(status.identity?.model == "SIM-HISTORY")
+        // Its Battery Level (0x2A19, cuff-sim's 100 %), read at the connection once it is identified: on the status
+        // the identity came with, or on a later one.
+        let battery: (GatewayEvent) -> Bool = { if case .cuffChanged(let status) = $0 { status.batteryLevel == 100 } else { false } }
+        if !run.rig.events.all.contains(where: battery) { _ = try await run.rig.next(where: battery) }
+        #expect(await run.gateway.status(cuff)?.batteryLow == false)
         await run.rig.stop()
     }
 

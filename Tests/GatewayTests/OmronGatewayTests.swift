@@ -79,6 +79,9 @@ struct OmronGatewayTests {
             guard case .problem(_, let text) = battery else { return }
             #expect(text == "the cuff's batteries are low: its record of 2026-09-04T21:15:00 says they should be replaced")
             #expect(run.rig.events.all.filter { if case .problem(_, let text) = $0 { text.contains("batteries") } else { false } }.count == 1)
+            // And on its status, which cuffd shows as Cuff1's BatteryLow; it has no Battery Service.
+            let status = await run.gateway.status(address)
+            #expect(status?.batteryLow == true && status?.batteryLevel == nil)
         }
     }
 
@@ -161,16 +164,24 @@ struct OmronGatewayTests {
         }
     }
 
-    @Test("A block that keeps arriving broken: three tries, then the download ends and nothing of it is stored")
+    @Test("A block that keeps arriving broken: three tries, then the download ends, nothing of it is stored, and pair says so; the cuff stays paired")
     func brokenBlocksEndTheDownload() async throws {
         try await Self.expectBrokenBlocksEndTheDownload("omron-wrapped.json", model: "HEM-7155T", address: Self.wrapped, corruptReads: 3)
     }
 
     /// Pairs the cuff of `file` (of `model`) with `corruptReads` read answers broken: the download must stop after
-    /// three tries of one block, and nothing of it be stored.
+    /// three tries of one block, nothing of it be stored, and `pair` say so though the cuff stays paired.
     static func expectBrokenBlocksEndTheDownload(_ file: String, model: String, address: BluetoothAddress, corruptReads: Int) async throws {
         let run = try await ScenarioRun.start(file, ["\"model\": \"\(model)\",\n": "\"model\": \"\(model)\", \"corruptReads\": \(corruptReads),\n"])
-        _ = try await run.gateway.pair(address, passkey: nil, timeout: .seconds(30))
+        let failure = await #expect(throws: GatewayError.self) { try await run.gateway.pair(address, passkey: nil, timeout: .seconds(30)) }
+        guard case let .downloadStopped(cuff, records, why)? = failure else { Issue.record("\(String(describing: failure))"); return }
+        #expect(cuff == address && records == 0)
+        #expect(why.contains("bad checksum") && why.contains("3 times; nothing of that block was stored"), "\(why)")
+        #expect(String(describing: failure!).contains("is paired and trusted, but the download of its stored readings stopped after 0 records"))
+        let status = try #require(await run.gateway.status(address), "the cuff stays")
+        #expect(status.paired && status.trusted)
+        #expect(await run.central.holds(address) == (true, true))
+        #expect(!(await run.central.calls).contains("RemoveDevice \(address)"))
         let stopped = try await run.rig.next { event in
             if case .problem(address, let text) = event { text.contains("download stopped") } else { false }
         }

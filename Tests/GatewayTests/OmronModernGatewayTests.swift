@@ -78,7 +78,7 @@ struct OmronModernInProcessTests {
         await run.rig.stop()
     }
 
-    @Test("A block that keeps arriving broken: three tries, then the download ends and nothing of it is stored")
+    @Test("A block that keeps arriving broken: three tries, then the download ends, nothing of it is stored, and pair says so; the cuff stays paired")
     func brokenBlocksEndTheDownload() async throws {
         // Four broken answers ready, more than the three tries: the first block read (the clock's) fails three times.
         try await OmronGatewayTests.expectBrokenBlocksEndTheDownload("omron-fe4a.json", model: "HEM-7142T2", address: Self.address, corruptReads: 4)

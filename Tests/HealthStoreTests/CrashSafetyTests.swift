@@ -6,7 +6,8 @@ import Testing
 
 /// Process-crash durability (docs/reference/HEALTH-STORE.md §13.1, after SQLite's crash tests): a child writer
 /// (`store-crash-writer`) is SIGKILLed at random points; afterwards every commit it acknowledged
-/// is present, no correlation is half-saved and `PRAGMA integrity_check` is ok.
+/// is present, no correlation is half-saved, no revision is half-made (docs/health-store.md, "Revising on request")
+/// and `PRAGMA integrity_check` is ok.
 ///
 /// Iterations: `CUFFD_CRASH_ITERATIONS` (the documented full run is 200, also the default; about
 /// 20 s on two cores). Seed: `CUFFD_CRASH_SEED` for a reproducible run.
@@ -33,6 +34,7 @@ import Testing
         let path = dir.appendingPathComponent("crash.sqlite").path
 
         var readings: [String: UUID] = [:]
+        var revisions: [String: Int64] = [:]
         var batches: [String] = []
         for iteration in 0..<iterations {
             let pause = UInt32(rng.next() % 40_000)  // 0–40 ms more of writing after the first commit, then SIGKILL
@@ -46,10 +48,11 @@ import Testing
                 let fields = line.split(separator: " ")
                 if fields.first == "R", fields.count == 3 { readings[String(fields[1])] = UUID(uuidString: String(fields[2])) }
                 if fields.first == "B", fields.count == 2 { batches.append(String(fields[1])) }
+                if fields.first == "A", fields.count == 3 { revisions[String(fields[1])] = Int64(fields[2]) }
             }
-            try verify(path: path, readings: readings, batches: batches)
+            try verify(path: path, readings: readings, revisions: revisions, batches: batches)
         }
-        #expect(!readings.isEmpty)
+        #expect(!readings.isEmpty && !revisions.isEmpty)
     }
 
     /// One writer run: started, SIGKILLed `pause` µs after its first acknowledged commit (so that every kill lands
@@ -86,7 +89,9 @@ import Testing
         return (output, process.terminationReason, acknowledged)
     }
 
-    func verify(path: String, readings: [String: UUID], batches: [String]) throws {
+    /// `readings`: the acknowledged saves, by sync identifier; `revisions`: the acknowledged revisions' versions. A
+    /// reading revised since its save — acknowledged or not — has a new UUID, and is found by its sync identifier.
+    func verify(path: String, readings: [String: UUID], revisions: [String: Int64], batches: [String]) throws {
         let store = try HealthStore.open(path: path)
         let engine = try #require(store.engine as? SQLiteEngine)
         #expect(try engine.integrityCheck() == "ok")
@@ -103,9 +108,20 @@ import Testing
                   AND NOT EXISTS (SELECT 1 FROM sample c WHERE c.id = m.correlation_id)
                 """)!
             #expect(orphans == 0)
-            let uuids = Set(try Data.fetchAll(db, sql: "SELECT uuid FROM sample WHERE is_correlation = 1").map(SQLiteCoding.uuid))
-            let missing = readings.filter { !uuids.contains($0.value) }
+            let stored = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT sync_identifier, uuid, sync_version FROM sample WHERE is_correlation = 1").map {
+                (($0[0] as String), (uuid: SQLiteCoding.uuid($0[1]), version: $0[2] as Int64))
+            })
+            let missing = readings.filter { id, uuid in stored[id].map { $0.uuid != uuid && $0.version == 0 } ?? true }
             #expect(missing.isEmpty, "acknowledged readings missing: \(missing.keys.sorted().prefix(5))")
+            let unrevised = revisions.filter { id, version in (stored[id]?.version ?? -1) < version }
+            #expect(unrevised.isEmpty, "acknowledged revisions missing: \(unrevised.keys.sorted().prefix(5))")
+            // A revision is whole: every member at its correlation's version, with its note and exclusion.
+            let torn = try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM sample m JOIN sample c ON c.id = m.correlation_id
+                WHERE m.sync_version != c.sync_version OR json_extract(m.metadata, '$.Note') IS NOT json_extract(c.metadata, '$.Note')
+                   OR json_extract(m.metadata, '$.ExclusionReason') IS NOT json_extract(c.metadata, '$.ExclusionReason')
+                """)!
+            #expect(torn == 0)
             for batch in batches.suffix(3) {
                 let n = try Int.fetchOne(db, sql: "SELECT count(*) FROM sample WHERE sync_identifier LIKE ?", arguments: ["\(batch)-hr-%"])!
                 #expect(n == 50, "batch \(batch) has \(n) of 50 samples")

@@ -74,10 +74,12 @@ import Testing
     }
 }
 
-/// The v2 rollup (per type, source and 15-minute slot, maintained by triggers) must always agree
+/// The rollup (per type, part, source and 15-minute slot, and per UTC day, maintained by triggers) must always agree
 /// with a full scan of the samples, through inserts, replacements and deletions.
 @Suite struct StatisticsRollupTests {
-    @Test func rollupAgreesWithAScanAfterInsertsReplacementsAndDeletes() throws {
+    /// Heart-rate values of two sources over five days, with and without a sensor contact code, readings with their
+    /// pulse, replacements (some changing the contact code) and deletions.
+    static func store() throws -> HealthStore {
         let store = try Fixture.store()
         try store.setAuthorization(AuthorizationGrant(uid: 1000, type: .heartRate, canShare: true, canRead: true), by: Fixture.root)
         var rng = SplitMix(seed: 42)
@@ -86,7 +88,10 @@ import Testing
             for k in 0..<200 {
                 let at = Fixture.t0.addingTimeInterval(Double(rng.next() % (5 * 86_400)))
                 let sync = rng.next() % 3 == 0 ? "s\(rng.next() % 40)" : nil
-                batch.append(Fixture.heartRate(Double(40 + rng.next() % 120), at: at, sync: sync, version: Int64(round * 1000 + k)))
+                var metadata = HealthMetadata()
+                let contact = rng.next() % 4
+                if contact < 3 { metadata[.heartRateSensorContact] = .integer(Int64(contact)) }
+                batch.append(Fixture.heartRate(Double(40 + rng.next() % 120), at: at, sync: sync, version: Int64(round * 1000 + k), metadata: metadata))
             }
             _ = try store.save(batch, as: round % 2 == 0 ? Fixture.daemon : Fixture.alice)
             _ = try store.saveBloodPressure(Fixture.reading(round), as: Fixture.daemon)
@@ -95,6 +100,11 @@ import Testing
             let own = try store.samples(SampleQuery(type: .heartRate, predicate: SamplePredicate(sourceBundleIdentifiers: ["org.cuffd.gateway"], excludeCorrelated: true)), as: Fixture.daemon)
             _ = try store.delete(Array(own.map(\.uuid).shuffled(using: &rng).prefix(30)), as: Fixture.daemon)
         }
+        return store
+    }
+
+    @Test func rollupAgreesWithAScanAfterInsertsReplacementsAndDeletes() throws {
+        let store = try Self.store()
         let utc = TimeZone(identifier: "UTC")!
         let start = Fixture.t0.addingTimeInterval(-86_400)
         let everything = SamplePredicate(dateRange: DateRange(start: Date(timeIntervalSince1970: 0), end: Date(timeIntervalSince1970: 4_000_000_000)))
@@ -111,27 +121,82 @@ import Testing
             #expect(a.bySource.mapValues(\.sampleCount) == b.bySource.mapValues(\.sampleCount))
             #expect(a.bySource.mapValues(\.maximum) == b.bySource.mapValues(\.maximum))
         }
-        // White box: every rollup row equals a recomputation from the samples, and no slot is missing.
+        // White box: every rollup row equals a recomputation from the samples, every day row one from its slots, and
+        // no slot or day is missing. The part, restated: in a correlation or not, and the sensor contact code.
         let engine = try #require(store.engine as? SQLiteEngine)
-        let (wrong, missing) = try engine.read { db in
+        let (wrong, missing, wrongDays, missingDays) = try engine.read { db in
+            let part = "(CASE WHEN correlation_id IS NULL THEN 0 ELSE 4 END + coalesce(json_extract(metadata, '$.HeartRateSensorContact') + 1, 0))"
             let expected = """
-                SELECT type_id, CAST(start_at / 900000000 AS INTEGER) AS slot, source_id, count(*) AS n, sum(value) AS total,
+                SELECT type_id, \(part) AS part, CAST(start_at / 900000000 AS INTEGER) AS slot, source_id, count(*) AS n, sum(value) AS total,
                        min(value) AS lo, max(value) AS hi, max(start_at) AS last_at
-                FROM sample WHERE value IS NOT NULL GROUP BY type_id, slot, source_id
+                FROM sample WHERE value IS NOT NULL GROUP BY type_id, part, slot, source_id
                 """
             let wrong = try Int.fetchOne(db, sql: """
-                SELECT count(*) FROM sample_rollup r JOIN (\(expected)) e USING (type_id, slot, source_id)
+                SELECT count(*) FROM sample_rollup r JOIN (\(expected)) e USING (type_id, part, slot, source_id)
                 WHERE r.n != e.n OR abs(r.total - e.total) > 1e-6 OR r.lo != e.lo OR r.hi != e.hi OR r.last_at != e.last_at
                    OR r.last_value != (SELECT value FROM sample s WHERE s.type_id = r.type_id AND s.source_id = r.source_id
-                                       AND s.start_at = r.last_at ORDER BY s.id DESC LIMIT 1)
+                                       AND s.start_at = r.last_at AND \(part) = r.part ORDER BY s.id DESC LIMIT 1)
                 """)!
             let missing = try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM (\(expected))) - (SELECT count(*) FROM sample_rollup)")!
-            return (wrong, missing)
+            let days = """
+                SELECT type_id, part, slot / 96 AS day, source_id, sum(n) AS n, sum(total) AS total, min(lo) AS lo, max(hi) AS hi,
+                       max(last_at) AS last_at
+                FROM sample_rollup GROUP BY type_id, part, day, source_id
+                """
+            let wrongDays = try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM sample_rollup_day d JOIN (\(days)) e USING (type_id, part, day, source_id)
+                WHERE d.n != e.n OR abs(d.total - e.total) > 1e-6 OR d.lo != e.lo OR d.hi != e.hi OR d.last_at != e.last_at
+                   OR d.last_value != (SELECT last_value FROM sample_rollup r WHERE r.type_id = d.type_id AND r.part = d.part
+                                       AND r.source_id = d.source_id AND r.last_at = d.last_at)
+                """)!
+            let missingDays = try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM (\(days))) - (SELECT count(*) FROM sample_rollup_day)")!
+            return (wrong, missing, wrongDays, missingDays)
         }
         #expect(wrong == 0)
         #expect(missing == 0)
+        #expect(wrongDays == 0)
+        #expect(missingDays == 0)
         let total = try store.statistics(of: .heartRate, predicate: .all, options: .discrete, as: Fixture.daemon)
         let scanned = try store.statistics(of: .heartRate, predicate: everything, options: .discrete, as: Fixture.daemon)
         #expect(total.all.sampleCount == scanned.all.sampleCount && total.all.maximum == scanned.all.maximum && total.all.mostRecent == scanned.all.mostRecent)
+    }
+
+    @Test("One interval, from days, slots and samples, as a scan of the samples gives it", arguments: 0 ..< 4)
+    func layersAgreeWithAScan(_ kind: Int) throws {
+        let store = try Self.store()
+        var filter = SamplePredicate()
+        switch kind {
+        case 1: filter.onlyCorrelated = true
+        case 2: filter.excludeCorrelated = true
+        case 3:
+            filter.excludeCorrelated = true
+            filter.metadata[MetadataKey.heartRateSensorContact.name] = [.integer(0), .integer(2)]
+        default: break
+        }
+        var rng = SplitMix(seed: UInt64(kind))
+        // Whole days and more, a few slots, parts of one slot, and everything.
+        let spans: [Double] = [3 * 86_400 + 1234.5, 86_400, 5400, 600, 59, 20 * 86_400]
+        for span in spans {
+            let from = Fixture.t0.addingTimeInterval(Double(rng.next() % (4 * 86_400)) - 86_400 + 0.25)
+            var layered = filter, scanned = filter
+            // Both select the same samples, which start and end at once; only a range on start dates is summed from the rollup.
+            layered.dateRange = DateRange(start: from, end: from.addingTimeInterval(span), strictStartDate: true)
+            scanned.dateRange = DateRange(start: from, end: from.addingTimeInterval(span))
+            let options: StatisticsOptions = [.discrete, .separateBySource]
+            let a = try store.statistics(of: .heartRate, predicate: layered, options: options, as: Fixture.daemon)
+            let b = try store.statistics(of: .heartRate, predicate: scanned, options: options, as: Fixture.daemon)
+            #expect(a.all.sampleCount == b.all.sampleCount, "\(span) s from \(from)")
+            #expect(a.all.minimum == b.all.minimum && a.all.maximum == b.all.maximum, "\(span) s from \(from)")
+            #expect(a.all.mostRecentDate == b.all.mostRecentDate && a.all.mostRecent == b.all.mostRecent, "\(span) s from \(from)")
+            #expect(abs((a.all.average?.value ?? 0) - (b.all.average?.value ?? 0)) < 1e-9)
+            #expect(a.bySource.mapValues(\.sampleCount) == b.bySource.mapValues(\.sampleCount))
+            #expect(a.bySource.mapValues(\.minimum) == b.bySource.mapValues(\.minimum))
+        }
+        let everything = try store.statistics(of: .heartRate, predicate: filter, options: .discrete, as: Fixture.daemon)
+        var all = filter
+        all.dateRange = DateRange(start: Date(timeIntervalSince1970: 0), end: Date(timeIntervalSince1970: 4_000_000_000))
+        let scanned = try store.statistics(of: .heartRate, predicate: all, options: .discrete, as: Fixture.daemon)
+        #expect(everything.all.sampleCount == scanned.all.sampleCount && everything.all.sampleCount > 0)
+        #expect(everything.all.maximum == scanned.all.maximum && everything.all.mostRecent == scanned.all.mostRecent)
     }
 }

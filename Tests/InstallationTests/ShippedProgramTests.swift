@@ -27,20 +27,25 @@ struct ShippedProgramTests {
     static let allocator: Set<String> = ["malloc", "free", "calloc", "realloc", "memalign", "aligned_alloc", "posix_memalign"]
 
     @Test(arguments: programs.map(\.name))
-    func holdsNoToolOrTestModule(program: String) throws {
+    func holdsNoToolOrTestModule(program: String) async throws {
         let forbidden = Self.toolModules + (Self.programs.first { $0.name == program }?.alsoWithout ?? [])
-        let defined = try Self.symbols(["--defined-only"], Self.buildDirectory.appendingPathComponent(program).path)
+        // nm over the program and every object file of each module: seconds, off the cooperative pool.
+        let (defined, modules) = try await offCooperativePool {
+            (try Self.symbols(["--defined-only"], Self.buildDirectory.appendingPathComponent(program).path),
+             try forbidden.map { ($0, try Self.strongGlobals(of: $0)) })
+        }
         #expect(!defined.isEmpty, "nm found no symbols in \(program)")
-        for module in forbidden {
-            let moduleSymbols = try Self.strongGlobals(of: module)
+        for (module, moduleSymbols) in modules {
             let held = defined.intersection(moduleSymbols)
             #expect(held.count == 0, "\(program) holds \(held.count) symbols of \(module), such as \(held.sorted().prefix(3))")
         }
     }
 
     @Test(arguments: programs.map(\.name))
-    func exportsNoAllocator(program: String) throws {
-        let exported = try Self.symbols(["--dynamic", "--defined-only"], Self.buildDirectory.appendingPathComponent(program).path)
+    func exportsNoAllocator(program: String) async throws {
+        let exported = try await offCooperativePool {
+            try Self.symbols(["--dynamic", "--defined-only"], Self.buildDirectory.appendingPathComponent(program).path)
+        }
         #expect(exported.intersection(Self.allocator).isEmpty, "\(program) exports \(exported.intersection(Self.allocator).sorted())")
     }
 
@@ -50,7 +55,7 @@ struct ShippedProgramTests {
         let directory = buildDirectory.appendingPathComponent("\(module).build")
         let objects = (FileManager.default.enumerator(atPath: directory.path)?.compactMap { $0 as? String } ?? [])
             .filter { $0.hasSuffix(".o") }.map { directory.appendingPathComponent($0).path }
-        try #require(!objects.isEmpty, "no object files of \(module) in \(directory.path): build everything first (swift build --build-tests)")
+        guard !objects.isEmpty else { throw TestFailure("no object files of \(module) in \(directory.path): build everything first (swift build --build-tests)") }
         var strong = Set<String>()
         for object in objects {
             strong.formUnion(try entries(["--defined-only", "--extern-only", object]).compactMap { type, name in
@@ -70,7 +75,7 @@ struct ShippedProgramTests {
     /// hold spaces (Swift's `symbolic …` references).
     static func entries(_ arguments: [String]) throws -> [(type: Character, name: String)] {
         let nm = try ExternalCommand.run("nm", arguments)
-        try #require(nm.status == 0, "nm \(arguments.joined(separator: " ")): \(nm.standardError)")
+        guard nm.status == 0 else { throw TestFailure("nm \(arguments.joined(separator: " ")): \(nm.standardError)") }
         return nm.standardOutput.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
             guard fields.count == 3, let type = fields[1].first else { return nil }

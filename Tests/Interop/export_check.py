@@ -37,7 +37,8 @@ def status_bits(status):
 # ---- CSV (RFC 4180) -------------------------------------------------------------------------------------------
 COLUMNS = ["local_time", "utc_time", "systolic", "diastolic", "mean_arterial_pressure", "pulse_rate", "unit", "person",
            "user_id", "device_address", "manufacturer", "model", "serial", "body_movement", "cuff_too_loose",
-           "irregular_pulse", "pulse_rate_range", "improper_position", "sync_identifier"]
+           "irregular_pulse", "pulse_rate_range", "improper_position", "sync_identifier", "entered_by_hand", "excluded",
+           "exclusion_reason", "arm", "position", "note"]
 RANGES = ["withinRange", "exceedsUpperLimit", "belowLowerLimit", "reserved"]
 
 
@@ -67,9 +68,13 @@ def check_csv(raw, readings):
         for column, value in [("unit", reading["unit"]), ("person", reading["person"]),
                               ("device_address", reading["device"]["address"]),
                               ("manufacturer", reading["device"]["manufacturer"]), ("model", reading["device"]["model"]),
-                              ("serial", reading["device"]["serial"]), ("sync_identifier", reading["syncIdentifier"])]:
+                              ("serial", reading["device"]["serial"]), ("sync_identifier", reading["syncIdentifier"]),
+                              ("exclusion_reason", reading.get("exclusionReason")), ("arm", reading.get("arm")),
+                              ("position", reading.get("position")), ("note", reading.get("note"))]:
             check(text_field(field[column]) == (value or ""), f"{where}: {column} {field[column]!r} for {value!r}")
         check(field["user_id"] == ("" if reading["userID"] is None else str(reading["userID"])), f"{where}: user_id")
+        check(field["entered_by_hand"] == ("1" if reading.get("enteredByHand") else "0"), f"{where}: entered_by_hand")
+        check(field["excluded"] == ("1" if reading.get("excluded") else "0"), f"{where}: excluded")
         if reading["status"] is None:
             check(all(field[c] == "" for c in status_bits(0)), f"{where}: status columns without a status")
         else:
@@ -81,6 +86,8 @@ def check_csv(raw, readings):
 
 # ---- FHIR R4 ----------------------------------------------------------------------------------------------------
 LOINC, MDC, UCUM = "http://loinc.org", "urn:iso:std:iso:11073:10101", "http://unitsofmeasure.org"
+SNOMED = "http://snomed.info/sct"
+BODY_POSITION = "http://hl7.org/fhir/StructureDefinition/observation-bodyPosition"
 NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "urn:cuffd")  # docs/export.md: version 5 UUIDs in this namespace
 
 
@@ -144,11 +151,26 @@ def check_fhir(raw, readings, transaction):
             patient = by_url[pressure["subject"]["reference"]]
             check(pressure["subject"]["reference"] == url("patient:" + person), f"{where}: subject")
             check(patient["resourceType"] == "Patient" and patient["name"] == [{"text": person}], f"{where}: Patient {patient}")
-        device = by_url[pressure["device"]["reference"]]
-        check(device["resourceType"] == "Device" and {"system": "urn:cuffd:bluetooth-address", "value": address} in device["identifier"],
-              f"{where}: Device {device['identifier']}")
-        check((device.get("manufacturer"), device.get("modelNumber"), device.get("serialNumber")) ==
-              (reading["device"]["manufacturer"], reading["device"]["model"], reading["device"]["serial"]), f"{where}: Device {device}")
+        notes = [note["text"] for note in pressure.get("note", [])]
+        check(reading.get("enteredByHand", False) == any(n.startswith("Entered by hand") for n in notes), f"{where}: notes {notes}")
+        if reading.get("excluded"):
+            check(f"Excluded from statistics and averages: {reading['exclusionReason']}" in notes, f"{where}: notes {notes}")
+        if reading.get("note"):
+            check(reading["note"] in notes, f"{where}: notes {notes}")
+        # docs/reference/fhir-body-codes.md: the arm as bodySite, the position as the core body-position extension.
+        arm = {"left": "368208006", "right": "368209003"}.get(reading.get("arm"))
+        check(codes(pressure.get("bodySite", {})) == ({(SNOMED, arm)} if arm else set()), f"{where}: bodySite {pressure.get('bodySite')}")
+        position = {"sitting": "33586001", "standing": "10904000", "lying": "102538003"}.get(reading.get("position"))
+        positions = [codes(e["valueCodeableConcept"]) for e in pressure.get("extension", []) if e["url"] == BODY_POSITION]
+        check(positions == ([{(SNOMED, position)}] if position else []), f"{where}: body position {pressure.get('extension')}")
+        if address is None:
+            check("device" not in pressure, f"{where}: a device without an address")
+        else:
+            device = by_url[pressure["device"]["reference"]]
+            check(device["resourceType"] == "Device" and {"system": "urn:cuffd:bluetooth-address", "value": address} in device["identifier"],
+                  f"{where}: Device {device['identifier']}")
+            check((device.get("manufacturer"), device.get("modelNumber"), device.get("serialNumber")) ==
+                  (reading["device"]["manufacturer"], reading["device"]["model"], reading["device"]["serial"]), f"{where}: Device {device}")
         derived = [{"reference": url("blood-pressure:" + sync)}]
         pulse = by_url.get(url("pulse-rate:" + sync))
         check((pulse is None) == (reading["pulseRate"] is None), f"{where}: pulse Observation")
@@ -194,7 +216,13 @@ HEADER = {
 MMHG = {"allOf": [UNIT_VALUE, {"properties": {"unit": {"enum": ["mmHg"]}}}]}
 BODIES = {
     ("blood-pressure", "4.0"): {"type": "object", "required": ["systolic_blood_pressure", "diastolic_blood_pressure", "effective_time_frame"],
-                                "properties": {"systolic_blood_pressure": MMHG, "diastolic_blood_pressure": MMHG, "effective_time_frame": TIME_FRAME}},
+                                "properties": {"systolic_blood_pressure": MMHG, "diastolic_blood_pressure": MMHG, "effective_time_frame": TIME_FRAME,
+                                               # body-posture-1.0.json, body-location-1.1.json
+                                               "body_posture": {"enum": ["sitting", "lying down", "standing", "semi-recumbent"]},
+                                               "measurement_location": {"enum": ["left ankle", "right ankle", "left hip", "right hip",
+                                                                                 "left thigh", "right thigh", "left thorax",
+                                                                                 "middle left thorax", "left upper arm",
+                                                                                 "right upper arm", "left wrist", "right wrist"]}}},
     ("heart-rate", "2.0"): {"type": "object", "required": ["heart_rate", "effective_time_frame"],
                             "properties": {"heart_rate": {"allOf": [UNIT_VALUE, {"properties": {"unit": {"enum": ["beats/min"]}}}]},
                                            "effective_time_frame": TIME_FRAME}},
@@ -214,11 +242,13 @@ def check_omh(raw, readings, ndjson):
         jsonschema.Draft4Validator(BODIES[(schema["name"], schema["version"])]).validate(point["body"])
         instant(point["body"]["effective_time_frame"]["date_time"])
         instant(point["header"]["creation_date_time"])
-        check(point["header"]["acquisition_provenance"]["modality"] == "sensed", "modality")
         by_source[(point["header"]["acquisition_provenance"]["source_data_point_id"], schema["name"])] = point
     ids = [p["header"]["id"] for p in points]
     check(len(set(ids)) == len(ids), "data point ids repeat")
     expected = 0
+    # Excluded readings are left out: the schemas cannot mark them.
+    readings = [reading for reading in readings if not reading.get("excluded")]
+    postures = {"sitting": "sitting", "standing": "standing", "lying": "lying down", "reclining": "semi-recumbent"}
     for reading in readings:
         sync = reading["syncIdentifier"]
         pressure = by_source.get((sync, "blood-pressure"))
@@ -230,6 +260,12 @@ def check_omh(raw, readings, ndjson):
             check(body["diastolic_blood_pressure"] == {"value": reading["diastolic"], "unit": "mmHg"}, f"{sync}: diastolic")
             check(instant(body["effective_time_frame"]["date_time"]) == instant(reading["time"]), f"{sync}: time")
             check(pressure["header"].get("user_id") == reading["person"], f"{sync}: user_id")
+            modality = "self-reported" if reading.get("enteredByHand") else "sensed"
+            check(pressure["header"]["acquisition_provenance"]["modality"] == modality, f"{sync}: modality")
+            check(body.get("body_posture") == postures.get(reading.get("position")), f"{sync}: body_posture")
+            arm = reading.get("arm")
+            location = arm if arm and arm.endswith("wrist") else (arm + " upper arm" if arm else None)
+            check(body.get("measurement_location") == location, f"{sync}: measurement_location")
         pulse = by_source.get((sync, "heart-rate"))
         check((pulse is None) == (reading["pulseRate"] is None), f"{sync}: heart-rate data point")
         if pulse:

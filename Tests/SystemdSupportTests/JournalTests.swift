@@ -36,9 +36,10 @@ struct JournalTests {
         let writer = try #require(JournalWriter(socketPath: receiver.path))
         var logger = Logger(label: "test") { JournalLogHandler(label: $0, identifier: "cuffd", writer: writer) }
         logger[metadataKey: "device.address"] = "C4:F3:12:53:F2:C9"
-        logger.warning("reading stored\nsecond line", metadata: ["MESSAGE_ID": "0f6b1c3d", "BP_SYSTOLIC_MMHG": "124"])
+        logger.warning("reading stored", metadata: ["MESSAGE_ID": "0f6b1c3d", "BP_SYSTOLIC_MMHG": "124", "BP_NOTE": "two\nlines"])
         let fields = parseJournalEntry(try #require(receiver.receive()).bytes)
-        #expect(fields["MESSAGE"] == "reading stored\nsecond line")
+        #expect(fields["MESSAGE"] == "reading stored")
+        #expect(fields["BP_NOTE"] == "two\nlines")
         #expect(fields["PRIORITY"] == "4")
         #expect(fields["SYSLOG_IDENTIFIER"] == "cuffd")
         #expect(fields["DEVICE_ADDRESS"] == "C4:F3:12:53:F2:C9")

@@ -10,7 +10,7 @@ struct CSVExportTests {
         let lines = text.components(separatedBy: "\r\n")
         #expect(lines.count == 3 && lines[2].isEmpty)
         #expect(lines[0] == CSVExport.columns.joined(separator: ","))
-        #expect(lines[1] == "2026-11-23T07:15:00+01:00,2026-11-23T06:15:00Z,118,76,90,66,mmHg,alice,1,C4:F3:12:53:F2:C9,A&D Medical,UA-651BLE,5012345,1,0,1,exceedsUpperLimit,0,C4F31253F2C9-1-20261123T071500")
+        #expect(lines[1] == "2026-11-23T07:15:00+01:00,2026-11-23T06:15:00Z,118,76,90,66,mmHg,alice,1,C4:F3:12:53:F2:C9,A&D Medical,UA-651BLE,5012345,1,0,1,exceedsUpperLimit,0,C4F31253F2C9-1-20261123T071500,0,0,,,,")
         #expect(!text.replacingOccurrences(of: "\r\n", with: "").contains("\n"))
     }
 

@@ -11,13 +11,14 @@ enum ExportSamples {
 
     static func reading(
         systolic: Double = 118, diastolic: Double = 76, mean: Double? = 90, pulse: Double? = 66, status: UInt16? = 0,
-        person: String? = "alice", manufacturer: String = "A&D Medical", syncIdentifier: String = "C4F31253F2C9-1-20261123T071500"
+        person: String? = "alice", manufacturer: String = "A&D Medical", syncIdentifier: String = "C4F31253F2C9-1-20261123T071500",
+        address: String = "C4:F3:12:53:F2:C9"
     ) -> ReadingOutput {
         var fields: DBusProperties = [
             "systolic": DBusVariant(systolic), "diastolic": DBusVariant(diastolic), "unit": DBusVariant("mmHg"), "time": DBusVariant(time),
             "deviceTime": DBusVariant("2026-11-23T07:15:00"), "userID": DBusVariant(UInt8(1)), "syncIdentifier": DBusVariant(syncIdentifier),
             "syncVersion": DBusVariant(Int64(1)), "cursor": DBusVariant("x"),
-            "device": DBusVariant(["address": "C4:F3:12:53:F2:C9", "name": "UA-651", "manufacturer": manufacturer, "model": "UA-651BLE", "serial": "5012345"]),
+            "device": DBusVariant(["address": address, "name": "UA-651", "manufacturer": manufacturer, "model": "UA-651BLE", "serial": "5012345"]),
         ]
         if let mean { fields["meanArterialPressure"] = DBusVariant(mean) }
         if let pulse { fields["pulseRate"] = DBusVariant(pulse) }

@@ -1,3 +1,4 @@
+import DBus
 import Foundation
 import Testing
 @testable import cuffctl
@@ -59,6 +60,27 @@ struct FHIRExportTests {
         }
         #expect(bits.map(\.0) == (0...5).map { "http://hl7.org/fhir/uv/phd/CodeSystem/ASN1ToHL7|8410608.\($0)" })
         #expect(bits.map(\.1) == [false, false, true, false, false, true])
+    }
+
+    /// docs/reference/fhir-body-codes.md: the arm as `bodySite`, the position as the core body-position extension, each
+    /// SNOMED CT; a wrist and reclining have no checked code and are said in the note only.
+    @Test("arm and position coded", arguments: [
+        ("left", "sitting", ["http://snomed.info/sct|368208006"], ["http://snomed.info/sct|33586001"]),
+        ("right", "standing", ["http://snomed.info/sct|368209003"], ["http://snomed.info/sct|10904000"]),
+        ("left wrist", "lying", [], ["http://snomed.info/sct|102538003"]),
+        ("right", "reclining", ["http://snomed.info/sct|368209003"], []),
+    ])
+    func armAndPosition(arm: String, position: String, site: [String], posture: [String]) throws {
+        var fields = ExportSamples.reading().fields
+        fields["arm"] = DBusVariant(arm)
+        fields["position"] = DBusVariant(position)
+        let pressure = Self.resources(try Self.bundle(.collection, [ReadingOutput(fields: fields)]))[2]
+        #expect(Self.codes(pressure["bodySite"]) == site)
+        let extensions = pressure["extension"] as? [[String: Any]] ?? []
+        #expect(extensions.allSatisfy { $0["url"] as? String == "http://hl7.org/fhir/StructureDefinition/observation-bodyPosition" })
+        #expect(extensions.flatMap { Self.codes($0["valueCodeableConcept"]) } == posture)
+        let notes = (pressure["note"] as? [[String: String]] ?? []).compactMap { $0["text"] }
+        #expect(notes.contains { $0.hasPrefix("Taken on the \(arm)") && $0.hasSuffix("\(position).") }, "\(notes)")
     }
 
     @Test func pulseRateRangeBitsAndTheReservedValue() {

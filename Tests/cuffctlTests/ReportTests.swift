@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import ReadingColumns
 import Testing
 @testable import cuffctl
 
@@ -37,10 +38,13 @@ struct ReportTests {
     @Test("Guideline categories of a home average", arguments: [
         (118.0, 76.0, "normal", "below"), (124, 78, "elevated", "below"), (131, 79, "stage 1", "below"),
         (128, 82, "stage 1", "below"), (136, 80, "stage 2", "at or above"), (120, 86, "stage 2", "at or above"),
+        (134.9, 84.9, "stage 1", "below"), (135, 60, "stage 2", "at or above"), (100, 85, "stage 2", "at or above"),
     ])
     func categories(_ systolic: Double, _ diastolic: Double, _ accAha: String, _ esh: String) {
         #expect(BloodPressureCategory.accAha2017(home: systolic, diastolic).hasPrefix(accAha))
         #expect(BloodPressureCategory.esh2023(home: systolic, diastolic).hasPrefix(esh))
+        // The state cuff-forward publishes for a reading (docs/home-assistant.md) is the same threshold's.
+        #expect(BloodPressureCategory.esh2023Home(systolic, diastolic) == (esh == "below" ? .below : .atOrAbove))
     }
 
     @Test("One systolic and one diastolic mark per reading; evenings hollow; flags in words; nothing fetched")
@@ -81,5 +85,25 @@ struct ReportTests {
         #expect(html.contains("Heart rate (from a heart-rate sensor)"))
         #expect(html.contains("<td>2026-11-02</td><td>3</td><td>60/min</td><td>70/min</td><td>80/min</td><td>1 (not in the figures)</td>"))
         #expect(!ReportPage(readings: [], period: (nil, Date()), person: nil, zone: Self.calendar.timeZone).html.contains("Heart rate"))
+    }
+}
+
+@Suite("cuffctl report: corrected readings")
+struct ReportCorrectionTests {
+    @Test("An excluded reading is listed struck through with its reason, and left out of the chart and every average; one entered by hand says so")
+    func excludedAndEnteredByHand() throws {
+        var guest = ReportTests.reading(day: 2, hour: 8, 190, 120)
+        guest.exclusionReason = "a guest used the cuff"
+        var manual = ReportTests.reading(day: 2, hour: 20, 120, 80)
+        manual.remarks = ["entered by hand", "left arm", "sitting", "pharmacy"]
+        let readings = [ReportTests.reading(day: 2, hour: 7, 130, 84), guest, manual]
+        let html = ReportPage(readings: readings, period: (nil, Date()), person: nil, zone: ReportTests.calendar.timeZone).html
+        #expect(html.contains("<s>190/120</s>") && html.contains("excluded: a guest used the cuff"))
+        #expect(html.contains("entered by hand; left arm; sitting; pharmacy"))
+        #expect(html.contains("3 readings, 1 of them excluded"))
+        // The period's average is of the two that count: 125/82.
+        #expect(html.contains("<th>All readings</th><td>125/82 mmHg</td><td>2 readings</td>"), "\(html)")
+        // Two readings drawn: a systolic and a diastolic mark each.
+        #expect(html.components(separatedBy: "class=\"reading-sys").count - 1 == 2)
     }
 }

@@ -1,3 +1,4 @@
+import DBusTestSupport
 import Foundation
 import Testing
 
@@ -9,15 +10,18 @@ struct VersionTests {
         .deletingLastPathComponent().appendingPathComponent("debian/changelog")
 
     @Test func cuffctlReportsTheChangelogsVersion() async throws {
-        let parser = Process()
-        parser.executableURL = URL(fileURLWithPath: "/usr/bin/dpkg-parsechangelog")
-        parser.arguments = ["-l", Self.changelog.path, "-S", "Version"]
-        let pipe = Pipe()
-        parser.standardOutput = pipe
-        try parser.run()
-        let version = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        parser.waitUntilExit()
-        #expect(parser.terminationStatus == 0)
+        let (status, version) = try await offCooperativePool {
+            let parser = Process()
+            parser.executableURL = URL(fileURLWithPath: "/usr/bin/dpkg-parsechangelog")
+            parser.arguments = ["-l", Self.changelog.path, "-S", "Version"]
+            let pipe = Pipe()
+            parser.standardOutput = pipe
+            try parser.run()
+            let version = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            parser.waitUntilExit()
+            return (parser.terminationStatus, version)
+        }
+        #expect(status == 0)
 
         let outcome = try await CuffctlProcess.run(["--version"])
         #expect(outcome.status == 0)

@@ -4,7 +4,8 @@
 // Usage: store-crash-writer <database path> <run id>
 // Prints "ready" once the store is open, then loops forever: saves a blood-pressure reading
 // (correlation + members + pulse in one transaction) and prints "R <run>-<n> <uuid>", and every
-// fifth round saves a batch of 50 heart-rate samples and prints "B <run>-<n>". A line is printed
+// fifth round saves a batch of 50 heart-rate samples and prints "B <run>-<n>", and every third round revises the
+// reading before (a note and an exclusion, as `cuffctl annotate` does) and prints "A <run>-<n-1> <version>". A line is printed
 // only after the commit returned, with one write(2), so every complete line is an acknowledged
 // commit. The parent SIGKILLs this process at a random point.
 import Foundation
@@ -32,6 +33,12 @@ do {
             device: device, deviceUserID: 1, syncIdentifier: "\(run)-\(n)")
         let outcome = try store.saveBloodPressure(reading, as: .daemon())
         say("R \(run)-\(n) \(outcome.object.uuid)")
+        if n % 3 == 0 {
+            let revised = try store.reviseCorrelation(
+                of: .bloodPressure, syncIdentifier: "\(run)-\(n - 1)",
+                changes: [.note: .string("revised in round \(n)"), .exclusionReason: .string("round \(n)")], as: .daemon())
+            say("A \(run)-\(n - 1) \(revised.metadata.syncVersion ?? 0)")
+        }
         if n % 5 == 0 {
             var batch: [QuantitySample] = []
             for k in 0..<50 {

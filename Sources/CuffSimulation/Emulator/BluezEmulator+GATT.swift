@@ -17,7 +17,9 @@ extension BluezEmulator {
         guard characteristic.isReadable else { throw ATTError.readNotPermitted.dbusError }
         try await requireEncryption(index, for: characteristic)
         let value: [UInt8]
-        if characteristic.id == .assigned(.currentTime) {
+        if cuffs[index].recording != nil {
+            value = try recordedRead(index, characteristic)
+        } else if characteristic.id == .assigned(.currentTime) {
             value = readClock(index)
         } else {
             value = cuffs[index].values[characteristic.id] ?? []
@@ -31,7 +33,9 @@ extension BluezEmulator {
     func writeValue(_ value: [UInt8], options: DBusProperties, at path: DBusObjectPath) async throws(DBusError) {
         let (index, characteristic) = try cuffIndex(attribute: path)
         let label = "\(name(index)) \(characteristic.id.label)"
-        guard try WriteProcedure(options: options, flags: characteristic.flags) == .request else {
+        let procedure = try WriteProcedure(options: options, flags: characteristic.flags)
+        if cuffs[index].recording != nil { return try recordedWrite(index, characteristic, value, procedure: procedure) }
+        guard procedure == .request else {
             // Only Omron's 0xFE4A channels take Write Commands; a refusal has no answer to go in.
             guard characteristic.flags.contains("write-without-response"), (try? await requireEncryption(index, for: characteristic)) != nil else {
                 log("\(label) Write Command ignored: \(Hex.bytes(value))")
@@ -110,12 +114,14 @@ extension BluezEmulator {
     func endNotifySession(_ index: Int, _ characteristic: CharacteristicID, client: String) async {
         guard cuffs[index].notifySessions[characteristic]?.remove(client) != nil, !cuffs[index].isNotifying(characteristic),
               cuffs[index].connected, let emulated = cuffs[index].layout.characteristic(characteristic) else { return }
+        cuffs[index].recording?.unsubscribed(characteristic.uuid)
         await update(emulated.path, Bluez.gattCharacteristic, ["Notifying": .boolean(false)])
     }
 
     /// The cuff sees its CCCD written: a cuff that re-sends its history indicates every stored
-    /// record, and the first time its script starts.
+    /// record, and the first time its script starts; a recorded cuff sends what it held for the session.
     func configurationEnabled(_ index: Int, _ characteristic: CharacteristicID) async {
+        if cuffs[index].recording != nil { return await recordedSubscription(index, characteristic) }
         guard characteristic == cuffs[index].scriptTrigger else { return }
         if characteristic == .assigned(.bloodPressureMeasurement) {
             for record in cuffs[index].spec.storedRecords {
@@ -170,6 +176,8 @@ extension BluezEmulator {
         case .indicate(let characteristic, let value):
             await send(index, .assigned(characteristic), value.bytes, kind: "indicated")
         case .disconnect:
+            // A cuff ends the link once the stored-record report it is sending has ended, not in its middle.
+            await cuffs[index].recordProcedure?.value
             await dropLink(index, byHost: false)
         case .advertise:
             cuffs[index].advertising = true

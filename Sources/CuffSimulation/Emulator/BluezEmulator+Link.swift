@@ -42,6 +42,7 @@ extension BluezEmulator {
         cuffs[index].removalToken += 1
         log("\(name(index)) connected")
         await update(cuffs[index].devicePath, Bluez.device, ["Connected": .boolean(true)])
+        recordedLinkUp(index)
         spawn { await self.resolveServices(index, generation: generation) }
     }
 
@@ -70,7 +71,7 @@ extension BluezEmulator {
     /// auto-connect.
     func dropLink(_ index: Int, byHost: Bool) async {
         guard cuffs[index].connected else { return }
-        cuffs[index].linkLost()
+        advertiseAgain(index, after: cuffs[index].linkLost())
         if byHost && !cuffs[index].trusted { cuffs[index].autoConnectArmed = false }
         log("\(name(index)) disconnected \(byHost ? "by the host" : "by the cuff")")
         await update(cuffs[index].devicePath, Bluez.device, ["ServicesResolved": .boolean(false), "Connected": .boolean(false)])

@@ -159,6 +159,27 @@ extension BluezEmulator {
         ])
     }
 
+    /// A recorded cuff's other descriptors: reads answer what the capture read (or its refusal); writes are refused.
+    func recordedDescriptorInterface(_ descriptor: EmulatedDescriptor, of characteristic: EmulatedCharacteristic) -> DBusInterface {
+        let recorded = descriptor.descriptor
+        return DBusInterface(Bluez.gattDescriptor, methods: [
+            .init("ReadValue", inputs: [Self.options], outputs: [.init("value", .array(.byte))]) { _ in
+                if let value = recorded.value { return [.bytes(value)] }
+                guard let error = recorded.readError else { return [.bytes([])] }
+                let refusal = RecordedConversation.Refusal(error)
+                throw DBusError(DBusError.Name(rawValue: refusal.name), refusal.message)
+            },
+            .init("WriteValue", inputs: [.init("value", .array(.byte)), Self.options]) { _ in
+                throw BluezError.notPermitted("Write not permitted")
+            },
+        ], properties: [
+            .init("UUID", recorded.uuid),
+            .init("Characteristic", characteristic.path),
+            .init("Value", recorded.value ?? []),
+            .init("Flags", recorded.flags),
+        ])
+    }
+
     // MARK: - Exporting
 
     func exportDevice(_ index: Int, discovered: Bool) async {
@@ -181,6 +202,9 @@ extension BluezEmulator {
                 await connection?.export([characteristicInterface(index, characteristic)], at: characteristic.path)
                 if let descriptor = characteristic.configurationDescriptorPath {
                     await connection?.export([configurationDescriptorInterface(characteristic)], at: descriptor)
+                }
+                for descriptor in characteristic.descriptors {
+                    await connection?.export([recordedDescriptorInterface(descriptor, of: characteristic)], at: descriptor.path)
                 }
             }
         }

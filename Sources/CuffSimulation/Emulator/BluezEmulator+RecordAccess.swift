@@ -13,12 +13,18 @@ extension BluezEmulator {
         let request = try cuffs[index].recordMemory.accept(
             value, controlPointIndicating: cuffs[index].isNotifying(.assigned(.recordAccessControlPoint)),
             recordsIndicating: cuffs[index].isNotifying(.assigned(.bloodPressureRecord)), busy: cuffs[index].recordProcedure != nil)
-        if case .abort = request.action { cuffs[index].recordProcedure?.cancel() }
+        // An Abort's response comes once the procedure it stops has ended: a segment that procedure was sending goes
+        // out before the response, never after it.
+        let stopped: Task<Void, Never>? = if case .abort = request.action { cuffs[index].recordProcedure } else { nil }
+        stopped?.cancel()
         log("\(name(index)) 0x2A52 written: \(Hex.bytes(value))")
         if case .delete(let sequences) = request.action {
             log("\(name(index)) records deleted: \(sequences.sorted().map(String.init).joined(separator: ", "))")
         }
-        cuffs[index].recordProcedure = spawn { await self.carryOut(request, cuff: index) }
+        cuffs[index].recordProcedure = spawn {
+            await stopped?.value
+            await self.carryOut(request, cuff: index)
+        }
     }
 
     /// Indicates the records a report selected, then the response. Canceled by Abort or a lost link.

@@ -9,6 +9,9 @@ enum CharacteristicID: Hashable, Sendable {
     case omronTransmit(Int)
     case omronReceive(Int)
     case omronUnlock
+    /// The characteristic at this position in a recorded cuff's database (docs/cuff-sim.md, "Recorded cuffs"), with its
+    /// `UUID`: a recorded database may hold one UUID twice.
+    case recorded(Int, uuid: String)
 
     /// The `UUID` property, lower case, as bluetoothd exports it.
     var uuid: String {
@@ -18,6 +21,7 @@ enum CharacteristicID: Hashable, Sendable {
         case .omronTransmit(let channel): OmronService.transmitChannels[channel]
         case .omronReceive(let channel): OmronService.receiveChannels[channel]
         case .omronUnlock: OmronService.unlock
+        case .recorded(_, let uuid): uuid
         }
     }
 
@@ -29,6 +33,7 @@ enum CharacteristicID: Hashable, Sendable {
         case .omronTransmit(let channel): "Omron TX\(channel)"
         case .omronReceive(let channel): "Omron RX\(channel)"
         case .omronUnlock: "Omron unlock"
+        case .recorded(_, let uuid): BluetoothUUID.shortNumber(uuid) == nil ? uuid : "0x" + BluetoothUUID.compact(uuid)
         }
     }
 }

@@ -48,6 +48,11 @@ struct CuffState {
     var vendorMeasurement: Task<Void, Never>?
     /// An Omron cuff's memory and session (docs/omron.md).
     var omron: OmronCuff?
+    /// A recorded cuff's conversation (docs/cuff-sim.md, "Recorded cuffs"); nil for any other cuff.
+    var recording: RecordedConversation?
+    /// A recorded cuff's link under way: when it came up, the task playing its steps, and what wakes that task when
+    /// the host writes or starts a notify session.
+    var recordedLink: (start: ContinuousClock.Instant, player: Task<Void, Never>, hostActions: AsyncStream<Void>.Continuation)?
 
     init(spec: CuffSpec) {
         self.spec = spec
@@ -59,17 +64,24 @@ struct CuffState {
         recordMemory = RecordMemory(spec)
         databaseKnown = spec.bonded
         omron = spec.omron.map(OmronCuff.init)
+        recording = spec.recorded.map(RecordedConversation.init)
         for characteristic in layout.characteristics {
             values[characteristic.id] = characteristic.initialValue
         }
     }
 
-    /// The link went down: a RACP procedure under way ends with it (the cuff's own measurement goes on).
-    mutating func linkLost() {
+    /// The link went down: a RACP procedure under way ends with it (the cuff's own measurement goes on), and so does a
+    /// recorded cuff's link. Returns, for a recorded cuff, the seconds after which it advertises again (nil: never).
+    @discardableResult
+    mutating func linkLost() -> Double? {
         connected = false
         recordProcedure?.cancel()
         recordProcedure = nil
         omron?.linkLost()
+        recordedLink?.player.cancel()
+        recordedLink?.hostActions.finish()
+        recordedLink = nil
+        return recording?.linkDown()
     }
 
     /// bluetoothd drops temporary devices: neither paired nor trusted (docs/reference/BLUEZ-DBUS.md §2).

@@ -1,3 +1,4 @@
+import CuffRecording
 import DBus
 import GATTHealth
 
@@ -15,11 +16,20 @@ struct EmulatedCharacteristic: Sendable {
     /// The Client Characteristic Configuration descriptor 0x2902 bluetoothd exports beneath
     /// characteristics that notify or indicate.
     let configurationDescriptorPath: DBusObjectPath?
+    /// Its other descriptors: a recorded cuff's, as the capture found them.
+    var descriptors: [EmulatedDescriptor] = []
 
     var canNotify: Bool { flags.contains("notify") || flags.contains("indicate") }
     var isReadable: Bool { flags.contains("read") }
     var isWritable: Bool { flags.contains("write") }
     var indicates: Bool { flags.contains("indicate") }
+}
+
+/// A descriptor of a recorded cuff other than the Client Characteristic Configuration, as GattDescriptor1 exports it,
+/// with what a read returns.
+struct EmulatedDescriptor: Sendable {
+    let descriptor: RecordedDescriptor
+    let path: DBusObjectPath
 }
 
 /// One primary service of an emulated cuff.
@@ -51,6 +61,11 @@ struct GattLayout: Sendable {
     }
 
     init(spec: CuffSpec, devicePath: DBusObjectPath) {
+        services = spec.recorded.map { Self.recordedServices($0, devicePath: devicePath) } ?? Self.declaredServices(spec, devicePath: devicePath)
+    }
+
+    /// The services a scenario's fields declare, numbered from handle 0x000A on.
+    private static func declaredServices(_ spec: CuffSpec, devicePath: DBusObjectPath) -> [EmulatedService] {
         var handle: UInt16 = 0x000A
         var services: [EmulatedService] = []
         var declared = spec.services.sorted(by: { $0.rawValue < $1.rawValue }).map { service in
@@ -78,7 +93,50 @@ struct GattLayout: Sendable {
             services.append(EmulatedService(uuid: uuid, path: servicePath, characteristics: characteristics))
             handle += 1
         }
-        self.services = services
+        return services
+    }
+
+    /// A recorded cuff's services as the capture found them, at the handles it recorded; an attribute recorded
+    /// without one takes the next handle no other uses. Nothing is protected: a recording does not tell what needed a
+    /// paired link (docs/cuff-sim.md, "Recorded cuffs").
+    private static func recordedServices(_ recorded: RecordedCuff, devicePath: DBusObjectPath) -> [EmulatedService] {
+        let taken = Set(recorded.services.flatMap { service in
+            [service.handle] + service.characteristics.flatMap { [$0.handle] + $0.descriptors.map(\.handle) }
+        }.compactMap { $0 })
+        var next: UInt16 = 0x0009
+        func handle(_ recorded: UInt16?) -> UInt16 {
+            if let recorded {
+                next = max(next, recorded)
+                return recorded
+            }
+            repeat { next &+= 1 } while taken.contains(next)
+            return next
+        }
+        var index = 0
+        return recorded.services.map { service in
+            let servicePath = try! devicePath.appending(element("service", handle(service.handle)))
+            let characteristics = service.characteristics.map { characteristic in
+                let path = try! servicePath.appending(element("char", handle(characteristic.handle)))
+                _ = handle(nil)
+                var configuration: DBusObjectPath?
+                var descriptors: [EmulatedDescriptor] = []
+                for descriptor in characteristic.descriptors {
+                    let descriptorPath = try! path.appending(element("desc", handle(descriptor.handle)))
+                    if descriptor.uuid == BluetoothUUID.expand(0x2902) {
+                        configuration = descriptorPath
+                    } else {
+                        descriptors.append(EmulatedDescriptor(descriptor: descriptor, path: descriptorPath))
+                    }
+                }
+                defer { index += 1 }
+                var emulated = EmulatedCharacteristic(
+                    id: .recorded(index, uuid: characteristic.uuid), path: path, servicePath: servicePath, flags: characteristic.flags,
+                    initialValue: characteristic.value ?? [], requiresEncryption: false, configurationDescriptorPath: configuration)
+                emulated.descriptors = descriptors
+                return emulated
+            }
+            return EmulatedService(uuid: service.uuid, path: servicePath, characteristics: characteristics)
+        }
     }
 
     var characteristics: [EmulatedCharacteristic] { services.flatMap(\.characteristics) }
@@ -88,7 +146,7 @@ struct GattLayout: Sendable {
     }
 
     func characteristic(at path: DBusObjectPath) -> EmulatedCharacteristic? {
-        characteristics.first { $0.path == path || $0.configurationDescriptorPath == path }
+        characteristics.first { $0.path == path || $0.configurationDescriptorPath == path || $0.descriptors.contains { $0.path == path } }
     }
 
     static func element(_ prefix: String, _ handle: UInt16) -> String {

@@ -42,18 +42,41 @@ struct ChangeRequest: Sendable {
         let batch = try store.correlationRowChanges(
             of: .bloodPressure, columns: ReadingRows.columns, since: latest ? QueryAnchor(rawValue: .max) : anchor, limit: limit, as: client)
         let readings = ReadingRows.records(batch.added)
-        let deleted = batch.deleted.compactMap { object in
-            object.syncIdentifier.map { DBusValue.structure([.string($0), .int64(object.syncVersion ?? 0)]) }
-        }
-        var reply = [
-            "anchor": DBusVariant(UInt64(batch.newAnchor.rawValue)), "more": DBusVariant(batch.hasMore),
-            "deleted": DBusVariant(.array(.structure([.string, .int64]), deleted)),
-        ]
+        var reply = Self.page(batch.newAnchor, more: batch.hasMore, deleted: batch.deleted)
         if columns {
             reply["columns"] = DBusVariant(ReadingColumns.properties(readings))
         } else {
             reply["readings"] = DBusVariant(readings.map(ReadingDictionary.make))
         }
         return reply
+    }
+
+    /// One page of the feed of heart-rate sensors' samples (0x2A37) as `client` may read them, as `HeartRateChangeColumns`
+    /// answers it (docs/dbus-api.md, "Heart-rate change feed"): samples stored, as ``HeartRateColumns`` in `columns`, and
+    /// samples deleted, in commit order, with the anchor to pass next. The pulse of a blood-pressure reading, a
+    /// `heartRate` sample too, is not one of them: a sensor's sample always says what it knew of its skin contact
+    /// (``MetadataKey/heartRateSensorContact``), a reading's pulse never does.
+    func heartRateChanges(in store: any HealthStoring, as client: HealthClient) throws -> [String: DBusVariant] {
+        let batch = try store.changes(
+            of: [.quantity(.heartRate)], since: latest ? QueryAnchor(rawValue: .max) : anchor, limit: limit, as: client)
+        var samples: [HeartRateRecord] = []
+        samples.reserveCapacity(batch.added.count)
+        for case .quantity(let sample) in batch.added where sample.metadata[.heartRateSensorContact] != nil {
+            if let stored = StoredHeartRate(sample) { samples.append(stored.record) }
+        }
+        var reply = Self.page(batch.newAnchor, more: batch.hasMore, deleted: batch.deleted)
+        reply["columns"] = DBusVariant(HeartRateColumns.properties(samples))
+        return reply
+    }
+
+    /// What every page of a feed carries: `anchor`, `more`, and `deleted` as (sync identifier, sync version).
+    private static func page(_ anchor: QueryAnchor, more: Bool, deleted: [DeletedObject]) -> [String: DBusVariant] {
+        let deleted = deleted.compactMap { object in
+            object.syncIdentifier.map { DBusValue.structure([.string($0), .int64(object.syncVersion ?? 0)]) }
+        }
+        return [
+            "anchor": DBusVariant(UInt64(anchor.rawValue)), "more": DBusVariant(more),
+            "deleted": DBusVariant(.array(.structure([.string, .int64]), deleted)),
+        ]
     }
 }

@@ -50,6 +50,7 @@ extension ControlAPI {
                 let timeout = try Self.timeout(call.argument(1))
                 return [try await self.measure(target, timeout: timeout, for: caller).dbusValue]
             },
+            captureMethod,
             .init("ResetEnergyExpended", inputs: [address]) { call in
                 _ = try await self.policy.authorize(call, .reader)
                 let target = try Self.address(call.argument(0))
@@ -66,58 +67,53 @@ extension ControlAPI {
             .init("Readings", inputs: [filter], outputs: [.init("readings", .array(.dictionary(key: .string, value: .variant)))]) { call in
                 let caller = try await self.policy.authorize(call, .reader)
                 let query = try ReadingFilter(call.argument(0))
-                let readings = try self.storeCall { try query.readings(in: self.store, as: self.policy.storeClient(for: caller)) }
-                return [readings.map(ReadingDictionary.make).dbusValue]
+                return try await self.read(Self.readingTypes, for: caller) { [store = self.store] client in
+                    [try query.readings(in: store, as: client).map(ReadingDictionary.make).dbusValue]
+                }
             },
             .init("ReadingColumns", inputs: [filter], outputs: [.init("columns", .dictionary(key: .string, value: .variant))]) { call in
                 let caller = try await self.policy.authorize(call, .reader)
                 let query = try ReadingFilter(call.argument(0), maximumLimit: ReadingColumns.maximumRows)
-                let readings = try self.storeCall { try query.readings(in: self.store, as: self.policy.storeClient(for: caller)) }
-                return [ReadingColumns.properties(readings).dbusValue]
+                return try await self.read(Self.readingTypes, for: caller) { [store = self.store] client in
+                    [ReadingColumns.properties(try query.readings(in: store, as: client)).dbusValue]
+                }
             },
             .init("HeartRates", inputs: [filter], outputs: [.init("samples", .array(.dictionary(key: .string, value: .variant)))]) { call in
                 let caller = try await self.policy.authorize(call, .reader)
                 let query = try ReadingFilter(call.argument(0))
-                let samples = try self.storeCall { try query.heartRates(in: self.store, as: self.policy.storeClient(for: caller)) }
-                return [samples.map(HeartRateDictionary.make).dbusValue]
+                return try await self.read([.quantity(.heartRate)], for: caller) { [store = self.store] client in
+                    [try query.heartRates(in: store, as: client).map(HeartRateDictionary.make).dbusValue]
+                }
             },
             .init("Changes", inputs: [.init("request", .dictionary(key: .string, value: .variant))], outputs: [.init("changes", .dictionary(key: .string, value: .variant))]) { call in
                 let caller = try await self.policy.authorize(call, .reader)
                 let request = try ChangeRequest(call.argument(0))
-                return [try self.storeCall { try request.changes(in: self.store, as: self.policy.storeClient(for: caller)) }.dbusValue]
+                return try await self.read(Self.readingTypes, for: caller) { [store = self.store] client in
+                    [try request.changes(in: store, as: client).dbusValue]
+                }
             },
             .init("ChangeColumns", inputs: [.init("request", .dictionary(key: .string, value: .variant))], outputs: [.init("changes", .dictionary(key: .string, value: .variant))]) { call in
                 let caller = try await self.policy.authorize(call, .reader)
                 let request = try ChangeRequest(call.argument(0), maximumLimit: ReadingColumns.maximumRows)
-                return [try self.storeCall { try request.changes(in: self.store, as: self.policy.storeClient(for: caller), columns: true) }.dbusValue]
+                return try await self.read(Self.readingTypes, for: caller) { [store = self.store] client in
+                    [try request.changes(in: store, as: client, columns: true).dbusValue]
+                }
+            },
+            .init("HeartRateChangeColumns", inputs: [.init("request", .dictionary(key: .string, value: .variant))], outputs: [.init("changes", .dictionary(key: .string, value: .variant))]) { call in
+                let caller = try await self.policy.authorize(call, .reader)
+                let request = try ChangeRequest(call.argument(0), maximumLimit: ReadingColumns.maximumRows)
+                return try await self.read([.quantity(.heartRate)], for: caller) { [store = self.store] client in
+                    [try request.heartRateChanges(in: store, as: client).dbusValue]
+                }
             },
             .init("Statistics", inputs: [filter], outputs: [.init("statistics", .dictionary(key: .string, value: .variant))]) { call in
                 let caller = try await self.policy.authorize(call, .reader)
                 let query = try ReadingFilter(call.argument(0))
-                return [try self.statistics(query, as: self.policy.storeClient(for: caller)).dbusValue]
-            },
-            .init("Grant", inputs: [.init("uid", .uint32), .init("type", .string), .init("access", .string)]) { call in
-                let caller = try await self.policy.authorize(call, .administrator)
-                try self.setGrants(uid: call.argument(0), type: call.argument(1), access: call.argument(2), by: caller)
-                return []
-            },
-            .init("Revoke", inputs: [.init("uid", .uint32), .init("type", .string)]) { call in
-                let caller = try await self.policy.authorize(call, .administrator)
-                try self.setGrants(uid: call.argument(0), type: call.argument(1), access: "", by: caller)
-                return []
-            },
-            .init("Permissions", inputs: [.init("uid", .uint32)], outputs: [.init("grants", .array(.structure([.string, .string])))]) { call in
-                let caller = try await self.policy.authorize(call, .reader)
-                let uid: UInt32 = try call.argument(0)
-                guard uid == caller.uid || self.policy.role(of: caller) == .administrator else {
-                    throw ControlError.lacksRole(uid: caller.uid, needs: .administrator)
+                return try await self.read(Self.statisticsTypes, for: caller) { [store = self.store] client in
+                    [try Self.statistics(query, in: store, as: client).dbusValue]
                 }
-                let grants = try self.storeCall { try self.store.grants(of: uid) }
-                return [.array(.structure([.string, .string]), grants.map { grant in
-                    .structure([.string(grant.type.identifier), .string(Self.access(grant))])
-                })]
             },
-        ], properties: [
+        ] + grantMethods() + recordMethods, properties: [
             .init("Version", version),
             .init("Status", "starting"),
             .init("RememberedCuffs", rememberedCuffs),
@@ -125,6 +121,7 @@ extension ControlAPI {
             .init("ReadingStored", [.init("cuff", .objectPath)]),
             .init("HeartRatesStored", [.init("cuff", .objectPath)]),
             .init("PasskeyRequested", [address]),
+            .init("ReadingsChanged", []),
         ])
     }
 
@@ -137,7 +134,8 @@ extension ControlAPI {
         }
     }
 
-    func storeCall<T>(_ body: () throws -> T) throws -> T {
+    /// Runs a store call, turning its errors into the API's.
+    static func storeCall<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as HealthStoreError {
@@ -145,7 +143,19 @@ extension ControlAPI {
         }
     }
 
-    /// Arms a measurement and waits for its end; the reading comes back as the caller may read it.
+    /// The types of `Readings`, `ReadingColumns`, `Changes` and `ChangeColumns`.
+    static let readingTypes: Set<HealthObjectType> = [.correlation(.bloodPressure)]
+
+    /// A read of the store of what `caller` may see of `types`, `body` given its store client (``StoreReaders``).
+    func read(
+        _ types: Set<HealthObjectType>, for caller: ConnectionCredentials, _ body: @escaping @Sendable (HealthClient) throws -> [DBusValue]
+    ) async throws -> [DBusValue] {
+        let client = policy.storeClient(for: caller)
+        return try await readers.read(types, in: store, as: client) { try body(client) }
+    }
+
+    /// Arms a measurement and waits for its end; the reading, or why the measurement failed, comes back as the caller may
+    /// read it.
     private func measure(_ target: BluetoothAddress?, timeout: Duration, for caller: ConnectionCredentials) async throws -> [String: DBusVariant] {
         let updates = try await request { try await $0.startMeasurement(target, timeout: timeout) }
         for await update in updates {
@@ -157,10 +167,10 @@ extension ControlAPI {
                 filter.syncIdentifier = reading.syncIdentifier
                 // A caller who may not read it learns that a reading was stored, and nothing of it: its sync
                 // identifier embeds the cuff's serial and the reading's bytes (docs/dbus-api.md).
-                let visible = try storeCall { try filter.readings(in: store, as: policy.storeClient(for: caller)) }
+                let visible = try Self.storeCall { try filter.readings(in: store, as: policy.storeClient(for: caller)) }
                 return visible.first.map(ReadingDictionary.make) ?? [:]
             case .failed(let address, let failure):
-                throw ControlError.measurementFailed("the cuff \(address) reported a failed measurement (\(failure.reason)): measure again")
+                throw ControlError.measurementFailed(try Self.storeCall { try FailedMeasurementReply.message(failure, from: address, in: store, for: policy.storeClient(for: caller)) })
             case .timedOut:
                 throw ControlError.timedOut("no new reading within \(timeout)")
             case .stopped:

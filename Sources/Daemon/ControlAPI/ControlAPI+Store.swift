@@ -3,29 +3,37 @@ import Foundation
 import HealthStore
 import ReadingQueries
 
-/// Statistics and grants: the store half of the API (docs/reference/HEALTH-STORE.md §5–§6).
+/// Statistics (docs/reference/HEALTH-STORE.md §5).
 extension ControlAPI {
+    /// The types `Statistics` reads.
+    static let statisticsTypes = Set(TypeGroups.byName["bloodPressure"]!.map(HealthObjectType.quantity))
+
     /// Minimum, maximum, average and most recent of each type over the filter, by type identifier.
-    func statistics(_ filter: ReadingFilter, as client: HealthClient) throws -> [String: DBusVariant] {
+    static func statistics(_ filter: ReadingFilter, in store: any HealthStoring, as client: HealthClient) throws -> [String: DBusVariant] {
         var result: [String: DBusVariant] = [:]
+        // Readings excluded on request count nowhere (docs/dbus-api.md, "Correcting readings").
+        var filter = filter
+        filter.withoutExcluded = true
         for type in TypeGroups.byName["bloodPressure"]! {
             var predicate = filter.predicate
             // `heartRate` is the pulse of readings; heart-rate sensors have their own entry.
             predicate.onlyCorrelated = type == .heartRate
-            result[type.identifier] = DBusVariant(try statistics(of: type, predicate, as: client))
+            result[type.identifier] = DBusVariant(try statistics(of: type, predicate, in: store, as: client))
         }
         // Heart-rate sensors' values, those sent without skin contact left out (docs/dbus-api.md, Statistics).
         var sensors = filter.predicate
         sensors.excludeCorrelated = true
         sensors.metadata[MetadataKey.heartRateSensorContact.name] = [.integer(0), .integer(2)]
-        result[Self.sensorHeartRateKey] = DBusVariant(try statistics(of: .heartRate, sensors, as: client))
+        result[sensorHeartRateKey] = DBusVariant(try statistics(of: .heartRate, sensors, in: store, as: client))
         return result
     }
 
     /// The `Statistics` entry of heart-rate sensors' values.
     static let sensorHeartRateKey = "sensorHeartRate"
 
-    private func statistics(of type: QuantityType, _ predicate: SamplePredicate, as client: HealthClient) throws -> [String: DBusVariant] {
+    private static func statistics(
+        of type: QuantityType, _ predicate: SamplePredicate, in store: any HealthStoring, as client: HealthClient
+    ) throws -> [String: DBusVariant] {
         let statistics = try storeCall { try store.statistics(of: type, predicate: predicate, options: .discrete, as: client) }
         var values: [String: DBusVariant] = ["count": DBusVariant(UInt32(statistics.all.sampleCount))]
         values["minimum"] = statistics.all.minimum.map { DBusVariant($0.value) }
@@ -34,31 +42,5 @@ extension ControlAPI {
         values["mostRecent"] = statistics.all.mostRecent.map { DBusVariant($0.value) }
         values["mostRecentTime"] = statistics.all.mostRecentDate.map { DBusVariant($0.timeIntervalSince1970) }
         return values
-    }
-
-    /// `Grant`/`Revoke`: `access` is `read`, `share`, `read,share`, or empty to revoke.
-    func setGrants(uid: UInt32, type: String, access: String, by caller: ConnectionCredentials) throws {
-        guard let types = TypeGroups.byName[type] else { throw ControlError.invalidArguments("unknown type \"\(type)\"; types: \(TypeGroups.names)") }
-        guard uid != UInt32.max else { throw ControlError.invalidArguments("uid \(uid) is (uid_t) -1, which names nobody") }
-        let (read, share) = try Self.access(parsing: access)
-        let client = HealthClient.user(uid: caller.uid, groups: caller.groups)
-        for type in types {
-            let grant = AuthorizationGrant(uid: uid, type: type, canShare: share, canRead: read)
-            try storeCall { try store.setAuthorization(grant, by: client) }
-        }
-    }
-
-    /// `read`, `share`, `read,share` (either order, each word once), or empty for neither.
-    static func access(parsing text: String) throws -> (read: Bool, share: Bool) {
-        guard !text.isEmpty else { return (false, false) }
-        let words = text.split(separator: ",", omittingEmptySubsequences: false)
-        guard Set(words).count == words.count, words.allSatisfy({ $0 == "read" || $0 == "share" }) else {
-            throw ControlError.invalidArguments("access is read, share or read,share, not \"\(text.prefix(80))\"")
-        }
-        return (words.contains("read"), words.contains("share"))
-    }
-
-    static func access(_ grant: AuthorizationGrant) -> String {
-        [grant.canRead ? "read" : nil, grant.canShare ? "share" : nil].compactMap { $0 }.joined(separator: ",")
     }
 }

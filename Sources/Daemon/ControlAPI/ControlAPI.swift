@@ -8,7 +8,7 @@ import Logging
 /// cuffd's control API on D-Bus (docs/dbus-api.md): `org.cuffd.Gateway1` at `/org/cuffd/Gateway1` with an
 /// ObjectManager, and one `org.cuffd.Cuff1` object per cuff beneath it. Every method checks the caller's
 /// credentials (``AccessPolicy``); readings and statistics go through HealthStore's per-client
-/// authorization. Signals carry nothing of a reading (its sync identifier embeds the cuff's bytes); a client
+/// authorization, off the main loop (``StoreReaders``). Signals carry nothing of a reading (its sync identifier embeds the cuff's bytes); a client
 /// reads what a signal announces with its own rights.
 public final class ControlAPI: Sendable {
     public static let busName = "org.cuffd.Gateway1"
@@ -22,10 +22,20 @@ public final class ControlAPI: Sendable {
     let policy: AccessPolicy
     let version: String
     let signals: GatewaySignals
+    /// Where store reads run (``StoreReaders``).
+    let readers: StoreReaders
+    /// The people the configuration names, whom a reading may be entered or moved for.
+    let people: Set<String>
 
-    /// `logger` receives the signals that could not be sent (``GatewaySignals``).
-    public init(connection: DBusConnection, gateway: CuffGateway, store: any HealthStoring, policy: AccessPolicy, version: String, logger: Logger) {
+    /// `logger` receives the signals that could not be sent (``GatewaySignals``); `readers` runs the store reads; `people`
+    /// are the configuration's.
+    public init(
+        connection: DBusConnection, gateway: CuffGateway, store: any HealthStoring, policy: AccessPolicy, version: String, logger: Logger,
+        readers: StoreReaders = StoreReaders(), people: Set<String> = []
+    ) {
         self.connection = connection
+        self.readers = readers
+        self.people = people
         signals = GatewaySignals(emitter: connection, logger: logger)
         self.gateway = gateway
         self.store = store

@@ -17,6 +17,7 @@ extension ControlError {
         case .timedOut: ControlError.timedOut(error.description)
         case .busy: ControlError.failed(error.description)
         case .refused: ControlError.pairingRefused(error.description)
+        case .downloadStopped: ControlError.downloadIncomplete(error.description)
         case .bluez(let bluez): bluez
         case .unsupported: ControlError.notSupported(error.description)
         }

@@ -33,11 +33,16 @@ struct GatewaySignals: Sendable {
         send("PasskeyRequested", address, [.string(address.description)], missed: "`cuffctl pair` does not ask for the passkey")
     }
 
-    private func send(_ member: String, _ address: BluetoothAddress, _ arguments: [DBusValue], missed: String) {
+    /// Readings were deleted, entered by hand or annotated on request: no cuff to name.
+    func readingsChanged() {
+        send("ReadingsChanged", nil, [], missed: "cuff-forward and `cuffctl readings --follow` learn of the change only with the next reading")
+    }
+
+    private func send(_ member: String, _ address: BluetoothAddress?, _ arguments: [DBusValue], missed: String) {
         do {
             try emitter.emitSignal(ControlAPI.path, ControlAPI.interfaceName, member, arguments)
         } catch {
-            logger.error("Could not send the \(member) signal for \(address) (\(error)): \(missed)")
+            logger.error("Could not send the \(member) signal\(address.map { " for \($0)" } ?? "") (\(error)): \(missed)")
         }
     }
 }

@@ -19,12 +19,16 @@ public struct AuthorizationGrant: Sendable, Hashable {
     public let canShare: Bool
     /// May read other sources' samples of the type.
     public let canRead: Bool
+    /// The people (``MetadataKey/personIdentifier``) whose samples a read grant covers; nil for everyone's. Never
+    /// empty: a read grant of nobody's samples is no read grant (docs/health-store.md, "Authorization").
+    public let people: Set<String>?
 
-    /// A grant.
-    public init(uid: UInt32, type: QuantityType, canShare: Bool, canRead: Bool) {
+    /// A grant; `people` counts only with `canRead`, and an empty set of people reads nobody's: no read grant.
+    public init(uid: UInt32, type: QuantityType, canShare: Bool, canRead: Bool, people: Set<String>? = nil) {
         self.uid = uid
         self.type = type
         self.canShare = canShare
-        self.canRead = canRead
+        self.canRead = canRead && people?.isEmpty != true
+        self.people = self.canRead ? people : nil
     }
 }

@@ -23,7 +23,9 @@ extension BloodPressureReading {
         common.measurementLocation = measurementLocation
         common.deviceTimestamp = deviceTimestamp
         common.coincidentTimeOffsetMs = clockOffsetMs
-        common.wasUserEntered = false
+        common.wasUserEntered = wasUserEntered
+        if wasUserEntered { common[.recordingMethod] = .integer(3) }
+        common.note = note
         if let deviceValue { common[.deviceValue] = .string(deviceValue) }
 
         func sample(_ type: QuantityType, _ value: Double, _ unit: HealthUnit, _ suffix: String) -> QuantitySample {

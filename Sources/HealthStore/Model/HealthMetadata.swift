@@ -96,6 +96,17 @@ public struct HealthMetadata: Sendable, Hashable {
         set { self[.personIdentifier] = newValue.map(MetadataValue.string) }
     }
 
+    /// What a person wrote about the reading.
+    public var note: String? {
+        get { if case .string(let v)? = self[.note] { v } else { nil } }
+        set { self[.note] = newValue.map(MetadataValue.string) }
+    }
+    /// Why the reading is kept out of statistics; nil for one that counts.
+    public var exclusionReason: String? {
+        get { if case .string(let v)? = self[.exclusionReason] { v } else { nil } }
+        set { self[.exclusionReason] = newValue.map(MetadataValue.string) }
+    }
+
     private func integer(_ key: MetadataKey) -> Int64? {
         if case .integer(let v)? = self[key] { v } else { nil }
     }

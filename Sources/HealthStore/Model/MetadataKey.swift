@@ -60,13 +60,22 @@ public struct MetadataKey: Sendable, Hashable, CustomStringConvertible {
     /// heartbeat series riding on its sample (cuffd addition; docs/health-store.md).
     public static let rrIntervals = MetadataKey("RRIntervals", kind: .string)
 
+    /// What a person wrote about a reading, at most ``noteLimit`` bytes of UTF-8 without control characters (cuffd
+    /// addition; docs/health-store.md, "Entered by hand").
+    public static let note = MetadataKey("Note", kind: .string)
+    /// Why a reading is kept out of statistics and averages; present only on an excluded reading (cuffd addition).
+    public static let exclusionReason = MetadataKey("ExclusionReason", kind: .string)
+
     /// All standard keys.
     public static let standard: [MetadataKey] = [
         .wasUserEntered, .recordingMethod, .heartRateSensorLocation, .heartRateMotionContext, .externalUUID,
         .syncIdentifier, .syncVersion, .timeZone, .bodyPosition, .measurementLocation, .measurementStatus,
         .deviceUserID, .personIdentifier, .deviceTimestamp, .coincidentTimeOffsetMs, .digitalSignature, .deviceValue,
-        .heartRateSensorContact, .energyExpended, .rrIntervals,
+        .heartRateSensorContact, .energyExpended, .rrIntervals, .note, .exclusionReason,
     ]
+
+    /// The longest ``note`` or ``exclusionReason``, in bytes of UTF-8.
+    public static let noteLimit = 1_000
 
     public var description: String { name }
 }

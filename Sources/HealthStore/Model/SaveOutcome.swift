@@ -11,16 +11,23 @@ public enum SaveOutcome<Object: Sendable & Hashable>: Sendable, Hashable {
     /// Nothing written: the store already held this sync identifier at an equal or greater
     /// version; the stored object is returned.
     case alreadyStored(Object)
+    /// Nothing written: a correlation with this (source, sync identifier) was deleted on request, and a deletion is
+    /// remembered for good (a cuff sending it again from its memory does not bring it back); the object given is
+    /// returned.
+    case deleted(Object)
 
     /// The object now in the store.
     public var object: Object {
         switch self {
-        case .inserted(let o), .replaced(let o, _), .alreadyStored(let o): o
+        case .inserted(let o), .replaced(let o, _), .alreadyStored(let o), .deleted(let o): o
         }
     }
 
     /// Whether this save committed anything ("committed, new" vs "already stored (duplicate)").
     public var didCommit: Bool {
-        if case .alreadyStored = self { false } else { true }
+        switch self {
+        case .inserted, .replaced: true
+        case .alreadyStored, .deleted: false
+        }
     }
 }

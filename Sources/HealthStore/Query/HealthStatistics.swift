@@ -26,6 +26,9 @@ public struct HealthStatistics: Sendable, Hashable {
             self.mostRecent = mostRecent
             self.mostRecentDate = mostRecentDate
         }
+
+        /// No sample: a count of 0 and no values.
+        public static let none = Values(sampleCount: 0, minimum: nil, maximum: nil, average: nil, mostRecent: nil, mostRecentDate: nil)
     }
 
     /// The quantity type.

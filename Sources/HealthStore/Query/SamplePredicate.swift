@@ -22,6 +22,9 @@ public struct SamplePredicate: Sendable, Hashable {
     /// Only samples that are members of (or linked to) a correlation: a blood-pressure reading's pulse, not a
     /// heart-rate sensor's values.
     public var onlyCorrelated: Bool
+    /// Leave out what is excluded on request (``MetadataKey/exclusionReason`` set): a correlation so marked, and the
+    /// members and linked samples of one, which carry the mark too — what statistics and averages leave out.
+    public var excludeExcluded: Bool
     /// Only samples before this position in start-date order.
     public var before: SamplePosition?
     /// Only samples after this position in start-date order.
@@ -31,7 +34,8 @@ public struct SamplePredicate: Sendable, Hashable {
     public init(
         dateRange: DateRange? = nil, sourceBundleIdentifiers: Set<String>? = nil, deviceIdentity: String? = nil,
         metadata: [String: Set<MetadataValue>] = [:], uuids: Set<UUID>? = nil, excludeCorrelated: Bool = false,
-        onlyCorrelated: Bool = false, deviceLocalIdentifier: String? = nil, before: SamplePosition? = nil, after: SamplePosition? = nil
+        onlyCorrelated: Bool = false, deviceLocalIdentifier: String? = nil, before: SamplePosition? = nil, after: SamplePosition? = nil,
+        excludeExcluded: Bool = false
     ) {
         self.dateRange = dateRange
         self.sourceBundleIdentifiers = sourceBundleIdentifiers
@@ -41,6 +45,7 @@ public struct SamplePredicate: Sendable, Hashable {
         self.uuids = uuids
         self.excludeCorrelated = excludeCorrelated
         self.onlyCorrelated = onlyCorrelated
+        self.excludeExcluded = excludeExcluded
         self.before = before
         self.after = after
     }
@@ -66,7 +71,17 @@ public struct SamplePredicate: Sendable, Hashable {
         return dates
     }
 
-    /// This predicate further restricted to `source` (used for clients without read permission,
+    /// This predicate further restricted to the samples of `people` (``MetadataKey/personIdentifier``): for clients
+    /// whose read grant names people (docs/health-store.md, "Authorization").
+    func restricted(toPeople people: Set<String>) -> SamplePredicate {
+        var copy = self
+        let key = MetadataKey.personIdentifier.name
+        let named = Set(people.map(MetadataValue.string))
+        copy.metadata[key] = metadata[key].map(named.intersection) ?? named
+        return copy
+    }
+
+        /// This predicate further restricted to `source` (used for clients without read permission,
     /// which "see only the data that your app has written", docs/reference/HEALTH-STORE.md §6).
     func restricted(toSource source: String) -> SamplePredicate {
         var copy = self

@@ -24,6 +24,14 @@ enum SQLiteCoding {
     /// one JSON text, decoded once per query.
     static let columnKeys: Set<String> = [MetadataKey.syncIdentifier.name, MetadataKey.syncVersion.name]
 
+    /// `json_extract(column, '$."Key"')`: the value of metadata `key` in the JSON text `column`, its path written into
+    /// the SQL rather than bound, so that the planner can match it to an index on that expression (migration
+    /// v7's `sample_type_person_start`).
+    static func extract(_ key: String, from column: String) -> String {
+        let path = "$.\"" + key.replacingOccurrences(of: "\"", with: "") + "\""
+        return "json_extract(\(column), '" + path.replacingOccurrences(of: "'", with: "''") + "')"
+    }
+
     /// Metadata minus ``columnKeys`` as a flat JSON object (sorted keys); dates as integer
     /// microseconds, bools as true/false.
     static func json(_ metadata: HealthMetadata) -> String? {

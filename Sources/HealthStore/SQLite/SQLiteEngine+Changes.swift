@@ -9,7 +9,7 @@ import GRDB
 /// complete, so no commit is ever skipped. An anchor below `purged_through_seq` (the newest
 /// purged tombstone) answers ``HealthStoreError/anchorExpired(_:)``.
 extension SQLiteEngine {
-    public func changes(_ filters: [String: String?], since anchor: QueryAnchor?, limit: Int) throws(HealthStoreError) -> ChangeBatch {
+    public func changes(_ filters: [String: ChangeScope], since anchor: QueryAnchor?, limit: Int) throws(HealthStoreError) -> ChangeBatch {
         try read { db in
             let page = try changePage(db, filters, since: anchor, limit: limit)
             return ChangeBatch(
@@ -22,7 +22,7 @@ extension SQLiteEngine {
     /// would answer for `filters` naming only that type. Its rows are read in one pass along the index of
     /// `change_seq`, between the anchor and the page's last change, in the same snapshot as the page.
     public func correlationRowChanges(
-        _ filters: [String: String?], since anchor: QueryAnchor?, limit: Int, columns: CorrelationColumns, valueSources: [String?]
+        _ filters: [String: ChangeScope], since anchor: QueryAnchor?, limit: Int, columns: CorrelationColumns, valueSources: [String?]
     ) throws(HealthStoreError) -> CorrelationRowBatch {
         try read { db in
             let page = try changePage(db, filters, since: anchor, limit: limit)
@@ -31,7 +31,7 @@ extension SQLiteEngine {
                 // `+s.type_id`: SQLite's unary plus keeps the planner off `sample_type_start` (which would read every
                 // correlation of the type and sort them) and on `change_seq`'s own index (SQLite, "The SQLite Query
                 // Optimizer Overview", §"Disqualifying WHERE clause terms using unary-+").
-                let filter = try changeFilter(db, filters, alias: "+s")
+                let filter = try changeFilter(db, filters, alias: "+s", person: SQLiteSchema.person("s.metadata"))
                 rows = try flatRows(
                     db, columns, valueSources, where: "s.change_seq > ? AND s.change_seq <= ? AND \(filter.sql)",
                     [anchor?.rawValue ?? 0, last] + filter.arguments, order: "s.change_seq")
@@ -40,27 +40,31 @@ extension SQLiteEngine {
         }
     }
 
-    /// The condition selecting `filters`' types (each of one source, when it names one) on a table aliased `alias`
-    /// (`+s` for `s` with its columns kept off indexes); `0` when the store has none of them.
-    private func changeFilter(_ db: Database, _ filters: [String: String?], alias: String) throws -> (sql: String, arguments: StatementArguments) {
+    /// The condition selecting `filters`' types, each in its scope, on a table aliased `alias` (`+s` for `s` with its
+    /// columns kept off indexes) whose rows' person is `person` (SQL); `0` when the store has none of the types.
+    private func changeFilter(_ db: Database, _ filters: [String: ChangeScope], alias: String, person: String) throws -> (sql: String, arguments: StatementArguments) {
         var clauses: [String] = []
         var arguments: StatementArguments = []
-        for (identifier, source) in filters.sorted(by: { $0.key < $1.key }) {
+        for (identifier, scope) in filters.sorted(by: { $0.key < $1.key }) {
             guard let typeID = try Self.typeID(db, identifier) else { continue }
-            if let source {
-                clauses.append("(\(alias).type_id = ? AND \(alias).source_id = (SELECT id FROM source WHERE bundle_identifier = ?))")
-                arguments += [typeID, source]
-            } else {
-                clauses.append("\(alias).type_id = ?")
-                arguments += [typeID]
+            var clause = ["\(alias).type_id = ?"]
+            arguments += [typeID]
+            if let source = scope.source {
+                clause.append("\(alias).source_id = (SELECT id FROM source WHERE bundle_identifier = ?)")
+                arguments += [source]
             }
+            if let people = scope.people {
+                clause.append("\(person) IN (\(SQLitePredicate.marks(people.count)))")
+                arguments += StatementArguments(people.sorted())
+            }
+            clauses.append("(" + clause.joined(separator: " AND ") + ")")
         }
         return (clauses.isEmpty ? "0" : "(" + clauses.joined(separator: " OR ") + ")", arguments)
     }
 
     /// Which rows one page of the feed holds: sample and tombstone ids in commit order, the change of the last
     /// sample, the anchor after them and whether more wait, all read in one snapshot.
-    private func changePage(_ db: Database, _ filters: [String: String?], since anchor: QueryAnchor?, limit: Int) throws -> (
+    private func changePage(_ db: Database, _ filters: [String: ChangeScope], since anchor: QueryAnchor?, limit: Int) throws -> (
         addedIDs: [Int64], lastAddedSeq: Int64?, deletedIDs: [Int64], newAnchor: QueryAnchor, hasMore: Bool
     ) {
         let state = try Row.fetchOne(db, sql: "SELECT change_seq, purged_through_seq FROM store_state WHERE id = 1")!
@@ -69,13 +73,14 @@ extension SQLiteEngine {
         if let anchor, anchor.rawValue < purged { throw HealthStoreError.anchorExpired(anchor) }
         let after = anchor?.rawValue ?? 0
         // `+t`: along the index of `change_seq`, not the type's (see correlationRowChanges).
-        let filter = try changeFilter(db, filters, alias: "+t")
+        let samples = try changeFilter(db, filters, alias: "+t", person: SQLiteSchema.person("t.metadata"))
+        let tombstones = try changeFilter(db, filters, alias: "+t", person: "t.person")
         let page = try Row.fetchAll(db, sql: """
-            SELECT 0, t.change_seq, t.id FROM sample t WHERE t.change_seq > ? AND \(filter.sql)
+            SELECT 0, t.change_seq, t.id FROM sample t WHERE t.change_seq > ? AND \(samples.sql)
             UNION ALL
-            SELECT 1, t.change_seq, t.id FROM tombstone t WHERE t.change_seq > ? AND \(filter.sql)
+            SELECT 1, t.change_seq, t.id FROM tombstone t WHERE t.change_seq > ? AND \(tombstones.sql)
             ORDER BY 2 LIMIT ?
-            """, arguments: [after] + filter.arguments + [after] + filter.arguments + [limit + 1])
+            """, arguments: [after] + samples.arguments + [after] + tombstones.arguments + [limit + 1])
         let hasMore = page.count > limit
         let rows = page.prefix(limit)
         let newAnchor = hasMore ? (rows.last![1] as Int64) : current

@@ -35,8 +35,7 @@ extension SQLiteEngine {
             if let source { arguments += [source] }
         }
         for key in columns.metadata {
-            select.append("json_extract(s.metadata, ?)")
-            arguments += ["$.\"" + key.name.replacingOccurrences(of: "\"", with: "") + "\""]
+            select.append(SQLiteCoding.extract(key.name, from: "s.metadata"))
         }
         var sql = "SELECT \(select.joined(separator: ", ")) FROM sample s WHERE \(condition) ORDER BY \(order)"
         if let limit { sql += " LIMIT \(max(0, limit))" }

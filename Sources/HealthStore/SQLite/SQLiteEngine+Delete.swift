@@ -32,3 +32,82 @@ extension SQLiteEngine {
         }
     }
 }
+
+/// Deletion on request by sync identifier (docs/health-store.md, "Deleting on request"): a correlation goes with its members and
+/// linked samples, each tombstoned for the change feed, and its (source, sync identifier) is remembered for good
+/// (migration v8), so that saving it again — a cuff sending its memory once more — stores nothing.
+extension SQLiteEngine {
+    public func deleteCorrelations(
+        of type: String, syncIdentifiers: [String], source: String?, people: Set<String>?, by uid: UInt32, at now: Date
+    ) throws(HealthStoreError) -> [String] {
+        try write { db in
+            let ctx = try SQLiteWriteContext(db, now: now)
+            let typeID = try Self.typeID(db, type)
+            var deleted: [String] = []
+            var seen = Set<String>()
+            for syncIdentifier in syncIdentifiers where seen.insert(syncIdentifier).inserted {
+                for row in try Self.correlationRows(db, typeID, syncIdentifier, source, people) {
+                    let id: Int64 = row[0]
+                    for child in try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM sample WHERE correlation_id = ? ORDER BY id"), arguments: [id]) {
+                        deleted.append(try tombstoneAndDelete(rowID: child, ctx))
+                    }
+                    deleted.append(try tombstoneAndDelete(rowID: id, ctx))
+                    try ctx.rememberDeletion(row[1], syncIdentifier)
+                    try ctx.recordEdit(.deleted, typeID: typeID!, sourceID: row[1], syncIdentifier: syncIdentifier, person: row[2], uid: uid, keys: [])
+                }
+            }
+            try ctx.finish()
+            return deleted
+        }
+    }
+}
+
+extension SQLiteEngine {
+    /// The id and source id of each correlation of type `typeID` holding `syncIdentifier` (of the source `source` only,
+    /// and of one of `people` only, when given), along the index `sample_sync_key`; none is
+    /// ``HealthStoreError/unknownSyncIdentifier(_:)``.
+    static func correlationRows(_ db: Database, _ typeID: Int64?, _ syncIdentifier: String, _ source: String?, _ people: Set<String>?) throws -> [Row] {
+        // Each source's key looked up on `sample_sync_key`: `+type_id`, SQLite's unary plus, keeps the planner off
+        // `sample_type_start`, which it took otherwise and read every reading of the type for each identifier (SQLite,
+        // "The SQLite Query Optimizer Overview", §"Disqualifying WHERE clause terms using unary-+").
+        let sources = source == nil ? "SELECT id FROM source" : "SELECT id FROM source WHERE bundle_identifier = ?3"
+        let rows: [Row] = try typeID.map { typeID -> [Row] in
+            let found = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT id, source_id, \(SQLiteSchema.person("metadata")) FROM sample
+                WHERE source_id IN (\(sources)) AND sync_identifier = ?1 AND +type_id = ?2 AND is_correlation = 1
+                ORDER BY id
+                """), arguments: source.map { [syncIdentifier, typeID, $0] } ?? [syncIdentifier, typeID])
+            guard let people else { return found }
+            return found.filter { row in (row[2] as String?).map(people.contains) ?? false }
+        } ?? []
+        guard !rows.isEmpty else { throw HealthStoreError.unknownSyncIdentifier(syncIdentifier) }
+        return rows
+    }
+
+    /// A new revision of each correlation of type `type` holding one of `syncIdentifiers` (of `source` and `people`
+    /// only, when given; the first saved, should several sources hold it) with `changes` applied
+    /// (``Correlation/revised(_:)``), all saved in one transaction by the upsert rule: each old revision tombstoned,
+    /// its row keeping its place (docs/health-store.md, "Revising on request"). A sync identifier named twice is revised once.
+    public func reviseCorrelations(
+        of type: String, syncIdentifiers: [String], source: String?, people: Set<String>?, changes: [MetadataKey: MetadataValue?],
+        by uid: UInt32, at now: Date
+    ) throws(HealthStoreError) -> [Correlation] {
+        try write { db in
+            let ctx = try SQLiteWriteContext(db, now: now)
+            let typeID = try Self.typeID(db, type)
+            var revisions: [Correlation] = []
+            var seen = Set<String>()
+            for syncIdentifier in syncIdentifiers where seen.insert(syncIdentifier).inserted {
+                let row = try Self.correlationRows(db, typeID, syncIdentifier, source, people)[0]
+                let revised = try loadCorrelations(db, where: "s.id = ?", [row[0] as Int64])[0].revised(changes)
+                _ = try upsert(revised, ctx)
+                try ctx.recordEdit(
+                    .annotated, typeID: typeID!, sourceID: row[1], syncIdentifier: syncIdentifier, person: revised.metadata.personIdentifier, uid: uid,
+                    keys: changes.keys.map(\.name))
+                revisions.append(revised)
+            }
+            try ctx.finish()
+            return revisions
+        }
+    }
+}

@@ -29,7 +29,10 @@ extension SQLiteEngine {
             sourceID: sourceID, revisionID: revisionID, deviceID: try ctx.deviceID(object.device),
             metadata: ctx.metadataJSON(object.metadata), syncIdentifier: object.metadata.syncIdentifier,
             syncVersion: object.metadata.syncVersion, correlationID: correlationID, isMember: isMember,
-            createdAt: ctx.now, changeSeq: ctx.nextSeq()))
+            createdAt: ctx.now, changeSeq: ctx.nextSeq(),
+            rollupPart: SQLiteSchema.rollupPart(
+                correlated: correlationID != nil, contact: object.metadata[.heartRateSensorContact],
+                excluded: object.metadata.exclusionReason != nil)))
         return id
     }
 
@@ -37,11 +40,11 @@ extension SQLiteEngine {
         let fields = object.storageFields
         try ctx.flushPending()  // the update trigger recomputes slots from `sample`
         do {
-            try ctx.db.execute(sql: """
+            try ctx.db.cachedStatement(sql: """
                 UPDATE sample SET uuid = ?, value = ?, start_at = ?, end_at = ?, time_zone = ?, revision_id = ?,
                     device_id = ?, metadata = ?, sync_version = ?, created_at = ?, change_seq = ?
                 WHERE id = ?
-                """, arguments: [
+                """).execute(arguments: [
                     SQLiteCoding.blob(fields.uuid), value, SQLiteCoding.micros(fields.start), SQLiteCoding.micros(fields.end),
                     fields.timeZone, try ctx.revisionID(fields.revision).revision, try ctx.deviceID(fields.device),
                     ctx.metadataJSON(fields.metadata)?.string, fields.metadata.syncVersion, ctx.now, ctx.nextSeq(), rowID,
@@ -51,14 +54,17 @@ extension SQLiteEngine {
         }
     }
 
+    /// Tombstones the stored row, with the person it was of (migration v7): called while the row still holds what is
+    /// deleted or replaced.
     func tombstone(_ stored: StoredKey, _ ctx: SQLiteWriteContext) throws {
+        try ctx.flushPending()  // the person is read from the row, which may still be pending
         let statement = try ctx.db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO tombstone (uuid, type_id, source_id, sync_identifier, sync_version, deleted_at, change_seq)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO tombstone (uuid, type_id, source_id, sync_identifier, sync_version, deleted_at, change_seq, person)
+            VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT \(SQLiteSchema.person("s.metadata")) FROM sample s WHERE s.id = ?))
             """)
         try statement.execute(arguments: [
             SQLiteCoding.blob(stored.uuid), stored.typeID, stored.sourceID, stored.syncIdentifier,
-            stored.syncIdentifier == nil ? nil : stored.syncVersion, ctx.now, ctx.nextSeq(),
+            stored.syncIdentifier == nil ? nil : stored.syncVersion, ctx.now, ctx.nextSeq(), stored.id,
         ])
     }
 
@@ -66,12 +72,14 @@ extension SQLiteEngine {
     @discardableResult
     func tombstoneAndDelete(rowID: Int64, _ ctx: SQLiteWriteContext) throws -> String {
         try ctx.flushPending()  // the row may be pending; the delete trigger recomputes its slot from `sample`
-        let row = try Row.fetchOne(ctx.db, sql: """
+        // Cached statements: preparing the DELETE compiles the rollup triggers with it, which made up most of a
+        // deletion's time when prepared anew for each row.
+        let row = try Row.fetchOne(ctx.db.cachedStatement(sql: """
             SELECT s.id, s.uuid, s.type_id, s.source_id, s.is_correlation, s.sync_identifier, s.sync_version, t.identifier
             FROM sample s JOIN sample_type t ON t.id = s.type_id WHERE s.id = ?
-            """, arguments: [rowID])!
+            """), arguments: [rowID])!
         try tombstone(Self.storedKey(row), ctx)
-        try ctx.db.execute(sql: "DELETE FROM sample WHERE id = ?", arguments: [rowID])
+        try ctx.db.cachedStatement(sql: "DELETE FROM sample WHERE id = ?").execute(arguments: [rowID])
         return row[7]
     }
 }

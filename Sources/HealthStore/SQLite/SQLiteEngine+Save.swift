@@ -22,20 +22,26 @@ extension SQLiteEngine {
         }
     }
 
-    public func saveCorrelations(_ correlations: [Correlation], at now: Date) throws(HealthStoreError) -> [SaveOutcome<Correlation>] {
+    public func saveCorrelations(_ correlations: [Correlation], enteredBy uid: UInt32?, at now: Date) throws(HealthStoreError) -> [SaveOutcome<Correlation>] {
         try write { db in
             let ctx = try SQLiteWriteContext(db, now: now)
             var outcomes: [SaveOutcome<Correlation>] = []
             outcomes.reserveCapacity(correlations.count)
             for correlation in correlations {
-                outcomes.append(try upsert(correlation, ctx))
+                let outcome = try upsert(correlation, ctx)
+                if let uid, outcome.didCommit, let syncIdentifier = correlation.metadata.syncIdentifier {
+                    try ctx.recordEdit(
+                        .entered, typeID: try ctx.typeID(correlation.type.identifier), sourceID: try ctx.revisionID(correlation.sharedRevision!).source,
+                        syncIdentifier: syncIdentifier, person: correlation.metadata.personIdentifier, uid: uid, keys: EditRecord.enteredKeys(correlation.metadata))
+                }
+                outcomes.append(outcome)
             }
             try ctx.finish()
             return outcomes
         }
     }
 
-    private func upsert(_ correlation: Correlation, _ ctx: SQLiteWriteContext) throws -> SaveOutcome<Correlation> {
+    func upsert(_ correlation: Correlation, _ ctx: SQLiteWriteContext) throws -> SaveOutcome<Correlation> {
         let db = ctx.db
         let sourceID = try ctx.revisionID(correlation.sharedRevision!).source
         let typeID = try ctx.typeID(correlation.type.identifier)
@@ -47,7 +53,7 @@ extension SQLiteEngine {
                 return .alreadyStored(try loadCorrelations(db, where: "s.id = ?", [stored.id])[0])
             }
             // Replace the whole reading: members and linked samples go with the old version.
-            for child in try Int64.fetchAll(db, sql: "SELECT id FROM sample WHERE correlation_id = ?", arguments: [stored.id]) {
+            for child in try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM sample WHERE correlation_id = ?"), arguments: [stored.id]) {
                 try tombstoneAndDelete(rowID: child, ctx)
             }
             try tombstone(stored, ctx)
@@ -55,6 +61,7 @@ extension SQLiteEngine {
             try insertChildren(of: correlation, rowID: stored.id, ctx)
             return .replaced(correlation, replacedUUID: stored.uuid)
         }
+        if let syncID = correlation.metadata.syncIdentifier, try ctx.wasDeleted(sourceID, syncID) { return .deleted(correlation) }
         let rowID = try insert(correlation.uuid, typeID: typeID, isCorrelation: true, value: nil, object: correlation.storageFields, correlationID: nil, isMember: false, ctx)
         try insertChildren(of: correlation, rowID: rowID, ctx)
         return .inserted(correlation)

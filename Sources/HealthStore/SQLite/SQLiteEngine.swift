@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// The SQLite engine through GRDB: one `DatabasePool` (WAL, one writer, concurrent snapshot readers).
 ///
@@ -9,8 +10,14 @@ import GRDB
 /// with ``HealthStoreError/durabilityNotEnforced(journalMode:synchronous:)`` otherwise. The path is
 /// checked first (``SQLiteStoreFile``): a new file is created with ``StoreConfiguration/fileMode``; SQLite
 /// gives its -wal and -shm files the database file's permissions.
+///
+/// After a write failed for a full disk, the next write first empties the write-ahead log (``write(_:)``).
 public final class SQLiteEngine: HealthStoreEngine {
     let writer: any DatabaseWriter
+    /// A write failed for a full disk, and no checkpoint has emptied the log since.
+    let logFilledDisk = Mutex(false)
+    /// How long a statement waits for a lock another connection holds before it fails with `databaseBusy`.
+    static let busyTimeout: TimeInterval = 10
     let types: QuantityTypeRegistry
     let correlationTypes: [String: CorrelationType]
     let metadataKeys: [String: MetadataKey]
@@ -19,7 +26,7 @@ public final class SQLiteEngine: HealthStoreEngine {
     public init(path: String, configuration: StoreConfiguration) throws(HealthStoreError) {
         try SQLiteStoreFile.prepare(path, mode: mode_t(configuration.fileMode))
         var grdb = Configuration()
-        grdb.busyMode = .timeout(10)
+        grdb.busyMode = .timeout(Self.busyTimeout)
         grdb.foreignKeysEnabled = true
         do {
             let pool = try DatabasePool(path: path, configuration: grdb)
@@ -108,8 +115,37 @@ public final class SQLiteEngine: HealthStoreEngine {
 
     // MARK: Transactions with typed errors
 
+    /// One write transaction. After a full disk it waits for the log to be emptied first (``emptyLog()``): a write
+    /// that fails for space, or the checkpoint failing for space, leaves the store refusing writes for the caller to
+    /// retry (docs/health-store.md, "Durability").
     func write<T>(_ body: (Database) throws -> T) throws(HealthStoreError) -> T {
-        do { return try writer.write(body) } catch { throw SQLiteErrorMapping.map(error) }
+        do {
+            if logFilledDisk.withLock({ $0 }) { try emptyLog() }
+            return try writer.write(body)
+        } catch {
+            let mapped = SQLiteErrorMapping.map(error)
+            if mapped == .diskFull { logFilledDisk.withLock { $0 = true } }
+            throw mapped
+        }
+    }
+
+    /// Copies the write-ahead log into the database and truncates it to nothing (`PRAGMA wal_checkpoint(TRUNCATE)`),
+    /// so that the space freed on a full disk goes to new writes instead of a log that only grows: without it, the
+    /// log, never emptied while the disk was full, took the freed space back within a few dozen readings. Readers
+    /// are not waited for (busy timeout 0 for the checkpoint): one reading an older snapshot leaves the log as the
+    /// checkpoint could copy it, and the next write tries again.
+    private func emptyLog() throws {
+        let complete = try writer.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA busy_timeout = 0")
+            defer { try? db.execute(sql: "PRAGMA busy_timeout = \(Int(Self.busyTimeout * 1000))") }
+            do {
+                _ = try db.checkpoint(.truncate)
+                return true
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+                return false
+            }
+        }
+        if complete { logFilledDisk.withLock { $0 = false } }
     }
 
     func read<T>(_ body: (Database) throws -> T) throws(HealthStoreError) -> T {

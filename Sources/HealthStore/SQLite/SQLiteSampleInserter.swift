@@ -22,6 +22,8 @@ struct SQLiteSampleRow {
     let isMember: Bool
     let createdAt: Int64
     let changeSeq: Int64
+    /// Its part of the rollup (``SQLiteSchema/rollupPart(correlated:contact:excluded:)``), for a quantity sample.
+    let rollupPart: Int64
 }
 
 /// Inserts `sample` rows of one write transaction in multi-row `INSERT … VALUES (…), (…)`

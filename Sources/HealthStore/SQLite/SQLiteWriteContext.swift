@@ -59,7 +59,7 @@ final class SQLiteWriteContext {
     /// Queues a `sample` row and adds a quantity sample to its rollup slot.
     func insert(_ row: SQLiteSampleRow) throws {
         if let syncIdentifier = row.syncIdentifier { pendingSyncKeys.insert(SyncKey(sourceID: row.sourceID, syncIdentifier: syncIdentifier)) }
-        if let value = row.value { addToRollup(typeID: row.typeID, sourceID: row.sourceID, startMicros: row.start, value: value) }
+        if let value = row.value { addToRollup(typeID: row.typeID, part: row.rollupPart, sourceID: row.sourceID, startMicros: row.start, value: value) }
         try inserter.append(row)
         if inserter.pending.isEmpty { pendingSyncKeys.removeAll(keepingCapacity: true) }
     }
@@ -95,6 +95,29 @@ final class SQLiteWriteContext {
             syncVersion: statement.optionalInt64(6) ?? 0)
     }
 
+    /// Whether the store remembers any deleted sync key, read once per transaction: mostly none, and then saving
+    /// looks up nothing more.
+    private var remembersDeletions: Bool?
+
+    /// Whether a correlation holding (source, sync identifier) was deleted on request (migration v8): saving it again
+    /// stores nothing.
+    func wasDeleted(_ sourceID: Int64, _ syncIdentifier: String) throws -> Bool {
+        if remembersDeletions == nil {
+            remembersDeletions = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM deleted_sync_key)")) ?? false
+        }
+        guard remembersDeletions == true else { return false }
+        return try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM deleted_sync_key WHERE source_id = ? AND sync_identifier = ?)"),
+            arguments: [sourceID, syncIdentifier]) ?? false
+    }
+
+    /// Remembers that the correlation holding (source, sync identifier) was deleted on request.
+    func rememberDeletion(_ sourceID: Int64, _ syncIdentifier: String) throws {
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO deleted_sync_key (source_id, sync_identifier, deleted_at) VALUES (?, ?, ?)")
+            .execute(arguments: [sourceID, syncIdentifier, now])
+        remembersDeletions = true
+    }
+
     // MARK: Metadata text
 
     private var lastMetadata: (entries: [String: MetadataValue], json: SQLiteText?)?
@@ -108,10 +131,11 @@ final class SQLiteWriteContext {
         return json
     }
 
-    // MARK: Rollup of inserted samples (migration v2)
+    // MARK: Rollup of inserted samples (migrations v2, v6)
 
     private struct SlotKey: Hashable {
         let typeID: Int64
+        let part: Int64
         let slot: Int64
         let sourceID: Int64
     }
@@ -132,10 +156,10 @@ final class SQLiteWriteContext {
 
     /// Records an inserted quantity sample; a later start (or an equal one, inserted later) becomes
     /// the slot's latest value, as in the slot recomputation (`ORDER BY start_at DESC, id DESC`).
-    private func addToRollup(typeID: Int64, sourceID: Int64, startMicros: Int64, value: Double) {
+    private func addToRollup(typeID: Int64, part: Int64, sourceID: Int64, startMicros: Int64, value: Double) {
         let slotLength = SQLiteSchema.rollupSlotMicros
         let slot = startMicros >= 0 ? startMicros / slotLength : -((-startMicros - 1) / slotLength) - 1
-        let key = SlotKey(typeID: typeID, slot: slot, sourceID: sourceID)
+        let key = SlotKey(typeID: typeID, part: part, slot: slot, sourceID: sourceID)
         var (currentKey, delta) = currentSlot ?? (key, SlotDelta())
         if currentKey != key {
             pendingRollup[currentKey] = delta
@@ -164,14 +188,15 @@ final class SQLiteWriteContext {
         let statement = try rollupUpsert.get()
         for (key, d) in pendingRollup {
             statement.bind(key.typeID, at: 1)
-            statement.bind(key.slot, at: 2)
-            statement.bind(key.sourceID, at: 3)
-            statement.bind(d.n, at: 4)
-            statement.bind(d.total, at: 5)
-            statement.bind(d.lo, at: 6)
-            statement.bind(d.hi, at: 7)
-            statement.bind(d.lastAt, at: 8)
-            statement.bind(d.lastValue, at: 9)
+            statement.bind(key.part, at: 2)
+            statement.bind(key.slot, at: 3)
+            statement.bind(key.sourceID, at: 4)
+            statement.bind(d.n, at: 5)
+            statement.bind(d.total, at: 6)
+            statement.bind(d.lo, at: 7)
+            statement.bind(d.hi, at: 8)
+            statement.bind(d.lastAt, at: 9)
+            statement.bind(d.lastValue, at: 10)
             try statement.execute()
         }
         pendingRollup.removeAll(keepingCapacity: true)

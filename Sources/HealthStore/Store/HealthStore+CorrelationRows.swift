@@ -4,26 +4,27 @@
 extension HealthStore {
     public func correlationRows(_ query: CorrelationQuery, columns: CorrelationColumns, as client: HealthClient) throws(HealthStoreError) -> [CorrelationRow] {
         guard configuration.correlationTypes.contains(query.type) else { throw .unknownType(query.type.identifier) }
+        guard let predicate = try visible(query.predicate, .correlation(query.type), client) else { return [] }
         var restricted = query
-        restricted.predicate = try visible(query.predicate, .correlation(query.type), client)
-        return try engine.correlationRows(restricted, columns: columns, valueSources: valueSources(columns, client))
+        restricted.predicate = predicate
+        return try engine.correlationRows(restricted, columns: columns, valueSources: valueSources(columns, of: query.type, client))
     }
 
     public func correlationRowChanges(
         of type: CorrelationType, columns: CorrelationColumns, since anchor: QueryAnchor?, limit: Int, as client: HealthClient
     ) throws(HealthStoreError) -> CorrelationRowBatch {
         guard configuration.correlationTypes.contains(type) else { throw .unknownType(type.identifier) }
-        let own = configuration.source(for: client).bundleIdentifier
-        let source: String? = try canRead(.correlation(type), client) ? nil : own
-        let filters: [String: String?] = [type.identifier: source]
-        return try engine.correlationRowChanges(filters, since: anchor, limit: max(1, limit), columns: columns, valueSources: valueSources(columns, client))
+        let filters = try changeFilters([.correlation(type)], client)
+        return try engine.correlationRowChanges(filters, since: anchor, limit: max(1, limit), columns: columns, valueSources: valueSources(columns, of: type, client))
     }
 
-    /// Per value column, nil when the client may read its type, else the client's own source.
-    private func valueSources(_ columns: CorrelationColumns, _ client: HealthClient) throws(HealthStoreError) -> [String?] {
+    /// Per value column, nil when the client may read its type for everyone whose `type` correlations it reads, else
+    /// the client's own source.
+    private func valueSources(_ columns: CorrelationColumns, of type: CorrelationType, _ client: HealthClient) throws(HealthStoreError) -> [String?] {
         let own = configuration.source(for: client).bundleIdentifier
+        let scope = try readScope(.correlation(type), client)
         var sources: [String?] = []
-        for type in columns.values { sources.append(try canRead(type, client) ? nil : own) }
+        for value in columns.values { sources.append(try covers(value, scope, client) ? nil : own) }
         return sources
     }
 }

@@ -86,8 +86,16 @@ public final class HealthStore: HealthStoring {
     }
 
     public func save(_ correlations: [Correlation], as client: HealthClient) throws(HealthStoreError) -> [SaveOutcome<Correlation>] {
+        try save(correlations, as: client, under: client)
+    }
+
+    /// Saves correlations as `client` (whose permissions apply) under the source of `writer`.
+    /// With `enteredBy`, each committed correlation is recorded in the edit history as entered by hand by that uid.
+    func save(
+        _ correlations: [Correlation], as client: HealthClient, under writer: HealthClient, enteredBy uid: UInt32? = nil
+    ) throws(HealthStoreError) -> [SaveOutcome<Correlation>] {
         guard !correlations.isEmpty else { return [] }
-        let revision = SharedValue(configuration.revision(for: client))
+        let revision = SharedValue(configuration.revision(for: writer))
         var checked: [Correlation] = []
         checked.reserveCapacity(correlations.count)
         var uuids = Set<UUID>()
@@ -101,7 +109,7 @@ public final class HealthStore: HealthStoring {
             checked.append(valid)
         }
         for type in types { try requireShare(type, client) }
-        let outcomes = try engine.saveCorrelations(checked, at: configuration.clock())
+        let outcomes = try engine.saveCorrelations(checked, enteredBy: uid, at: configuration.clock())
         var changed = Set<String>()
         for outcome in outcomes where outcome.didCommit {
             let object = outcome.object

@@ -36,6 +36,8 @@ public enum HealthStoreError: Error, Sendable, Hashable, CustomStringConvertible
     case notOwner(UUID)
     /// No such object (or not visible to the client).
     case objectNotFound(UUID)
+    /// No reading (correlation) holds this sync identifier, or none the client may see.
+    case unknownSyncIdentifier(String)
     /// Members are deleted with their correlation, never alone (cuffd rule, no half correlations).
     case memberOfCorrelation(UUID)
 
@@ -79,6 +81,7 @@ public enum HealthStoreError: Error, Sendable, Hashable, CustomStringConvertible
         case .notAdministrator(let uid): "uid \(uid) may not change authorization"
         case .notOwner(let id): "object \(id) was saved by another source"
         case .objectNotFound(let id): "no object \(id)"
+        case .unknownSyncIdentifier(let id): "no reading has the sync identifier \(id)"
         case .memberOfCorrelation(let id): "object \(id) is a correlation member; delete the correlation"
         case .anchorExpired(let a): "anchor \(a.rawValue) expired; full resync required"
         case .diskFull: "disk full: nothing was written"

@@ -21,6 +21,25 @@ public protocol HealthStoring: Sendable {
     /// Deletes the client's own objects by UUID (a correlation takes its members and linked
     /// samples along), all or nothing; returns the number of objects tombstoned.
     func delete(_ uuids: [UUID], as client: HealthClient) throws(HealthStoreError) -> Int
+    /// Deletes the correlations of `type` holding these sync identifiers — those the client may change — with their
+    /// members and linked samples, all or nothing, remembering each deletion for good; returns the number of objects
+    /// tombstoned (docs/health-store.md, "Deleting on request").
+    func deleteCorrelations(of type: CorrelationType, syncIdentifiers: [String], as client: HealthClient) throws(HealthStoreError) -> Int
+    /// Saves a reading entered by hand under the caller's own source, marked `WasUserEntered` (docs/health-store.md,
+    /// "Entered by hand").
+    func saveEnteredByHand(_ reading: BloodPressureReading, as client: HealthClient) throws(HealthStoreError) -> SaveOutcome<Correlation>
+    /// Saves a new revision of a correlation the client may change, with `changes` applied to its metadata (nil removes
+    /// a key) and its sync version one higher (docs/health-store.md, "Revising on request").
+    func reviseCorrelation(
+        of type: CorrelationType, syncIdentifier: String, changes: [MetadataKey: MetadataValue?], as client: HealthClient
+    ) throws(HealthStoreError) -> Correlation
+    /// ``reviseCorrelation(of:syncIdentifier:changes:as:)`` of several correlations in one transaction, all or nothing.
+    func reviseCorrelations(
+        of type: CorrelationType, syncIdentifiers: [String], changes: [MetadataKey: MetadataValue?], as client: HealthClient
+    ) throws(HealthStoreError) -> [Correlation]
+    /// Who entered, annotated or deleted a correlation on request, when and which keys changed, as far as the client
+    /// may read it (docs/health-store.md, "Edit history").
+    func editHistory(of type: CorrelationType, syncIdentifier: String, as client: HealthClient) throws(HealthStoreError) -> [EditRecord]
     /// Samples of one type (`HKSampleQuery`).
     func samples(_ query: SampleQuery, as client: HealthClient) throws(HealthStoreError) -> [QuantitySample]
     /// Correlations with the members visible to the client (`HKCorrelationQuery`).
@@ -41,6 +60,9 @@ public protocol HealthStoring: Sendable {
     /// A stream that yields the changed type identifiers after every commit touching `types`
     /// (`HKObserverQuery`: fires on save or delete, carries no data).
     func observe(_ types: Set<HealthObjectType>) -> AsyncStream<Set<String>>
+    /// Whether `client` may see any object of `types` (it may read one, or wrote objects itself); one that sees none
+    /// is answered without reading any data.
+    func seesAny(of types: Set<HealthObjectType>, as client: HealthClient) throws(HealthStoreError) -> Bool
     /// The client's share status for `type` (`authorizationStatus(for:)`).
     func authorizationStatus(for type: QuantityType, as client: HealthClient) throws(HealthStoreError) -> AuthorizationStatus
     /// Grants or revokes; only root or the admin group.

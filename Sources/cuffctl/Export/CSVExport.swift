@@ -17,7 +17,8 @@ struct CSVExport: ExportFormatter {
     static let columns = [
         "local_time", "utc_time", "systolic", "diastolic", "mean_arterial_pressure", "pulse_rate", "unit", "person", "user_id",
         "device_address", "manufacturer", "model", "serial", "body_movement", "cuff_too_loose", "irregular_pulse",
-        "pulse_rate_range", "improper_position", "sync_identifier",
+        "pulse_rate_range", "improper_position", "sync_identifier", "entered_by_hand", "excluded", "exclusion_reason", "arm", "position",
+        "note",
     ]
 
     /// The columns of heart-rate sensors' samples: RR intervals in seconds, space-separated, oldest first.
@@ -48,6 +49,8 @@ struct CSVExport: ExportFormatter {
             status.map { flag($0.bodyMovement) } ?? "", status.map { flag($0.cuffTooLoose) } ?? "",
             status.map { flag($0.irregularPulse) } ?? "", status.map { "\($0.pulseRateRange)" } ?? "",
             status.map { flag($0.improperPosition) } ?? "", text(reading.string("syncIdentifier")),
+            flag(reading.enteredByHand), flag(reading.string("exclusionReason") != nil), text(reading.string("exclusionReason")),
+            text(reading.string("arm")), text(reading.string("position")), text(reading.string("note")),
         ], to: &output)
     }
 

@@ -9,7 +9,8 @@ struct ExportCommand: AsyncParsableCommand {
         abstract: "Export stored readings (what your uid may read) as CSV, a FHIR R4 Bundle or Open mHealth data points.",
         discussion: """
             DATE is ISO 8601 (2026-11-23T07:15:00+01:00, 2026-11-23) or a span back from now (12h, 30d, 12w). \
-            With --output the file appears only once complete (mode 0600); exit 73 when it cannot be written. See docs/export.md.
+            With --output the file appears only once complete (mode 0600); a FIFO, socket, block device, directory or \
+            symbolic link to a file is refused; exit 73 when it cannot be written. See docs/export.md.
             """
     )
 
@@ -31,10 +32,11 @@ struct ExportCommand: AsyncParsableCommand {
     @OptionGroup var window: ReadingWindow
     @Option(help: "Only the readings of this person (as cuffd.conf maps the cuff's users).") var person: String?
     @Option(help: "Only this User ID of the cuff (0–254).") var user: UInt8?
-    @Option(help: "Write to FILE instead of standard output.") var output: String?
+    @Option(help: "Write to FILE (replaced once complete), a character device (written through), or - (standard output).") var output: String?
     @Option(help: "readings (blood pressure), heart-rate (heart-rate sensors' samples) or all (fhir and omh).") var data: Content = .readings
     @Flag(help: "omh: one data point per line instead of one JSON array.") var ndjson = false
     @Option(help: "fhir: a collection Bundle, or a transaction of conditional creates.") var fhirBundle: FHIRBundleExport.Kind = .collection
+    @Flag(help: "Leave out readings excluded with cuffctl annotate --exclude (omh always does).") var withoutExcluded = false
 
     func validate() throws {
         if ndjson && format != .omh { throw ValidationError("--ndjson is for --format omh") }
@@ -55,7 +57,9 @@ struct ExportCommand: AsyncParsableCommand {
             var output: [UInt8] = []
             try await readings?.forEach { page in
                 output.removeAll(keepingCapacity: true)
-                for reading in page where match.matches(reading) { formatter.append(reading, to: &output) }
+                for reading in page where match.matches(reading) && !(withoutExcluded && reading.string("exclusionReason") != nil) {
+                    formatter.append(reading, to: &output)
+                }
                 try destination.write(output)
             }
             try await heartRates?.forEach { page in

@@ -5,6 +5,9 @@ enum FHIRCodes {
     static let loinc = "http://loinc.org"
     static let mdc = "urn:iso:std:iso:11073:10101"
     static let ucum = "http://unitsofmeasure.org"
+    static let snomed = "http://snomed.info/sct"
+    /// The FHIR core extension for the body position during an Observation (docs/reference/fhir-body-codes.md).
+    static let bodyPositionExtension = "http://hl7.org/fhir/StructureDefinition/observation-bodyPosition"
     static let observationCategory = "http://terminology.hl7.org/CodeSystem/observation-category"
     /// The PHD guide's code system for the bits of an IEEE 11073 BITS value (`<MDC code>.<bit>`).
     static let asn1ToHL7 = "http://hl7.org/fhir/uv/phd/CodeSystem/ASN1ToHL7"
@@ -58,6 +61,25 @@ enum FHIRCodes {
         ("8410608.0", "body-movement"), ("8410608.1", "cuff-too-loose"), ("8410608.2", "irregular-pulse"),
         ("8410608.3", "pulse-over-range-limit"), ("8410608.4", "pulse-under-range-limit"), ("8410608.5", "improper-body-position"),
     ]
+
+    /// `Observation.bodySite` of an arm (`left`, `right`), SNOMED CT as docs/reference/fhir-body-codes.md traces
+    /// them; nil for another place (a wrist), which no checked code names.
+    static func bodySite(arm: String) -> JSONValue? {
+        let codes = ["left": ("368208006", "Left upper arm structure"), "right": ("368209003", "Right upper arm structure")]
+        return codes[arm].map { .object([("coding", .array([coding(snomed, $0.0, $0.1)]))]) }
+    }
+
+    /// The body-position extension of a position (`sitting`, `standing`, `lying`), SNOMED CT as
+    /// docs/reference/fhir-body-codes.md traces them; nil for another (reclining), which no checked code names.
+    static func bodyPosition(_ position: String) -> JSONValue? {
+        let codes = [
+            "sitting": ("33586001", "Sitting position"), "standing": ("10904000", "Orthostatic body position"),
+            "lying": ("102538003", "Recumbent body position"),
+        ]
+        return codes[position].map {
+            .object([("url", .string(bodyPositionExtension)), ("valueCodeableConcept", .object([("coding", .array([coding(snomed, $0.0, $0.1)]))]))])
+        }
+    }
 
     static func quantity(_ value: Double, unit: String, code: String) -> JSONValue {
         .object([("value", .number(ReadingOutput.text(value))), ("unit", .string(unit)), ("system", .string(ucum)), ("code", .string(code))])

@@ -81,7 +81,7 @@ struct FHIRResources {
         }
         var entries = [observation(
             url: bloodPressureURL, profile: FHIRCodes.bloodPressureProfile, system: FHIRCodes.syncIdentifier, code: FHIRCodes.bloodPressure,
-            [("component", .array(components))])]
+            [("component", .array(components)), ("note", .array(notes.map { .object([("text", .string($0))]) }))] + bodyCodes)]
         let derived = ("derivedFrom", JSONValue.array([.object([("reference", .string(bloodPressureURL))])]))
         if let pulse = reading.double("pulseRate") {
             entries.append(observation(
@@ -94,6 +94,28 @@ struct FHIRResources {
                 code: FHIRCodes.measurementStatus, [derived, ("component", .array(Self.statusComponents(status)))]))
         }
         return entries
+    }
+
+    /// The arm as `bodySite` and the position as the core body-position extension, where a checked code names them
+    /// (docs/reference/fhir-body-codes.md).
+    var bodyCodes: [(String, JSONValue)] {
+        var codes: [(String, JSONValue)] = []
+        if let position = reading.string("position").flatMap(FHIRCodes.bodyPosition) { codes.append(("extension", .array([position]))) }
+        if let site = reading.string("arm").flatMap(FHIRCodes.bodySite) { codes.append(("bodySite", site)) }
+        return codes
+    }
+
+    /// What the reading's corrections say, as `Observation.note` texts (docs/export.md, "FHIR R4"): entered by hand (it
+    /// then has no `device`), excluded and why, the arm and position (in words too, as no code names a wrist or
+    /// reclining), the person's note.
+    var notes: [String] {
+        var notes: [String] = []
+        if reading.enteredByHand { notes.append("Entered by hand; no device of cuffd measured it.") }
+        if let reason = reading.string("exclusionReason") { notes.append("Excluded from statistics and averages: \(reason)") }
+        let taken = [reading.string("arm").map { $0.hasSuffix("wrist") ? "on the \($0)" : "on the \($0) arm" }, reading.string("position")]
+        if !taken.compactMap({ $0 }).isEmpty { notes.append("Taken " + taken.compactMap { $0 }.joined(separator: ", ") + ".") }
+        if let note = reading.string("note") { notes.append(note) }
+        return notes
     }
 
     /// A heart-rate sensor's sample as one Observation under the heart-rate profile; a value sent without skin

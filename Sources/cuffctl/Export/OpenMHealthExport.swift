@@ -20,13 +20,15 @@ struct OpenMHealthExport: ExportFormatter {
     var opening: String { ndjson ? "" : "[" }
     var closing: String { ndjson ? "" : "]\n" }
 
+    /// A reading excluded on request is left out: the schemas have no place to mark it, and a consumer would average it.
     mutating func append(_ reading: ReadingOutput, to output: inout [UInt8]) {
-        guard let time = reading.time, let syncIdentifier = reading.string("syncIdentifier") else { return }
+        guard let time = reading.time, let syncIdentifier = reading.string("syncIdentifier"), reading.string("exclusionReason") == nil else { return }
         let timeFrame = ("effective_time_frame", JSONValue.object([("date_time", .string(ExportTime.local(time, in: zone)))]))
         if let systolic = reading.double("systolic"), let diastolic = reading.double("diastolic") {
-            append(reading, schema: ("blood-pressure", "4.0"), syncIdentifier: syncIdentifier, to: &output, body: [
-                ("systolic_blood_pressure", Self.value(systolic, "mmHg")), ("diastolic_blood_pressure", Self.value(diastolic, "mmHg")), timeFrame,
-            ])
+            var body = [("systolic_blood_pressure", Self.value(systolic, "mmHg")), ("diastolic_blood_pressure", Self.value(diastolic, "mmHg")), timeFrame]
+            if let posture = reading.string("position").flatMap({ Self.bodyPostures[$0] }) { body.append(("body_posture", .string(posture))) }
+            if let location = reading.string("arm").flatMap({ Self.measurementLocations[$0] }) { body.append(("measurement_location", .string(location))) }
+            append(reading, schema: ("blood-pressure", "4.0"), syncIdentifier: syncIdentifier, to: &output, body: body)
         }
         if let pulse = reading.double("pulseRate") {
             append(reading, schema: ("heart-rate", "2.0"), syncIdentifier: syncIdentifier, to: &output, body: [("heart_rate", Self.value(pulse, "beats/min")), timeFrame])
@@ -51,7 +53,7 @@ struct OpenMHealthExport: ExportFormatter {
         let source = [device["manufacturer"], device["model"]].compactMap { $0 }.joined(separator: " ")
         let provenance: [(String, JSONValue)] = [
             ("source_name", .string(source.isEmpty ? "cuffd" : source + " via cuffd")), ("source_data_point_id", .string(syncIdentifier)),
-            ("modality", .string("sensed")),
+            ("modality", .string(reading.enteredByHand ? "self-reported" : "sensed")),
         ]
         var header: [(String, JSONValue)] = [
             ("id", .string(NameBasedUUID.lowercased(NameBasedUUID.make("omh:\(schema.name):\(schema.version):" + syncIdentifier)))),
@@ -65,6 +67,12 @@ struct OpenMHealthExport: ExportFormatter {
         JSONValue.object([("header", .object(header)), ("body", .object(body))]).render(into: &output)
         if ndjson { output.append(UInt8(ascii: "\n")) }
     }
+
+    /// cuffd's positions as `body_posture` (openmhealth/schemas `schema/omh/body-posture-1.0.json`, which
+    /// `blood-pressure-4.0.json` takes through IEEE 1752.1's `body-posture-1.0`).
+    static let bodyPostures = ["sitting": "sitting", "standing": "standing", "lying": "lying down", "reclining": "semi-recumbent"]
+    /// cuffd's arms as `measurement_location` (openmhealth/schemas `schema/omh/body-location-1.1.json`).
+    static let measurementLocations = ["left": "left upper arm", "right": "right upper arm", "left wrist": "left wrist", "right wrist": "right wrist"]
 
     private static func value(_ value: Double, _ unit: String) -> JSONValue {
         .object([("value", .number(ReadingOutput.text(value))), ("unit", .string(unit))])

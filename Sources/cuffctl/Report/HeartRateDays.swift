@@ -41,7 +41,7 @@ struct HeartRateDays {
         var html = "<h2>Heart rate (from a heart-rate sensor)</h2><table class=\"readings\"><thead><tr><th>Date</th><th>Values</th>"
         html += "<th>Lowest</th><th>Mean</th><th>Highest</th><th>Without skin contact</th></tr></thead><tbody>"
         for day in days {
-            let figures = day.mean.map { mean in [day.minimum, mean, day.maximum].map { ReportPage.whole($0) + "/min" } } ?? ["", "", ""]
+            let figures = day.mean.map { mean in [day.minimum, mean, day.maximum].map { ReadingOutput.whole($0) + "/min" } } ?? ["", "", ""]
             html += "<tr><td>\(day.date)</td><td>\(day.count)</td>" + figures.map { "<td>\($0)</td>" }.joined()
             html += "<td>\(day.withoutContact > 0 ? "\(day.withoutContact) (not in the figures)" : "")</td></tr>"
         }

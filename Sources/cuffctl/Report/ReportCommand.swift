@@ -7,7 +7,7 @@ struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Write a page for your doctor: a trend chart, home-monitoring averages and every reading of a period.",
-        discussion: "DATE is ISO 8601 or a span back from now (30d, 12w). With --output the file appears only once complete. See docs/report.md."
+        discussion: "DATE is ISO 8601 or a span back from now (30d, 12w). With --output the file appears only once complete; what --output may be is as for export. See docs/report.md."
     )
 
     @OptionGroup var source: ReadingSource
@@ -15,7 +15,7 @@ struct ReportCommand: AsyncParsableCommand {
     @Option(help: "Readings measured before DATE (default: now).") var until: String?
     @Option(help: "Only the readings of this person.") var person: String?
     @Option(help: "Only this cuff (its address).") var device: String?
-    @Option(help: "Write to FILE instead of standard output.") var output: String?
+    @Option(help: "Write to FILE (replaced once complete), a character device (written through), or - (standard output).") var output: String?
 
     func run() async throws {
         try await reportingFailures {

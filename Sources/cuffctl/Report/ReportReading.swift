@@ -1,7 +1,8 @@
 import Foundation
 
 /// One reading as `cuffctl report` draws and lists it (docs/report.md): its time in the local zone, pressures in
-/// mmHg, pulse, the cuff's flags, and whether it was taken in the morning or the evening.
+/// mmHg, pulse, the cuff's flags, whether it was taken in the morning or the evening, and its corrections — excluded
+/// (left out of every average and the chart, struck through in the list), entered by hand, arm, position, note.
 struct ReportReading {
     enum TimeOfDay: String {
         /// 04:00–11:59 local time.
@@ -18,6 +19,10 @@ struct ReportReading {
     var status: UInt16
     var device: String
     var person: String?
+    /// Why it is kept out of the averages (`cuffctl annotate --exclude`); nil for a reading that counts.
+    var exclusionReason: String?
+    /// What the page says of it beside the cuff's flags: entered by hand, the arm and position, the note.
+    var remarks: [String] = []
 
     init?(_ reading: ReadingOutput) {
         guard let time = reading.time, let systolic = reading.double("systolic"), let diastolic = reading.double("diastolic") else { return nil }
@@ -29,6 +34,9 @@ struct ReportReading {
         let device = reading.device
         self.device = [device["manufacturer"], device["model"], device["address"]].compactMap { $0 }.joined(separator: " ")
         person = reading.string("person")
+        exclusionReason = reading.string("exclusionReason")
+        if reading.enteredByHand { remarks.append("entered by hand") }
+        remarks += [reading.string("arm").map { $0.hasSuffix("wrist") ? $0 : "\($0) arm" }, reading.string("position"), reading.string("note")].compactMap { $0 }
     }
 
     init(time: Date, systolic: Double, diastolic: Double, pulse: Double? = nil, status: UInt16 = 0, device: String = "", person: String? = nil) {

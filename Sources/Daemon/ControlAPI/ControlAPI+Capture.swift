@@ -1,0 +1,30 @@
+import BlueZ
+import CuffRecording
+import DBus
+import Gateway
+import ReadingQueries
+
+/// `Capture` of `org.cuffd.Gateway1` (docs/dbus-api.md, docs/capture.md): administrators only, since a capture holds
+/// whatever the cuff sends, readings of every user included.
+extension ControlAPI {
+    /// The longest capture asked for: an hour.
+    static let longestCapture = 3600.0
+
+    var captureMethod: DBusInterface.Method {
+        .init(
+            "Capture", inputs: [.init("address", .string), .init("seconds", .double), .init("keepIdentity", .boolean)],
+            outputs: [.init("scenario", .string), .init("notes", .array(.string))]
+        ) { call in
+            _ = try await self.policy.authorize(call, .administrator)
+            let target = try Self.address(call.argument(0))
+            let seconds: Double = try call.argument(1)
+            guard seconds == 0 || (seconds > 0 && seconds <= Self.longestCapture) else {
+                throw ControlError.invalidArguments("capture for up to \(Int(Self.longestCapture)) s, or 0 until the cuff disconnects; not \(seconds)")
+            }
+            let keepIdentity: Bool = try call.argument(2)
+            let duration: Duration? = seconds == 0 ? nil : .milliseconds(Int((seconds * 1000).rounded()))
+            let scenario = try await self.request { try await $0.capture(target, for: duration, keepIdentity: keepIdentity) }
+            return [.string(scenario.json), scenario.cuff.notes.dbusValue]
+        }
+    }
+}
