@@ -66,7 +66,8 @@ let rounds = try withCuffd(storePath: storePath) { bus, cuffd -> [(forwarded: [F
     /// cuff-forward from anchor 0 into the emptied table, until the backlog's last row is there.
     func forward(_ forwardBinary: String) throws -> Forwarded {
         try emptyCentralTable(server, table)
-        try? FileManager.default.removeItem(atPath: anchorPath)
+        // Both feeds' anchors (the heart-rate feed's beside the readings', docs/forwarding.md): each round from 0.
+        for anchor in [anchorPath, directory.appendingPathComponent("heart-rate-anchor").path] { try? FileManager.default.removeItem(atPath: anchor) }
         evictFromPageCache(forwardBinary)
         let cuffdBefore = cpuSeconds(cuffd.pid), busBefore = cpuSeconds(busDaemon), serverBefore = serverCPUSeconds(server)
         let started = ContinuousClock.now
