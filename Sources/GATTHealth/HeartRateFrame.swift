@@ -14,12 +14,18 @@ struct HeartRateFrame: Sendable {
     /// The first bytes of `bytes`, a frame of at least 2 (flags and a uint8 value), without a loop or a call to
     /// memcpy: each word one 8-byte load, and one the frame fills in part the 8 bytes that end where the kept bytes
     /// end, shifted down; a frame shorter than a word is read by two overlapping 4-byte loads, or a 2-byte one. No
-    /// load reaches outside `bytes`.
+    /// load reaches outside `bytes`. A frame of 9 to 16 bytes — a strap's usual one to five intervals — takes one
+    /// test: its two words are the first eight bytes and the last eight shifted down.
     @inlinable @inline(__always)
     init(_ bytes: UnsafeRawBufferPointer) {
         length = bytes.count
+        if _fastPath(UInt(bitPattern: bytes.count &- 9) < 8) {
+            let second = bytes.littleEndian(UInt64.self, at: bytes.count &- 8) &>> ((16 &- bytes.count) &* 8)
+            words = (bytes.littleEndian(UInt64.self, at: 0), second, 0, 0, 0)
+            return
+        }
         let end = Swift.min(bytes.count, Self.capacity)
-        guard _fastPath(end >= 8) else {
+        guard end >= 8 else {
             var word: UInt64
             if end >= 4 {
                 let first = UInt64(bytes.littleEndian(UInt32.self, at: 0))
