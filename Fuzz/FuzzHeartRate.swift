@@ -39,8 +39,7 @@ func checkHeartRateMeasurement(_ bytes: UnsafeRawBufferPointer) {
     }
 
     invariant(value.encoded() == prefix(bytes, fixed + 2 * kept), "re-encoding changed the heart rate frame")
-    var canonical = value
-    canonical.trailingByteCount = 0
-    canonical.omittedRRIntervalCount = 0
-    invariant((try? HeartRateMeasurement(decoding: value.encoded())) == canonical, "HRM decode(encode(x)) != x")
+    let again = try? HeartRateMeasurement(decoding: value.encoded())
+    invariant(again?.encoded() == value.encoded() && again?.omittedRRIntervalCount == 0 && again?.trailingByteCount == 0,
+              "HRM decode(encode(x)) != x")
 }

@@ -11,13 +11,26 @@ public func kibibytes(_ key: String, of pid: pid_t, in file: String = "status") 
 /// A process's peak resident memory in KiB (VmHWM), 0 once it is gone.
 public func peakKiB(_ pid: pid_t) -> Int { kibibytes("VmHWM", of: pid) }
 
-/// CPU seconds (user and system) process `pid` has used so far, from /proc/PID/stat.
-public func cpuSeconds(_ pid: pid_t) -> Double {
+/// CPU seconds (user and system) process `pid` has used so far, from /proc/PID/stat; with `includingReapedChildren`,
+/// those of the children it has waited for too.
+public func cpuSeconds(_ pid: pid_t, includingReapedChildren: Bool = false) -> Double {
     let text = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th, cutime and cstime the next.
     let fields = text.split(separator: ")").last?.split(separator: " ") ?? []
-    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
-    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    let ticks = fields.dropFirst(11).prefix(includingReapedChildren ? 4 : 2).compactMap { Double($0) }
+    guard ticks.count == (includingReapedChildren ? 4 : 2) else { return 0 }
+    return ticks.reduce(0, +) / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+
+/// The machine's load averages over 1, 5 and 15 minutes (/proc/loadavg).
+public func loadAverage() -> String {
+    ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "").split(separator: " ").prefix(3).joined(separator: " ")
+}
+
+/// The median of `values` (the lower middle one of an even count).
+public func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? .nan : sorted[(sorted.count - 1) / 2]
 }
 
 /// A new empty directory under the temporary directory.

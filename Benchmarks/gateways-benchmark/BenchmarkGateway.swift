@@ -45,9 +45,15 @@ final class BenchmarkGateway {
             standardError: .descriptor(log))
     }
 
+    /// Ends cuff-forward.
+    func stopForwarder() {
+        forwarder?.terminate()
+        forwarder = nil
+    }
+
     /// Ends cuff-forward, cuffd and cuff-sim.
     func stop() {
-        forwarder?.terminate()
+        stopForwarder()
         cuffd.stop()
     }
 

@@ -2,14 +2,16 @@
 // beside cuff-sim on its own private bus, and its own cuff-forward logging in as its own role (row security on).
 //
 // 1. Catch-up: every store holds a backlog of BACKLOG readings; all forwarders start at once, timed until the central
-//    table holds every one — aggregate readings/s, beside psql's `\copy` of the same rows into the same table.
+//    table holds every one — aggregate readings/s — beside psql's `\copy` of the same rows into the same table,
+//    alternately in ROUNDS rounds (the order swapped every other round), each load from an empty table after a
+//    checkpoint, autovacuum off; medians, and the CPU each kind of process spent per reading.
 // 2. Live: each gateway's cuff is paired and indicates a reading a second, READINGS of them, phases spread evenly over
 //    the second. Each reading's latency runs from its commit on the gateway — the store's `created_at`, read as cuffd's
 //    write transaction began — to its row being visible centrally — the moment this process receives the notification
 //    a trigger on `readings` sends, which the server delivers only once the forwarder's transaction has committed —,
 //    both on this machine's one wall clock.
 //
-// Run (root: PostgreSQL runs as nobody): swift build -c release && .build/release/gateways-benchmark [GATEWAYS] [BACKLOG] [READINGS]
+// Run (root: PostgreSQL runs as nobody): swift build -c release && .build/release/gateways-benchmark [GATEWAYS] [BACKLOG] [READINGS] [ROUNDS]
 import BenchmarkSupport
 import DBusTestSupport
 import Foundation
@@ -19,21 +21,7 @@ let numbers = CommandLine.arguments.dropFirst().map { Int($0) ?? 0 }
 let gatewayCount = numbers.first ?? 50
 let backlogCount = numbers.dropFirst().first ?? 2_000
 let liveReadings = numbers.dropFirst(2).first ?? 60
-
-func loadAverage() -> String {
-    ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "").split(separator: " ").prefix(3).joined(separator: " ")
-}
-
-/// The server's processes: the postmaster (first line of its postmaster.pid) and its children, the backends among them.
-func serverProcesses(_ server: PostgresServer) -> [pid_t] {
-    let pidFile = server.directory.appendingPathComponent("data/postmaster.pid").path
-    guard let postmaster = ((try? String(contentsOfFile: pidFile, encoding: .utf8)) ?? "").split(separator: "\n").first.flatMap({ pid_t($0) }) else { return [] }
-    let children = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { pid_t($0) }.filter { pid in
-        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-        return stat.split(separator: ")").last?.split(separator: " ").dropFirst().first.flatMap { pid_t($0) } == postmaster
-    }
-    return [postmaster] + children
-}
+let roundCount = max(1, numbers.dropFirst(3).first ?? 3)
 
 /// Whether `pid` is a backend serving one of the gateways' roles (`postgres: gateway7 health [local] idle`).
 func isGatewayBackend(_ pid: pid_t) -> Bool {
@@ -51,6 +39,7 @@ let passwordFile = folder.appendingPathComponent("password").path
 try password.write(toFile: passwordFile, atomically: false, encoding: .utf8)
 try server.psql((1...gatewayCount).map { "CREATE ROLE gateway\($0) LOGIN PASSWORD '\(password)';" }.joined())
 try server.psql("CREATE DATABASE health OWNER gateway1")
+try withoutAutovacuum(server)
 print("load average at start: \(loadAverage())")
 
 let startingAll = ContinuousClock.now
@@ -75,18 +64,59 @@ let conninfo = "host=\(server.socketDirectory) port=\(server.port) user=postgres
 let central = CentralSession(conninfo)
 func centralCount() -> Int { Int(central.value("SELECT count(*) FROM readings")) ?? 0 }
 
-// 1. Catch-up.
+// 1. Catch-up, alternately with the limit.
 let backlogTotal = gatewayCount * backlogCount
-let catchUpStarted = ContinuousClock.now
-for gateway in gateways { try gateway.startForwarder() }
-// count(*) over 100 000 rows costs the server a few ms: asked four times a second, it takes little from the run.
-while centralCount() < backlogTotal {
-    guard seconds(since: catchUpStarted) < 1_200 else { fatalError("the backlog was not caught up in 20 minutes") }
-    Thread.sleep(forTimeInterval: 0.25)
+let busDaemons = gateways.map { gateway -> pid_t in
+    guard let pid = busDaemon(gateway.cuffd.bus) else { fatalError("no dbus-daemon for \(gateway.name)") }
+    return pid
 }
-let catchUpSeconds = seconds(since: catchUpStarted)
-print(String(format: "catch-up: %d readings of %d gateways in %.2f s: %.0f readings/s in aggregate (load average %@)",
-             backlogTotal, gatewayCount, catchUpSeconds, Double(backlogTotal) / catchUpSeconds, loadAverage()))
+
+/// Every forwarder started at once from anchor 0 into the emptied table, until the table holds every backlog.
+@MainActor func catchUp() throws -> Load {
+    try emptyCentralTable(server)
+    for gateway in gateways { try? FileManager.default.removeItem(at: gateway.directory.appendingPathComponent("anchor")) }
+    let cuffdBefore = gateways.map { cpuSeconds($0.cuffd.daemon.pid) }.reduce(0, +)
+    let busBefore = busDaemons.map { cpuSeconds($0) }.reduce(0, +), serverBefore = serverCPUSeconds(server)
+    let started = ContinuousClock.now
+    for gateway in gateways { try gateway.startForwarder() }
+    // count(*) over 100 000 rows costs the server a few ms: asked four times a second, it takes little from the run.
+    while centralCount() < backlogTotal {
+        guard seconds(since: started) < 1_200 else { fatalError("the backlog was not caught up in 20 minutes") }
+        Thread.sleep(forTimeInterval: 0.25)
+    }
+    let elapsed = seconds(since: started)
+    let cpu = [
+        "cuffd": gateways.map { cpuSeconds($0.cuffd.daemon.pid) }.reduce(0, +) - cuffdBefore,
+        "dbus-daemon": busDaemons.map { cpuSeconds($0) }.reduce(0, +) - busBefore,
+        "cuff-forward": gateways.compactMap { $0.forwarder.map { cpuSeconds($0.pid) } }.reduce(0, +),
+        "PostgreSQL": serverCPUSeconds(server) - serverBefore,
+    ]
+    for gateway in gateways { gateway.stopForwarder() }
+    return Load(readings: backlogTotal, seconds: elapsed, cpuSeconds: cpu)
+}
+
+var anchor: CopyAnchor?
+var rounds: [(caughtUp: Load, copied: Load)] = []
+for round in 1...roundCount {
+    let caughtUp: Load, copied: Load
+    if let anchor, round.isMultiple(of: 2) {
+        copied = try anchor.load()
+        caughtUp = try catchUp()
+    } else {
+        caughtUp = try catchUp()
+        anchor = try anchor ?? CopyAnchor(server, count: backlogTotal)
+        copied = try anchor!.load()
+    }
+    rounds.append((caughtUp, copied))
+    print(String(format: "catch-up round %d: %d readings of %d gateways in %.2f s: %.0f readings/s in aggregate; psql \\copy %.0f readings/s; %.3f (load average %@)",
+                 round, backlogTotal, gatewayCount, caughtUp.seconds, caughtUp.perSecond, copied.perSecond, caughtUp.perSecond / copied.perSecond, loadAverage()))
+    print("  µs of CPU per reading: catch-up \(caughtUp.cpuPerReading(["cuffd", "dbus-daemon", "cuff-forward", "PostgreSQL"])); \\copy \(copied.cpuPerReading(["psql", "PostgreSQL"]))")
+}
+let catchUpRates = rounds.map(\.caughtUp.perSecond), copyRates = rounds.map(\.copied.perSecond)
+print(String(format: "catch-up, median of %d rounds: %.0f readings/s, psql \\copy %.0f readings/s; ratio %.3f (rounds %@; goal ≥ 0.5)",
+             rounds.count, median(catchUpRates), median(copyRates), median(zip(catchUpRates, copyRates).map(/)),
+             zip(catchUpRates, copyRates).map { String(format: "%.3f", $0 / $1) }.joined(separator: ", ")))
+for gateway in gateways { try gateway.startForwarder() }
 
 // 2. Live.
 try server.psql("""
@@ -103,8 +133,8 @@ for pairing in pairings where pairing.waitForExit() != 0 { fatalError("cuffctl p
 let windowStartCount = centralCount()
 let windowStarted = ContinuousClock.now
 let gatewayProcesses = gateways.flatMap { [$0.cuffd.daemon.pid, $0.forwarder!.pid] }
-let serverCPUBefore = serverProcesses(server).map(cpuSeconds).reduce(0, +)
-let gatewayCPUBefore = gatewayProcesses.map(cpuSeconds).reduce(0, +)
+let serverCPUBefore = serverCPUSeconds(server)
+let gatewayCPUBefore = gatewayProcesses.map { cpuSeconds($0) }.reduce(0, +)
 let expected = backlogTotal + gatewayCount * liveReadings
 // Until every live reading's notification has come (no count(*) meanwhile, which would load the server).
 while arrivals.withLock({ $0.count }) < gatewayCount * liveReadings {
@@ -113,8 +143,8 @@ while arrivals.withLock({ $0.count }) < gatewayCount * liveReadings {
 }
 let windowSeconds = seconds(since: windowStarted)
 let windowReadings = expected - windowStartCount
-let serverCPU = serverProcesses(server).map(cpuSeconds).reduce(0, +) - serverCPUBefore
-let gatewayCPU = gatewayProcesses.map(cpuSeconds).reduce(0, +) - gatewayCPUBefore
+let serverCPU = serverCPUSeconds(server) - serverCPUBefore
+let gatewayCPU = gatewayProcesses.map { cpuSeconds($0) }.reduce(0, +) - gatewayCPUBefore
 guard centralCount() == expected else { fatalError("\(centralCount()) central rows, not \(expected)") }
 let liveLoad = loadAverage()
 let backends = serverProcesses(server).filter(isGatewayBackend)
@@ -141,10 +171,3 @@ print(String(format: "live window %.1f s, %d readings: server CPU %.2f ms per re
              gatewayCPU * 1000 / Double(windowReadings)))
 print(String(format: "server memory per gateway session: %.1f MiB PSS, %.1f MiB private (%d backends)",
              Double(backendPss) / 1024 / Double(backends.count), Double(backendPrivate) / 1024 / Double(backends.count), backends.count))
-
-// The limit, in the same run: the same rows copied in again by psql (without the benchmark's trigger).
-try server.psql("DROP TRIGGER benchmark_visible ON readings", database: "health")
-for gateway in gateways { gateway.stop() }
-let copySeconds = try copyReadingsAgain(server, count: expected)
-let copyRate = Double(expected) / copySeconds, catchUpRate = Double(backlogTotal) / catchUpSeconds
-print(String(format: "psql \\copy of the %d rows: %.0f readings/s; catch-up ÷ \\copy %.3f", expected, copyRate, catchUpRate / copyRate))

@@ -15,14 +15,11 @@ import ReadingColumns
 /// row it meets against the UPDATE policy before the clause's own condition (CREATE POLICY, "Policies Applied by
 /// Command Type"; enforced in that order since late 2026's minor releases, 15.20 in Debian 12) and refuses the
 /// statement when the row is another gateway's. Readings are inserted with
-/// `ON CONFLICT DO NOTHING` instead, which checks no policy on the row it meets, and revisions are an UPDATE, which
-/// row security confines to the gateway's own rows.
+/// `ON CONFLICT DO NOTHING` instead when one is central (``CentralPage/insertNew(_:_:into:)``), which checks no
+/// policy on the row it meets, and revisions are an UPDATE, which row security confines to the gateway's own rows.
 ///
-/// A page is few statements, not one per reading: each column travels as one array parameter
-/// (``PostgresArray``; numbers in binary form) and `unnest` turns the arrays back into rows (§9.19, "Array Functions"), so a page of
-/// 10 000 readings costs a few round trips to the server instead of 10 000. The page's few devices travel once, as
-/// arrays of their own that each reading points into (`WITH ORDINALITY`, §7.2.1.4), and the unit — the same for
-/// every reading cuffd sends — as one parameter: less for cuff-forward to write and for the server to parse.
+/// A page is few statements, not one per reading: its readings are copied into ``pageTable`` and moved from there
+/// (``CentralPage``); the unit — the same for every reading cuffd sends — travels as one parameter.
 struct CentralWriter {
     let gateway: String
 
@@ -33,123 +30,86 @@ struct CentralWriter {
         "device_model", "device_serial", "device_firmware", "entered_by_hand", "exclusion_reason", "arm", "position", "note",
     ]
 
-    /// The page's readings as rows of ``columns``, from the parameters ``columns(_:identifiers:)`` makes ($1 the gateway).
+    /// The session's copy of the page being written: temporary, so neither logged nor seen by another session, and
+    /// emptied at each commit (CREATE TABLE, `TEMPORARY` and `ON COMMIT DELETE ROWS`). Made once per session
+    /// (``CentralPage/prepare(_:)``); row security does not apply to it, only to `readings`.
+    static let pageTable = """
+        CREATE TEMPORARY TABLE reading_page (
+            sync_identifier text, sync_version bigint, systolic float8, diastolic float8, mean float8, pulse float8,
+            time float8, device_time text, user_id smallint, person text, status integer, device integer,
+            entered_by_hand boolean, exclusion_reason text, arm text, position text, note text
+        ) ON COMMIT DELETE ROWS
+        """
+
+    /// The page's readings into ``pageTable``, one row each with the fields in its column order (``copy(_:to:)``).
+    static let copyPage = "COPY pg_temp.reading_page FROM STDIN (FORMAT binary)"
+
+    /// The page's readings as rows of ``columns``: ``pageTable`` joined to its devices ($3…$8), $1 the gateway, $2 the unit.
     static let pageRows = """
-        SELECT page.id, page.version, $1, page.systolic, page.diastolic, page.mean, page.pulse, $2, to_timestamp(page.time),
-            page.device_time, page.user_id, page.person, page.status, d.address, d.name, d.manufacturer, d.model, d.serial, d.firmware,
-            page.entered_by_hand, page.exclusion_reason, page.arm, page.position, page.note
-        FROM unnest($3::text[], $4::bigint[], $5::float8[], $6::float8[], $7::float8[], $8::float8[], $9::float8[],
-            $10::text[], $11::smallint[], $12::text[], $13::integer[], $14::integer[],
-            $21::boolean[], $22::text[], $23::text[], $24::text[], $25::text[])
-            AS page (id, version, systolic, diastolic, mean, pulse, time, device_time, user_id, person, status, device,
-                entered_by_hand, exclusion_reason, arm, position, note)
-        JOIN unnest($15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[]) WITH ORDINALITY
-            AS d (address, name, manufacturer, model, serial, firmware, n) ON d.n = page.device
+        SELECT p.sync_identifier, p.sync_version, $1, p.systolic, p.diastolic, p.mean, p.pulse, $2, to_timestamp(p.time),
+            p.device_time, p.user_id, p.person, p.status, d.address, d.name, d.manufacturer, d.model, d.serial, d.firmware,
+            p.entered_by_hand, p.exclusion_reason, p.arm, p.position, p.note
+        FROM pg_temp.reading_page AS p
+        JOIN unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) WITH ORDINALITY
+            AS d (address, name, manufacturer, model, serial, firmware, n) ON d.n = p.device
         """
 
     /// The readings not central yet; one that is — the gateway's own, or another's — is left to ``revise``.
-    static let insert = insert(into: "readings", columns, pageRows)
+    static let insert = CentralPage.insert(into: "readings", columns, pageRows)
 
     /// The gateway's own rows the page has a newer revision of, or brings back at their revision after a deletion.
-    static let revise = revise("readings", columns, pageRows)
-
-    /// The INSERT of a page's `rows` (a SELECT of `columns`, the sync identifier first) into `table`, skipping each
-    /// whose sync identifier is central already.
-    static func insert(into table: String, _ columns: [String], _ rows: String) -> String {
-        """
-        INSERT INTO \(table) (\(columns.joined(separator: ", ")))
-        \(rows)
-        ON CONFLICT (sync_identifier) DO NOTHING
-        """
-    }
-
-    /// The UPDATE of `table`'s rows of this gateway that the page's `rows` hold a newer revision of, or bring back at
-    /// their revision after a deletion.
-    static func revise(_ table: String, _ columns: [String], _ rows: String) -> String {
-        """
-        UPDATE \(table) AS r SET (\(columns.dropFirst().joined(separator: ", ")), deleted_at, received_at)
-            = (\(columns.dropFirst().map { "n." + $0 }.joined(separator: ", ")), NULL, now())
-        FROM (\(rows)) AS n (\(columns.joined(separator: ", ")))
-        WHERE r.sync_identifier = n.sync_identifier AND r.gateway = n.gateway
-            AND (n.sync_version > r.sync_version OR (r.deleted_at IS NOT NULL AND n.sync_version >= r.sync_version))
-        """
-    }
+    static let revise = CentralPage.revise("readings", columns, pageRows)
 
     /// Of the page's sync identifiers, how many this gateway cannot see: each is a row of another gateway's, since
     /// ``insert`` inserted every one that was not there.
     static let othersRows = """
-        SELECT count(*) FROM unnest($1::text[]) AS page (id) WHERE NOT EXISTS (SELECT FROM readings WHERE sync_identifier = page.id)
+        SELECT count(*) FROM pg_temp.reading_page AS p WHERE NOT EXISTS (SELECT FROM readings WHERE sync_identifier = p.sync_identifier)
         """
-
-    /// Marks `table`'s rows of the page's deletions deleted, each only at the revision it names or an older one.
-    static func delete(_ deleted: [(syncIdentifier: String, syncVersion: Int64)], from table: String, in database: PostgresConnection) throws(PostgresError) {
-        guard !deleted.isEmpty else { return }
-        try database.execute("""
-            UPDATE \(table) SET deleted_at = now()
-            FROM unnest($1::text[], $2::bigint[]) AS gone (id, version)
-            WHERE sync_identifier = gone.id AND sync_version <= gone.version AND deleted_at IS NULL
-            """, [PostgresArray.literal(deleted.map(\.syncIdentifier)), PostgresArray.literal(deleted.map { String($0.syncVersion) })])
-    }
-
-    /// Of rows sharing a sync identifier within a page, the newest revision: an UPDATE … FROM joined to two rows
-    /// applies either one (UPDATE, "Notes").
-    static func newest<Row>(_ rows: [Row], identifier: KeyPath<Row, String>, version: KeyPath<Row, Int64>) -> [Row] {
-        var newest: [String: Row] = [:]
-        for row in rows where row[keyPath: version] >= newest[row[keyPath: identifier]]?[keyPath: version] ?? .min {
-            newest[row[keyPath: identifier]] = row
-        }
-        return Array(newest.values)
-    }
-
-    /// The page's distinct devices, each row's device as its number among them from 1 (`WITH ORDINALITY`), and the
-    /// devices' columns as text arrays in the order of ``ReadingRecord/deviceFields``.
-    static func devices(_ rows: [[String: String]]) -> (column: PostgresParameter, fields: [PostgresParameter]) {
-        let (devices, column) = ReadingColumns.deviceTable(rows)
-        let fields = ReadingRecord.deviceFields.map { field in PostgresParameter.text(PostgresArray.literal(devices.map { $0[field] })) }
-        return (.binary(PostgresArray.binary(column.map { Int32($0 + 1) })), fields)
-    }
 
     /// Applies `page` and returns once the server has committed it: how many of its readings were another gateway's
     /// rows already, and left as they were.
     func apply(_ page: ChangePage, to database: PostgresConnection) throws(PostgresError) -> Int {
-        // Of a reading revised twice within the page, the newest: UPDATE … FROM would apply either (UPDATE, "Notes").
-        let readings = Self.newest(page.readings, identifier: \.syncIdentifier, version: \.syncVersion)
+        let readings = CentralPage.newest(page.readings, identifier: \.syncIdentifier, version: \.syncVersion)
         return try database.transaction { () throws(PostgresError) -> Int in
             var othersReadings = 0
             if !readings.isEmpty {
-                let identifiers = PostgresParameter.text(PostgresArray.literal(readings.map(\.syncIdentifier)))
-                let parameters = [.text(gateway)] + columns(readings, identifiers: identifiers)
-                let inserted = try database.executeCountingRows(Self.insert, parameters: parameters)
+                let devices = try Self.copy(readings, to: database)
+                let parameters = [.text(gateway), .text(ReadingRecord.unit)] + devices
+                let inserted = try CentralPage.insertNew(Self.insert, parameters, into: database)
                 // Fewer rows inserted than sent (a backlog's pages never are): revisions, readings sent again after a
                 // crash, or another gateway's; only the last are counted.
                 if inserted < readings.count {
                     try database.execute(Self.revise, parameters: parameters)
-                    let count = try database.execute(Self.othersRows, parameters: [identifiers]).first?.first ?? nil
+                    let count = try database.execute(Self.othersRows).first?.first ?? nil
                     othersReadings = count.flatMap { Int($0) } ?? 0
                 }
             }
-            try Self.delete(page.deleted, from: "readings", in: database)
+            try CentralPage.delete(page.deleted, from: "readings", in: database)
             return othersReadings
         }
     }
 
-    /// The parameters after the gateway's: the unit, the sync identifiers (`identifiers`), the readings' other columns, each one array, in the order of
-    /// ``pageRows``' first `unnest` — a reading's device as its number among the page's devices, from 1 —, then the
-    /// devices' columns, in the order of the second, then the readings' corrections ($21–$25, last in the first). Numbers go in binary form (``PostgresArray/binary(_:)``), so the
-    /// server reads them without parsing text; text as array literals.
-    private func columns(_ readings: [ReadingRecord], identifiers: PostgresParameter) -> [PostgresParameter] {
-        let devices = Self.devices(readings.map(\.device))
-        func text(_ column: (ReadingRecord) -> String?) -> PostgresParameter { .text(PostgresArray.literal(readings.map(column))) }
-        func binary<Number: PostgresBinaryNumber>(_ column: (ReadingRecord) -> Number?) -> PostgresParameter {
-            .binary(PostgresArray.binary(readings.map(column)))
+    /// Copies `readings` into ``pageTable``; returns their devices' columns (``CentralPage/copy(_:device:_:into:_:)``).
+    private static func copy(_ readings: [ReadingRecord], to database: PostgresConnection) throws(PostgresError) -> [PostgresParameter] {
+        try CentralPage.copy(readings, device: \.device, copyPage, into: database) { rows, reading, device in
+            rows.row(fields: 17)
+            rows.text(reading.syncIdentifier)
+            rows.number(reading.syncVersion)
+            rows.number(reading.systolic)
+            rows.number(reading.diastolic)
+            rows.number(reading.meanArterialPressure)
+            rows.number(reading.pulseRate)
+            rows.number(reading.time)
+            rows.text(reading.deviceTime)
+            rows.number(reading.userID.map(Int16.init))
+            rows.text(reading.person)
+            rows.number(reading.status.map(Int32.init))
+            rows.number(device)
+            rows.boolean(reading.enteredByHand)
+            rows.text(reading.exclusionReason)
+            rows.text(reading.arm)
+            rows.text(reading.position)
+            rows.text(reading.note)
         }
-        return [
-            .text(ReadingRecord.unit), identifiers, binary(\.syncVersion), binary(\.systolic), binary(\.diastolic),
-            binary(\.meanArterialPressure), binary(\.pulseRate), binary(\.time), text(\.deviceTime),
-            binary { $0.userID.map(Int16.init) }, text(\.person), binary { $0.status.map(Int32.init) },
-            devices.column,
-        ] + devices.fields + [
-            text { $0.enteredByHand ? "t" : "f" }, text(\.exclusionReason), text(\.arm), text(\.position), text(\.note),
-        ]
     }
 }

@@ -27,6 +27,7 @@ public struct ForwardFailure: Error, CustomStringConvertible {
             case .busLost, .cuffdUnavailable, .anchorExpired: self.init(message: error.description, status: 69)  // EX_UNAVAILABLE
             }
         case let error as GatewayRegistration.NotRegistered: self.init(message: error.description, status: 77)  // EX_NOPERM
+        case let error as TemporaryTablesRefused: self.init(message: error.description, status: 77)  // EX_NOPERM
         case let error as SchemaMismatch: self.init(message: error.description, status: 76)  // EX_PROTOCOL
         // A state file that cannot be read or written: cuff-forward stops rather than forget where it was. One of the
         // wrong kind (a symbolic link) is not retried.

@@ -67,6 +67,50 @@ final class PostgresConnection {
         try run(sql, parameters) { result in Int(String(cString: PQcmdTuples(result))) ?? 0 }
     }
 
+    /// Runs `COPY … FROM STDIN` (§34.10, "Functions Associated with the COPY Command"): `write` hands the input to
+    /// the server in pieces through ``CopyIn/send(_:)`` — libpq's output buffer then grows to a piece, not to the whole
+    /// input —, and the server's answer to its end is awaited. Returns how many rows the server copied. A failure
+    /// while writing ends the COPY with an error, so that the server discards what it received.
+    func copy(_ sql: String, _ write: (CopyIn) throws(PostgresError) -> Void) throws(PostgresError) -> Int {
+        let start = PQexec(connection, sql)
+        guard PQresultStatus(start) == PGRES_COPY_IN else {
+            defer { PQclear(start) }
+            try check(start) { _ in }
+            throw PostgresError(message: "\(sql) started no COPY", sqlState: nil, connectionLost: false)
+        }
+        PQclear(start)
+        do {
+            try write(CopyIn(connection: connection, failure: failure))
+        } catch {
+            if PQputCopyEnd(connection, "cuff-forward stopped the COPY") == 1 { while let rest = PQgetResult(connection) { PQclear(rest) } }
+            throw error
+        }
+        guard PQputCopyEnd(connection, nil) == 1 else { throw failure() }
+        let end = PQgetResult(connection)
+        defer { while let rest = PQgetResult(connection) { PQclear(rest) } }
+        defer { PQclear(end) }
+        return try check(end) { result in Int(String(cString: PQcmdTuples(result))) ?? 0 }
+    }
+
+    /// The input of a COPY in progress (``copy(_:_:)``).
+    struct CopyIn {
+        fileprivate let connection: OpaquePointer
+        fileprivate let failure: () -> PostgresError
+
+        /// Hands `bytes` to libpq, which sends them once its buffer is full (`PQputCopyData`).
+        func send(_ bytes: [UInt8]) throws(PostgresError) {
+            let sent = bytes.withUnsafeBytes { bytes in
+                PQputCopyData(connection, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
+            }
+            guard sent == 1 else { throw failure() }
+        }
+    }
+
+    /// The connection's last error (`PQerrorMessage`), lost or not.
+    private func failure() -> PostgresError {
+        PostgresError(message: Self.message(PQerrorMessage(connection)), sqlState: nil, connectionLost: PQstatus(connection) == CONNECTION_BAD)
+    }
+
     /// Runs `sql` and hands its successful result to `read` before the result is freed.
     private func run<T>(_ sql: String, _ parameters: [PostgresParameter], _ read: (OpaquePointer?) -> T) throws(PostgresError) -> T {
         let values: [UnsafeMutablePointer<CChar>?] = parameters.map { parameter in
@@ -91,6 +135,11 @@ final class PostgresConnection {
             }
         }
         defer { PQclear(result) }
+        return try check(result, read)
+    }
+
+    /// `read` of `result` when it is a success, else the error it holds.
+    private func check<T>(_ result: OpaquePointer?, _ read: (OpaquePointer?) -> T) throws(PostgresError) -> T {
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
             return read(result)

@@ -12,6 +12,10 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable {
 
     /// SQLSTATE 42P01: the table does not exist.
     static let undefinedTable = "42P01"
+    /// SQLSTATE 23505: a row with the same key is there already.
+    static let uniqueViolation = "23505"
+    /// SQLSTATE 42501: the role may not do that.
+    static let insufficientPrivilege = "42501"
     /// SQLSTATE class 28: invalid authorization (a wrong password, an unknown role).
     var isAuthorizationFailure: Bool { sqlState?.hasPrefix("28") == true }
 }

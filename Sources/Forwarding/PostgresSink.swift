@@ -2,8 +2,8 @@ import Dispatch
 import ForwardingStatus
 
 /// The central PostgreSQL as a ``Sink``: each page one transaction (``CentralWriter`` for readings, ``HeartRateWriter``
-/// for heart-rate samples), acknowledged by COMMIT; a
-/// new session's schema version and gateway registration checked before anything is written (docs/forwarding.md).
+/// for heart-rate samples), acknowledged by COMMIT; a new session's schema version and gateway registration checked,
+/// and its page tables made, before anything is written (docs/forwarding.md).
 ///
 /// libpq's calls block until the server answers, so they run on a queue of their own: the forwarder's loop stays
 /// free meanwhile to ask cuffd for the next page and decode it while PostgreSQL writes this one. Unchecked
@@ -64,12 +64,14 @@ final class PostgresSink: Sink, @unchecked Sendable {
         }
     }
 
-    /// The open session, or a new one whose schema and registration are checked before anything is written.
+    /// The open session, or a new one whose schema and registration are checked, and its page tables made, before
+    /// anything is written.
     private func connected() throws -> PostgresConnection {
         if let database { return database }
         let database = try unlessUnreachable { try server.connect() }
         try unlessUnreachable { try CentralSchema.check(database) }
         try unlessUnreachable { try GatewayRegistration.check(writer.gateway, database) }
+        try unlessUnreachable { try CentralPage.prepare(database) }
         self.database = database
         return database
     }

@@ -26,9 +26,9 @@ struct HeartRateLayout {
         @inline(__always) get { rrStart &+ rrMinimum }
     }
 
-    /// The whole RR-Intervals in `bytes`, a frame of this layout at least ``required`` long.
+    /// The whole RR-Intervals in a frame of this layout `length` bytes long, at least ``required``.
     @inlinable @inline(__always)
-    func rrPairs(in bytes: UnsafeRawBufferPointer) -> Int {
-        (bytes.count &- rrStart) >> 1 & (0 &- rrMinimum >> 1)
+    func rrPairs(inFrameOf length: Int) -> Int {
+        (length &- rrStart) >> 1 & (0 &- rrMinimum >> 1)
     }
 }

@@ -10,7 +10,12 @@
 /// Bits 1–2: sensor contact; bits 5–7 RFU. The required length counts one RR-Interval when bit 4 is set,
 /// so an RR flag with no RR bytes is malformed (vector HRM-S5, Nordic's strict reading). An odd byte after
 /// the RR pairs is ignored and counted (WebBluetoothCG/web-bluetooth #493). ``RRIntervals`` keeps up to
-/// sixteen intervals inline; a longer list (large ATT MTU only) counts the rest in ``omittedRRIntervalCount``.
+/// sixteen intervals; a longer list (large ATT MTU only) counts the rest in ``omittedRRIntervalCount``.
+///
+/// A view of the frame: decoding checks the length the flags require — the only way a frame can be
+/// malformed — and keeps the frame's first ``HeartRateFrame/capacity`` bytes inline, which hold every field
+/// up to the sixteenth interval; each property reads its field from them when asked. So a decode is a
+/// length check and five word moves, with nothing allocated; a reader of every field pays for each once.
 public struct HeartRateMeasurement: Hashable, Sendable, GATTCharacteristicValue {
     public static let characteristic = HealthCharacteristic.heartRateMeasurement
 
@@ -24,23 +29,23 @@ public struct HeartRateMeasurement: Hashable, Sendable, GATTCharacteristicValue 
         case detected
     }
 
-    // Stored widest first, so that no padding lies between the fields (a copy of the value moves none).
+    /// The frame as received, or as ``init(heartRate:sixteenBitValue:sensorContact:energyExpended:rrIntervals:reservedFlags:)``
+    /// would send it.
+    @usableFromInline var frame: HeartRateFrame
 
-    /// The RR-Intervals as read; empty when flag bit 4 is clear.
-    @usableFromInline var intervals: RRIntervals
-    /// Intervals the frame carried beyond ``RRIntervals/capacity`` (after the sixteen oldest); 0 normally.
-    public var omittedRRIntervalCount: Int
-    /// Bytes after the last whole field: ignored, and counted here.
-    public var trailingByteCount: Int
-    /// Beats per minute, unsigned (255 is a valid uint8 value).
-    public var heartRate: UInt16
-    /// The Energy Expended field as read; 0 when flag bit 3 is clear.
-    @usableFromInline var energyField: UInt16
-    /// The flags byte as received; the properties below read it.
-    @usableFromInline var flags: UInt8
+    @usableFromInline var flags: UInt8 { frame.byte(0) }
+    @usableFromInline var layout: HeartRateLayout { HeartRateLayout(flags: flags) }
+    /// The whole RR-Intervals the frame carried, kept or not.
+    var pairs: Int { layout.rrPairs(inFrameOf: frame.length) }
 
     /// True when the value was sent as uint16 (flag bit 0).
     public var isSixteenBitValue: Bool { flags & 0x01 != 0 }
+
+    /// Beats per minute, unsigned (255 is a valid uint8 value).
+    public var heartRate: UInt16 {
+        // uint8 or uint16: the high byte counts only when flag bit 0 says so.
+        UInt16(truncatingIfNeeded: frame.word(0) &>> 8) & (isSixteenBitValue ? 0xFFFF : 0x00FF)
+    }
 
     /// Flags bits 1–2.
     public var sensorContact: SensorContact {
@@ -55,10 +60,24 @@ public struct HeartRateMeasurement: Hashable, Sendable, GATTCharacteristicValue 
     public var reservedFlags: UInt8 { flags & 0xE0 }
 
     /// Kilojoules since the last reset (flag bit 3).
-    public var energyExpended: UInt16? { flags & 0x08 != 0 ? energyField : nil }
+    public var energyExpended: UInt16? {
+        flags & 0x08 != 0 ? UInt16(truncatingIfNeeded: frame.word(0) &>> ((2 &+ layout.sixteenBit) &* 8)) : nil
+    }
 
-    /// The RR-Intervals, oldest first; nil when flag bit 4 is clear.
-    public var rrIntervals: RRIntervals? { flags & 0x10 != 0 ? intervals : nil }
+    /// The RR-Intervals, oldest first (the first ``RRIntervals/capacity``); nil when flag bit 4 is clear.
+    public var rrIntervals: RRIntervals? {
+        guard flags & 0x10 != 0 else { return nil }
+        let kept = Swift.min(pairs, RRIntervals.capacity), start = layout.rrStart
+        return frame.withBytes { bytes in
+            kept <= 4 ? RRIntervals(bytes, from: start, upToFour: kept) : RRIntervals(bytes, from: start, fourOrMore: kept)
+        }
+    }
+
+    /// Intervals the frame carried beyond ``RRIntervals/capacity`` (after the sixteen oldest); 0 normally.
+    public var omittedRRIntervalCount: Int { Swift.max(0, pairs &- RRIntervals.capacity) }
+
+    /// Bytes after the last whole field: ignored, and counted here.
+    public var trailingByteCount: Int { frame.length &- layout.rrStart &- 2 &* pairs }
 
     /// A measurement to encode; the value goes out as uint16 when it does not fit a byte or when asked.
     public init(
@@ -70,60 +89,38 @@ public struct HeartRateMeasurement: Hashable, Sendable, GATTCharacteristicValue 
         case .notDetected: 0x04
         case .detected: 0x06
         }
-        flags = (sixteenBitValue || heartRate > UInt8.max ? 0x01 : 0) | contactBits | (energyExpended == nil ? 0 : 0x08)
+        let flags = (sixteenBitValue || heartRate > UInt8.max ? 0x01 : 0) | contactBits | (energyExpended == nil ? 0 : 0x08)
             | (rrIntervals == nil ? 0 : 0x10) | reservedFlags & 0xE0
-        self.heartRate = heartRate
-        energyField = energyExpended ?? 0
-        intervals = rrIntervals ?? RRIntervals([])
-        omittedRRIntervalCount = 0
-        trailingByteCount = 0
+        var writer = ByteWriter(capacity: HeartRateFrame.capacity)
+        writer.uint8(flags)
+        if flags & 0x01 != 0 { writer.uint16(heartRate) } else { writer.uint8(UInt8(heartRate)) }
+        if let energyExpended { writer.uint16(energyExpended) }
+        for interval in rrIntervals ?? RRIntervals([]) { writer.uint16(interval) }
+        frame = writer.bytes.withUnsafeBytes { HeartRateFrame($0) }
     }
 
     @inlinable @inline(__always)
     public init(decoding bytes: UnsafeRawBufferPointer) throws(GATTDecodingError) {
         guard _fastPath(!bytes.isEmpty) else { try throwTruncation(Self.characteristic, required: 2, actual: 0) }
-        let layout = HeartRateLayout(flags: bytes[0])
-        try requireLength(layout.required, of: bytes, for: Self.characteristic)
-        // Four intervals or fewer (a strap sends about one a beat, once a second) decode here; a longer list
-        // out of line, so that the registers its words need do not cost every frame a stack frame.
-        let pairs = layout.rrPairs(in: bytes)
-        if _fastPath(pairs <= 4) {
-            let intervals = RRIntervals(bytes, from: layout.rrStart, upToFour: pairs)
-            self.init(checked: bytes, layout: layout, pairs: pairs, intervals: intervals)
-        } else {
-            self.init(checkedLongList: bytes)
-        }
+        try requireLength(HeartRateLayout(flags: bytes[0]).required, of: bytes, for: Self.characteristic)
+        frame = HeartRateFrame(bytes)
     }
 
-    /// Decodes a frame already checked against the length its flags require, with more than four intervals.
-    @usableFromInline @inline(never)
-    init(checkedLongList bytes: UnsafeRawBufferPointer) {
-        let layout = HeartRateLayout(flags: bytes[0])
-        let pairs = layout.rrPairs(in: bytes)
-        let intervals = RRIntervals(bytes, from: layout.rrStart, fourOrMore: Swift.min(pairs, RRIntervals.capacity))
-        self.init(checked: bytes, layout: layout, pairs: pairs, intervals: intervals)
-    }
-
-    /// The fields of a frame already checked against `layout.required`, with its `pairs` RR-Intervals, the
-    /// first of which are `intervals`.
-    @inlinable @inline(__always)
-    init(checked bytes: UnsafeRawBufferPointer, layout: HeartRateLayout, pairs: Int, intervals: RRIntervals) {
-        flags = bytes[0]
-        // uint8 or uint16 without a branch: the high byte counts only when flag bit 0 says so.
-        heartRate = UInt16(bytes[1]) | UInt16(bytes[1 &+ layout.sixteenBit] & (0 &- (flags & 1))) << 8
-        var reader = ByteReader(bytes, offset: 2 &+ layout.sixteenBit)
-        energyField = layout.energyLength != 0 ? reader.uint16() : 0
-        self.intervals = intervals
-        omittedRRIntervalCount = pairs &- intervals.count
-        trailingByteCount = bytes.count &- layout.rrStart &- 2 &* pairs
-    }
-
+    /// The fields, as a frame without its omitted intervals and trailing bytes.
     public func encoded() -> [UInt8] {
-        var writer = ByteWriter(capacity: 5 + 2 * (rrIntervals?.count ?? 0))
-        writer.uint8(flags)
-        if isSixteenBitValue { writer.uint16(heartRate) } else { writer.uint8(UInt8(truncatingIfNeeded: heartRate)) }
-        if let energyExpended { writer.uint16(energyExpended) }
-        for interval in rrIntervals ?? RRIntervals([]) { writer.uint16(interval) }
-        return writer.bytes
+        frame.withBytes { Array($0.prefix(frame.length &- trailingByteCount &- 2 &* omittedRRIntervalCount)) }
+    }
+
+    /// The same fields: flags, value, energy, the intervals kept and the counts of the rest, whatever bytes a
+    /// frame carried after its last whole field or beyond its sixteenth interval.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.encoded() == rhs.encoded() && lhs.omittedRRIntervalCount == rhs.omittedRRIntervalCount
+            && lhs.trailingByteCount == rhs.trailingByteCount
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(encoded())
+        hasher.combine(omittedRRIntervalCount)
+        hasher.combine(trailingByteCount)
     }
 }

@@ -73,21 +73,30 @@ public enum ReadingColumns {
     }
 
     /// The distinct devices of a page, in order of first appearance, and each row's index among them: a page's
-    /// devices travel once (`devices`), its rows point into them (`device`).
+    /// devices travel once (`devices`), its rows point into them (`device`). A row with the device of the row before
+    /// it — most rows: a backlog is one cuff's, and a page's rows decoded by ``records(_:)`` share one dictionary per
+    /// device, which compares equal to itself without reading its entries — is not hashed again.
     public static func deviceTable(_ rows: [[String: String]]) -> (devices: [[String: String]], column: [Int64]) {
         var devices: [[String: String]] = []
         var deviceIndex: [[String: String]: Int64] = [:]
         var column: [Int64] = []
         column.reserveCapacity(rows.count)
+        var previous: (device: [String: String], index: Int64)?
         for device in rows {
-            if let index = deviceIndex[device] {
-                column.append(index)
+            if let previous, previous.device == device {
+                column.append(previous.index)
+                continue
+            }
+            let index: Int64
+            if let known = deviceIndex[device] {
+                index = known
             } else {
-                let index = Int64(devices.count)
+                index = Int64(devices.count)
                 devices.append(device)
                 deviceIndex[device] = index
-                column.append(index)
             }
+            column.append(index)
+            previous = (device, index)
         }
         return (devices, column)
     }

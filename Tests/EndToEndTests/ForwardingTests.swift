@@ -163,6 +163,24 @@ struct ForwardingTests {
         }
     }
 
+    @Test("A gateway role refused temporary tables, which each page is copied into: exit 77 and the GRANT that allows them; granted, every reading")
+    func temporaryTablesRefused() async throws {
+        try await withTeardown { teardown in
+            let forwarding = try await Self.migratedAndGranted(teardown)
+            #expect(try await forwarding.stack.cuffctl(["pair", Self.cuff]).status == 0)
+            // The role owns the database, so it holds the privilege itself besides PUBLIC's.
+            _ = try await forwarding.query("REVOKE TEMPORARY ON DATABASE health FROM PUBLIC, \(forwarding.role)")
+            let refused = try await forwarding.runForwarder(["--config", forwarding.configurationPath])
+            #expect(refused.status == 77, "\(refused.standardError)")
+            #expect(refused.standardError.contains("GRANT TEMPORARY ON DATABASE health TO \(forwarding.role)"), "\(refused.standardError)")
+            #expect(try await forwarding.query("SELECT count(*) FROM readings") == ["0"])
+
+            _ = try await forwarding.query("GRANT TEMPORARY ON DATABASE health TO \(forwarding.role)")
+            try forwarding.startForwarder()
+            try await forwarding.waitUntilCentralMatchesGateway()
+        }
+    }
+
     @Test("verify-full with the test CA's certificate: TLS, and every reading; another CA or another host name: refused, nothing written")
     func verifiedTLS() async throws {
         try await withTeardown { teardown in
