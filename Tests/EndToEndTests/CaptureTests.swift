@@ -25,13 +25,13 @@ struct CaptureTests {
 
     @Test("captured while paired and measuring, replayed by cuff-sim: the other cuffd stores the same readings; no address or serial in the file")
     func captureAndReplay() async throws {
-        let stack = try await Stack.make(scenario: "one-cuff.json")
+        let stack = try await Stack.make(scenario: "one-cuff.json", manualStart: true)
         try await stack.startDaemon()
         let file = stack.directory.appendingPathComponent("capture.json")
         let capture = try stack.startCuffctl(["capture", Self.cuff, "--seconds", "12", "--output", file.path], log: "capture.log")
         let pair = try await stack.cuffctl(["pair", Self.cuff])
         #expect(pair.status == 0, "\(pair.error)")
-        #expect(try await stack.cuffctl(["start", Self.cuff, "--timeout", "30"]).status == 0)
+        #expect(try await stack.measure(Self.cuff).status == 0)
         #expect(try await offCooperativePool { capture.waitForExit() } == 0, "\(stack.text("capture.log"))")
         let original = try await stack.readings()
         #expect(original.count == 2)

@@ -36,9 +36,10 @@ final class MQTTForwardingStack<Broker: MQTTTestBroker>: @unchecked Sendable {
     static var binary: String { Stack.binaries.appendingPathComponent("cuff-forward").path }
 
     /// cuffd over `scenario` on a private bus, forward.conf for `broker` at `mqtt://` (``writeConfiguration(password:url:caFile:clientCertificate:)``
-    /// can change it before cuff-forward starts), and the subscriber.
+    /// can change it before cuff-forward starts), and the subscriber. A cuff measures when the test presses START
+    /// (``Stack/measure(_:_:as:)``), so nothing reaches the store unasked.
     static func make(scenario: String, broker: Broker) async throws -> MQTTForwardingStack {
-        let forwarding = MQTTForwardingStack(stack: try await Stack.make(scenario: scenario), broker: broker)
+        let forwarding = MQTTForwardingStack(stack: try await Stack.make(scenario: scenario, manualStart: true), broker: broker)
         try FileManager.default.createDirectory(at: forwarding.directory.appendingPathComponent("state"), withIntermediateDirectories: false)
         try forwarding.writeConfiguration(password: broker.password, url: "mqtt://\(broker.host):\(broker.port)", caFile: nil)
         try forwarding.startSubscriber()

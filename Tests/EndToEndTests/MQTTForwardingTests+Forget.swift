@@ -47,7 +47,7 @@ extension MQTTForwardingTests {
 
             let removed = forwarding.seen().count
             #expect(try await forwarding.stack.cuffctl(["pair", Self.cuff]).status == 0)
-            #expect(try await forwarding.stack.cuffctl(["start", Self.cuff, "--timeout", "30"]).status == 0)
+            #expect(try await forwarding.stack.measure(Self.cuff).status == 0)
             try await forwarding.wait("the entities back") { seen in
                 topics.isSubset(of: Set(seen.dropFirst(removed).filter { !$0.payload.isEmpty }.map(\.topic)))
             }

@@ -107,7 +107,7 @@ struct MQTTForwardingTests {
         try await withTeardown { teardown in
             let forwarding = try await Self.caughtUp(teardown)
             try await offCooperativePool { forwarding.broker.stop() }
-            #expect(try await forwarding.stack.cuffctl(["start", Self.cuff, "--timeout", "30"]).status == 0)
+            #expect(try await forwarding.stack.measure(Self.cuff).status == 0)
             try await forwarding.stack.wait(for: "the MQTT broker is unreachable", in: "forward.log")
             // Another attempt while the broker is down, for the outage to be logged once over several.
             try await forwarding.stack.waitUntilRetried(status: forwarding.statusPath)
@@ -145,7 +145,7 @@ struct MQTTForwardingTests {
             let before = Set(try await forwarding.stack.readings().compactMap { $0["syncIdentifier"] as? String })
 
             relay.hold()
-            #expect(try await forwarding.stack.cuffctl(["start", Self.cuff, "--timeout", "30"]).status == 0)
+            #expect(try await forwarding.stack.measure(Self.cuff).status == 0)
             let fresh = try #require(try await forwarding.stack.readings().compactMap { $0["syncIdentifier"] as? String }.first { !before.contains($0) })
             // cuff-forward has sent the fresh reading's PUBLISH, which no PUBACK answers.
             try await relay.waitUntilHeld()
