@@ -10,20 +10,22 @@ struct MQTTForwardingTests {
     static let cuff = "E8:2A:44:10:3C:5D"
 
     /// The broker, cuffd with cuff-sim, the subscriber; cuffd started and the cuff paired, so its records are stored.
+    /// `edits` change stored-records.json.
     static func paired(
-        _ teardown: Teardown, password: String? = nil, tls: Bool = false, requireCertificate: Bool = false, acl: String? = nil
+        _ teardown: Teardown, edits: [String: String] = [:], password: String? = nil, tls: Bool = false, requireCertificate: Bool = false,
+        acl: String? = nil
     ) async throws -> MQTTForwardingStack<MosquittoBroker> {
         let forwarding = try await MQTTForwardingStack<MosquittoBroker>.make(
-            scenario: "stored-records.json", password: password, tls: tls, requireCertificate: requireCertificate, acl: acl)
+            scenario: "stored-records.json", edits: edits, password: password, tls: tls, requireCertificate: requireCertificate, acl: acl)
         teardown.add { forwarding.broker.remove() }
         try await forwarding.stack.startDaemon()
         #expect(try await forwarding.stack.cuffctl(["pair", Self.cuff]).status == 0)
         return forwarding
     }
 
-    /// ``paired(_:password:tls:)``, and cuff-forward started and caught up: every reading seen by the subscriber.
-    static func caughtUp(_ teardown: Teardown) async throws -> MQTTForwardingStack<MosquittoBroker> {
-        let forwarding = try await paired(teardown)
+    /// ``paired(_:edits:password:tls:requireCertificate:acl:)``, and cuff-forward started and caught up: every reading seen by the subscriber.
+    static func caughtUp(_ teardown: Teardown, edits: [String: String] = [:]) async throws -> MQTTForwardingStack<MosquittoBroker> {
+        let forwarding = try await paired(teardown, edits: edits)
         try forwarding.startForwarder()
         try await forwarding.waitForEveryReading()
         return forwarding
