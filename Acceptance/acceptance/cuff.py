@@ -28,7 +28,7 @@ from bumble.transport.common import AsyncPipeSink
 from .cuff_clock import CuffClock
 from .events import emit
 from .gatt_layout import GattLayout
-from . import omron, qardio_arm
+from . import a_and_d, omron, qardio_arm
 from .omron import OmronMemory
 from .qardio_arm import VendorControl
 from .record_access import RecordAccess
@@ -53,8 +53,10 @@ class DisplayedPasskey(PairingDelegate):
 
 
 def advertising_data(cuff: Cuff) -> bytes:
-    """Flags (LE General Discoverable, no BR/EDR), the 16-bit service UUIDs, appearance, name. An Omron cuff
-    advertises its 128-bit service instead, and its name shortened to what the 31 bytes leave (8 characters):
+    """Flags (LE General Discoverable, no BR/EDR), the 16-bit service UUIDs, appearance (where the name leaves room),
+    manufacturer data (its company identifier alone, when the scenario names one), name. An Omron cuff, and an
+    A&D cuff in cooperation mode, advertise a 128-bit service instead, and the name shortened to what the 31 bytes
+    leave (8 characters):
     Bumble's controller answers a scan request with the advertising data again, so a scan response cannot
     carry the rest; cuffd then finds the model in the Model Number String (docs/omron.md §6)."""
     flags = bytes([2, 0x01, 0x06])
@@ -62,14 +64,18 @@ def advertising_data(cuff: Cuff) -> bytes:
     if cuff.vendor == 'omronModern':
         return (flags + bytes([3, 0x03]) + bytes.fromhex(omron.MODERN_SERVICE)[::-1]
                 + bytes([len(name) + 1, 0x09]) + name)
-    if cuff.vendor == 'omron':
+    if cuff.vendor == 'omron' or cuff.cooperation_mode:
+        service = omron.SERVICE if cuff.vendor == 'omron' else a_and_d.SERVICE
         short = name[:31 - len(flags) - 18 - 2]
-        return (flags + bytes([17, 0x07]) + bytes.fromhex(omron.SERVICE.replace('-', ''))[::-1]
+        return (flags + bytes([17, 0x07]) + bytes.fromhex(service.replace('-', ''))[::-1]
                 + bytes([len(short) + 1, 0x09 if short == name else 0x08]) + short)
     uuids = b''.join(bytes.fromhex(u)[::-1] for u in cuff.services)
-    return (flags + bytes([len(uuids) + 1, 0x03]) + uuids
-            + bytes([3, 0x19]) + APPEARANCE_BLOOD_PRESSURE_ARM.to_bytes(2, 'little')
-            + bytes([len(name) + 1, 0x09]) + name)
+    manufacturer = b'' if cuff.manufacturer_id is None else bytes([3, 0xFF]) + cuff.manufacturer_id.to_bytes(2, 'little')
+    appearance = bytes([3, 0x19]) + APPEARANCE_BLOOD_PRESSURE_ARM.to_bytes(2, 'little')
+    rest = manufacturer + bytes([len(name) + 1, 0x09]) + name
+    data = flags + bytes([len(uuids) + 1, 0x03]) + uuids
+    # A long name (an A&D UA-651BLE's) leaves no room for the appearance within the 31 bytes.
+    return data + (appearance if len(data) + len(appearance) + len(rest) <= 31 else b'') + rest
 
 
 class EmulatedCuff:
@@ -78,7 +84,7 @@ class EmulatedCuff:
         self.restart_bluez = restart_bluez
         controller = Controller(spec.name, link=link, public_address=spec.address)
         self.device = Device(name=spec.name, host=Host(controller, AsyncPipeSink(controller)))
-        self.clock = CuffClock(spec.clock.start if spec.clock else None) if '1805' in spec.services else None
+        self.clock = CuffClock(spec.clock.start if spec.clock else None) if '1805' in spec.services or spec.date_time_clock else None
         self.record_access = RecordAccess(spec, lambda uuid, value: self.send(uuid, value, indicate=True, kind='racp'),
                                           lambda uuid: uuid in self.subscribed)
         self.vendor_control = VendorControl(
@@ -90,6 +96,7 @@ class EmulatedCuff:
         self.connection = None
         self.subscribed: set[str] = set()
         self.leaving = False          # the cuff drops the link itself: stay quiet afterwards
+        self.switched_off = False     # a RACP write switched it off (switchesOffOnRecordRequest): never advertises again
         self.timeline_task: asyncio.Task | None = None
         self.trigger = '2A35' if '1810' in spec.services else '2A37'
         self.device.on('connection', self._connected)
@@ -109,6 +116,9 @@ class EmulatedCuff:
                              identity_address_type=PairingConfig.AddressType.PUBLIC)
 
     async def advertise(self):
+        if self.switched_off:
+            emit('switched-off', self.spec.address, advertising=False)
+            return
         if self.connection is None and not self.device.is_advertising:
             await self.device.start_advertising(
                 own_address_type=hci.OwnAddressType.PUBLIC, advertising_data=advertising_data(self.spec),
@@ -174,7 +184,25 @@ class EmulatedCuff:
         emit('clock-set', self.spec.address, value=value.hex(), shows=shows.isoformat(),
              local=datetime.datetime.now().isoformat())
 
+    def write_date_time(self, connection, value: bytes):
+        shows = self.clock.set_date_time(value)
+        emit('clock-set', self.spec.address, value=value.hex(), shows=shows.isoformat(),
+             local=datetime.datetime.now().isoformat(), characteristic='2A08')
+
+    def write_a_and_d(self, connection, value: bytes):
+        """A&D's command characteristic: the disconnect request ends the link once the write is answered."""
+        emit('a-and-d-command', self.spec.address, value=value.hex())
+        if value == a_and_d.DISCONNECT_REQUEST and self.connection is connection:
+            self.leaving = True
+            asyncio.ensure_future(connection.disconnect())
+
     def write_record_access(self, connection, value: bytes):
+        if self.spec.switches_off_on_record_request:
+            # A Beurer BM48 switches itself off when asked for its history (docs/reference/GATT-HEALTH.md §13.9).
+            emit('switched-off', self.spec.address, value=value.hex())
+            self.switched_off = self.leaving = True
+            asyncio.ensure_future(connection.disconnect())
+            return
         self.record_access.write(value)
 
     def write_vendor_control(self, connection, value: bytes):

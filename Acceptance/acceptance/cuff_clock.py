@@ -1,6 +1,7 @@
-"""The cuff's own clock on Current Time 0x2A2B (docs/reference/GATT-HEALTH.md §10; Current Time Service 1.1 §3.1), as
-cuff-sim keeps it (Sources/CuffSimulation/Emulator/CuffClock.swift): a wall clock without a zone that
-runs on from the scenario's `clock.start` (or this machine's local time) and from each write.
+"""The cuff's own clock on Current Time 0x2A2B (docs/reference/GATT-HEALTH.md §10; Current Time Service 1.1 §3.1), or
+on a Date Time 0x2A08 an A&D cuff takes (§13.8), as cuff-sim keeps it (Sources/CuffSimulation/Emulator/CuffClock.swift):
+a wall clock without a zone that runs on from the scenario's `clock.start` (or this machine's local time) and from
+each write.
 
 A value is the Date Time, the ISO day of week (1 Monday … 7 Sunday), Fractions256 and the Adjust Reason
 of the last write. A write must be 10 bytes (else ATT "Invalid Attribute Value Length") and a known
@@ -43,4 +44,17 @@ class CuffClock:
         self.shown = written + datetime.timedelta(seconds=value[8] / 256)
         self.set_at = time.monotonic()
         self.adjust_reason = value[9]
+        return self.shown
+
+    def set_date_time(self, value: bytes) -> datetime.datetime:
+        """Sets the clock from a written Date Time (7 bytes, else "Invalid Attribute Value Length"; a known calendar
+        time, else "Value Not Allowed"); returns what it shows then."""
+        if len(value) != gatt_time.LENGTH:
+            raise ATT_Error(ErrorCode.INVALID_ATTRIBUTE_LENGTH)
+        written = gatt_time.decode(value)
+        if written is None:
+            raise ATT_Error(ErrorCode.VALUE_NOT_ALLOWED)
+        self.shown = written
+        self.set_at = time.monotonic()
+        self.adjust_reason = 0x01
         return self.shown

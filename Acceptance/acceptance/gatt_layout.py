@@ -9,7 +9,7 @@ from bumble.att import Attribute
 from bumble.gatt import (GATT_CLIENT_CHARACTERISTIC_CONFIGURATION_DESCRIPTOR, Characteristic,
                          CharacteristicValue, Descriptor, Service)
 
-from . import omron, qardio_arm
+from . import a_and_d, omron, qardio_arm
 from .gatt_handles import add_at_handles
 from .scenario import Cuff
 
@@ -24,13 +24,15 @@ OMRON_RECEIVE_HANDLES = (0x0360, 0x0370, 0x0380, 0x0390)
 
 # The services whose characteristics a cuff that pairs protects (cuff-sim's `GattLayout.protectedServices`):
 # measurements, records, control points and the clock; Device Information and Battery stay open.
-PROTECTED = {'1810', '180D', '1805', omron.SERVICE, omron.MODERN_SERVICE}
+PROTECTED = {'1810', '180D', '1805', omron.SERVICE, omron.MODERN_SERVICE, a_and_d.SERVICE}
 
 
 class Behaviour(Protocol):
     """What the cuff does when the host reads its clock or writes one of its control points."""
     def read_clock(self, connection) -> bytes: ...
     def write_clock(self, connection, value: bytes) -> None: ...
+    def write_date_time(self, connection, value: bytes) -> None: ...
+    def write_a_and_d(self, connection, value: bytes) -> None: ...
     def write_record_access(self, connection, value: bytes) -> None: ...
     def write_vendor_control(self, connection, value: bytes) -> None: ...
     def write_omron_unlock(self, connection, value: bytes) -> None: ...
@@ -70,6 +72,10 @@ class GattLayout:
         if cuff.vendor == 'omronModern':
             self.service = omron.MODERN_SERVICE
             self.services.append(Service(omron.MODERN_SERVICE, self._omron_modern()))
+        if cuff.vendor == 'aAndD':
+            self.service = a_and_d.SERVICE
+            self.services.append(Service(a_and_d.SERVICE, [self._make(
+                a_and_d.COMMAND, P.WRITE, CharacteristicValue(write=self.behaviour.write_a_and_d))]))
 
     def add_to(self, device):
         """The services into the device's GATT server; Omron's last, at its handles."""
@@ -96,7 +102,7 @@ class GattLayout:
 
     def _blood_pressure(self, cuff: Cuff):
         """With `records` a BPS 1.1 cuff: Enhanced BPM 0x2B34, Blood Pressure Record 0x2B36, RACP 0x2A52;
-        with `vendor` the QardioArm control point."""
+        with `vendor` the QardioArm control point; with a Date Time clock its write-only 0x2A08 (A&D)."""
         characteristics = [self._make('2A35', P.INDICATE), self._make('2A36', P.NOTIFY),
                            self._make('2A49', P.READ, cuff.feature)]
         if cuff.records is not None:
@@ -106,6 +112,8 @@ class GattLayout:
         if cuff.vendor == 'qardioArm':
             characteristics.append(self._make(qardio_arm.UUID, P.WRITE | P.NOTIFY,
                                               CharacteristicValue(write=self.behaviour.write_vendor_control)))
+        if cuff.date_time_clock:
+            characteristics.append(self._make('2A08', P.WRITE, CharacteristicValue(write=self.behaviour.write_date_time)))
         return characteristics
 
     def _omron(self):

@@ -48,9 +48,11 @@ class Record:
 
 @dataclass(frozen=True)
 class Clock:
-    """The cuff's clock on 0x2A2B: its wall-clock time when the radio starts, and whether it may be set."""
+    """The cuff's clock: its wall-clock time when the radio starts, whether it may be set, and where — Current
+    Time 0x2A2B, or a write-only Date Time 0x2A08 in 0x1810 (A&D)."""
     start: datetime.datetime
     writable: bool
+    characteristic: str = "2A2B"
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,14 @@ class Cuff:
     vendor: str | None = None                      # qardioArm | omron | omronModern
     on_start: tuple[Step, ...] = ()
     omron: dict | None = None                      # with vendor omron(Modern): model, pairingMode, users, corruptReads, refusesToken (omron.py)
+    cooperation_mode: bool = False                 # with vendor aAndD: it advertises A&D's service (a_and_d.py)
+    switches_off_on_record_request: bool = False   # with records: a RACP write switches the cuff off (Beurer BM48)
+    manufacturer_id: int | None = None             # the company identifier of its manufacturer data (Medisana: 18498)
+
+    @property
+    def date_time_clock(self) -> bool:
+        """The clock is set through a Date Time 0x2A08 in 0x1810 (A&D) rather than Current Time."""
+        return self.clock is not None and self.clock.characteristic == '2A08'
 
     @property
     def clock_writable(self) -> bool:
@@ -179,7 +189,10 @@ def _cuff(document: dict, path: str) -> Cuff:
         clock=_clock(document.get('clock'), f'{path}.clock'),
         vendor=_vendor(document, path),
         on_start=tuple(_step(s, f'{path}.onStart[{i}]') for i, s in enumerate(document.get('onStart', []))),
-        omron=_omron(document, path))
+        omron=_omron(document, path),
+        cooperation_mode=bool(document.get('aAndD', {}).get('cooperationMode', False)),
+        switches_off_on_record_request=bool(document.get('switchesOffOnRecordRequest', False)),
+        manufacturer_id=document.get('manufacturerID'))
 
 
 def _records(document: dict, path: str) -> tuple[Record, ...] | None:
@@ -197,13 +210,16 @@ def _clock(document: dict | None, path: str) -> Clock | None:
         start = datetime.datetime.fromisoformat(_field(document, 'start', str, path))
     except ValueError:
         raise ScenarioError(f'{path}.start', 'not a time like 2021-01-01T00:00:00') from None
-    return Clock(start, bool(document.get('writable', True)))
+    characteristic = str(document.get('characteristic', '2A2B')).upper()
+    if characteristic not in ('2A2B', '2A08'):
+        raise ScenarioError(f'{path}.characteristic', f'{characteristic!r} is not 2A2B or 2A08')
+    return Clock(start, bool(document.get('writable', True)), characteristic)
 
 
 def _vendor(document: dict, path: str) -> str | None:
     vendor = document.get('vendor')
-    if vendor not in (None, 'qardioArm', 'omron', 'omronModern'):
-        raise ScenarioError(f'{path}.vendor', f'{vendor!r} is not qardioArm, omron or omronModern')
+    if vendor not in (None, 'qardioArm', 'omron', 'omronModern', 'aAndD'):
+        raise ScenarioError(f'{path}.vendor', f'{vendor!r} is not qardioArm, omron, omronModern or aAndD')
     return vendor
 
 

@@ -29,6 +29,9 @@ public struct Device: Hashable, Sendable {
     public var servicesResolved: Bool
     /// `RSSI`: signal strength of the last advertisement, while discovering.
     public var rssi: Int16?
+    /// `ManufacturerData`: the bytes after each company identifier, from the advertisements bluetoothd saw while
+    /// discovering (what some cuffs are told apart by, docs/compatibility.md).
+    public var manufacturerData: [UInt16: [UInt8]]
 
     /// Whether bluetoothd keeps the device after discovery ends: paired or trusted devices are not
     /// "temporary" (docs/reference/BLUEZ-DBUS.md §2).
@@ -37,14 +40,15 @@ public struct Device: Hashable, Sendable {
     /// A device with these properties, for a central that is not bluetoothd's mirror (an in-memory one in tests);
     /// `Alias` is the name, `Bonded` follows `Paired`.
     public init(
-        path: DBusObjectPath, id: DeviceID, name: String? = nil, uuids: [String] = [], paired: Bool = false, trusted: Bool = false,
-        connected: Bool = false, servicesResolved: Bool = false
+        path: DBusObjectPath, id: DeviceID, name: String? = nil, uuids: [String] = [], manufacturerData: [UInt16: [UInt8]] = [:],
+        paired: Bool = false, trusted: Bool = false, connected: Bool = false, servicesResolved: Bool = false
     ) {
         self.path = path
         self.id = id
         self.name = name
         alias = name
         self.uuids = uuids.map { $0.lowercased() }
+        self.manufacturerData = manufacturerData
         self.paired = paired
         bonded = paired
         self.trusted = trusted
@@ -68,5 +72,7 @@ public struct Device: Hashable, Sendable {
         connected = (try? properties.property("Connected", as: Bool.self)) ?? false
         servicesResolved = (try? properties.property("ServicesResolved", as: Bool.self)) ?? false
         rssi = try? properties.property("RSSI")
+        let companies = ((try? properties.property("ManufacturerData", as: [UInt16: DBusVariant].self)) ?? nil) ?? [:]
+        manufacturerData = companies.compactMapValues { try? $0.decode([UInt8].self) }
     }
 }

@@ -1,14 +1,18 @@
 import GATTHealth
 
-/// A cuff's clock, served on Current Time 0x2A2B (docs/reference/GATT-HEALTH.md §10): where it starts and whether a
-/// client may set it (CTS 1.1 makes writing optional, derdilla #439).
+/// A cuff's clock, served on Current Time 0x2A2B (docs/reference/GATT-HEALTH.md §10), or taken as a Date Time 0x2A08
+/// written into the Blood Pressure service (A&D, §13.8): where it starts and whether a client may set it (CTS 1.1 makes
+/// writing optional, derdilla #439).
 public struct ClockSpec: Decodable, Sendable, Equatable {
     /// The cuff's local wall-clock time when cuff-sim starts (`YYYY-MM-DDTHH:MM:SS`, no zone).
     public var start: DateTime
     /// Whether 0x2A2B has the `write` property; default true.
     public var writable: Bool
+    /// Where the clock is set: Current Time 0x2A2B (`"2A2B"`, the default; needs 1805), or a write-only Date Time
+    /// 0x2A08 in 0x1810 (`"2A08"`, needs 1810).
+    public var characteristic: HealthCharacteristic
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case start, writable }
+    enum CodingKeys: String, CodingKey, CaseIterable { case start, writable, characteristic }
 
     public init(from decoder: any Decoder) throws {
         try decoder.refuseUnknownKeys(CodingKeys.self)
@@ -20,6 +24,13 @@ public struct ClockSpec: Decodable, Sendable, Equatable {
         }
         self.start = start
         writable = try container.decodeIfPresent(Bool.self, forKey: .writable) ?? true
+        let named = try container.decodeIfPresent(String.self, forKey: .characteristic) ?? "2A2B"
+        guard let number = BluetoothUUID.shortNumber(named), let characteristic = HealthCharacteristic(rawValue: number),
+              [.currentTime, .dateTime].contains(characteristic) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .characteristic, in: container, debugDescription: "\"\(named)\" is not 2A2B (Current Time) or 2A08 (Date Time)")
+        }
+        self.characteristic = characteristic
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS` into a known calendar time; nil for anything else.

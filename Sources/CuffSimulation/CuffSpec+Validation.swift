@@ -23,8 +23,15 @@ extension CuffSpec {
         }
         try validateSteps(timeline, path: path + ".timeline")
         try validateRecords(feature: feature, path: path)
-        try require(.currentTime, for: clock != nil, path: path + ".clock")
-        try require(.bloodPressure, for: vendor == .qardioArm, path: path + ".vendor")
+        try require(.currentTime, for: clock?.characteristic == .currentTime, path: path + ".clock")
+        try require(.bloodPressure, for: clock?.characteristic == .dateTime, path: path + ".clock.characteristic")
+        try require(.bloodPressure, for: vendor == .qardioArm || vendor == .aAndD, path: path + ".vendor")
+        guard !switchesOffOnRecordRequest || records != nil else {
+            throw ScenarioError(path: path + ".switchesOffOnRecordRequest", message: "needs records")
+        }
+        guard aAndD == nil || vendor == .aAndD else {
+            throw ScenarioError(path: path + ".aAndD", message: "needs \"vendor\": \"aAndD\"")
+        }
         guard onStart.isEmpty || vendor == .qardioArm else {
             throw ScenarioError(path: path + ".onStart", message: "needs a vendor protocol that can start a measurement (\"vendor\": \"qardioArm\")")
         }
@@ -34,9 +41,12 @@ extension CuffSpec {
         }
     }
 
-    /// The services the cuff advertises (Device1 `UUIDs`): its SIG services, and Omron's when it speaks it.
+    /// The services the cuff advertises (Device1 `UUIDs`): its SIG services, Omron's when it speaks it, and A&D's in
+    /// cooperation mode.
     public var advertisedUUIDs: [String] {
-        recorded?.uuids ?? services.map(\.uuid) + (omron.map { [$0.model.stack.serviceUUID] } ?? [])
+        recorded?.uuids
+            ?? services.map(\.uuid) + (omron.map { [$0.model.stack.serviceUUID] } ?? [])
+            + (aAndD?.cooperationMode == true ? [AAndDService.uuid] : [])
     }
 
     /// `hex` decoded as `type`, or the decoder's reason at `path`.

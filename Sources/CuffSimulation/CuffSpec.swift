@@ -7,6 +7,9 @@ public struct CuffSpec: Decodable, Sendable, Equatable {
     public var address: BluetoothAddress
     /// The advertised name (Device1 `Name`).
     public var name: String
+    /// The company identifier of the manufacturer data it advertises (Device1 `ManufacturerData`, with no bytes after
+    /// it), e.g. 18498 (0x4842) for a Medisana cuff; nil for none.
+    public var manufacturerID: UInt16?
     /// 16-bit service UUIDs the cuff advertises and exposes (`1810`, `180D`, `180A`, …).
     public var services: [HealthService]
     public var pairing: PairingRequirement
@@ -33,13 +36,18 @@ public struct CuffSpec: Decodable, Sendable, Equatable {
     public var onStart: [TimelineStep]
     /// An Omron cuff's model and memory (`"vendor": "omron"`, docs/omron.md).
     public var omron: OmronSpec?
+    /// An A&D cuff's advertised state (`"vendor": "aAndD"`).
+    public var aAndD: AAndDSpec?
+    /// The cuff switches itself off when a client writes its Record Access Control Point, as a Beurer BM48 does when
+    /// asked for its history (docs/reference/GATT-HEALTH.md §13.9): the link ends and it never advertises again.
+    public var switchesOffOnRecordRequest: Bool
     /// A cuff of the `recorded` kind: the GATT database and conversation a capture recorded, played back as they were
     /// (docs/cuff-sim.md, "Recorded cuffs"); nil for a cuff the other fields describe.
     public var recorded: RecordedCuff?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case address, name, services, pairing, bonded, deviceInformation, feature, storedRecords, timeline, records,
-            recordSegmentSize, clock, vendor, onStart, omron, recorded
+        case address, name, manufacturerID, services, pairing, bonded, deviceInformation, feature, storedRecords, timeline, records,
+            recordSegmentSize, clock, vendor, onStart, omron, aAndD, switchesOffOnRecordRequest, recorded
     }
 
     /// What a recorded cuff takes beside `recorded`: who it is and how it pairs; its database and conversation are the
@@ -53,6 +61,7 @@ public struct CuffSpec: Decodable, Sendable, Equatable {
         name = try container.decode(String.self, forKey: .name)
         pairing = try container.decodeIfPresent(PairingRequirement.self, forKey: .pairing) ?? .none
         bonded = try container.decodeIfPresent(Bool.self, forKey: .bonded) ?? false
+        manufacturerID = try container.decodeInteger(UInt16.self, forKey: .manufacturerID)
         recorded = try container.decodeIfPresent(RecordedCuff.self, forKey: .recorded)
         if recorded != nil {
             if let other = container.allKeys.sorted(by: { $0.stringValue < $1.stringValue }).first(where: { !Self.recordedKeys.contains($0) }) {
@@ -60,6 +69,7 @@ public struct CuffSpec: Decodable, Sendable, Equatable {
                     forKey: other, in: container, debugDescription: "a recorded cuff's services and conversation are in \"recorded\"; not beside it")
             }
             (services, feature, storedRecords, timeline, onStart) = ([], HexValue(bytes: [0, 0]), [], [], [])
+            switchesOffOnRecordRequest = false
             return
         }
         let serviceNames = try container.decode([String].self, forKey: .services)
@@ -81,6 +91,8 @@ public struct CuffSpec: Decodable, Sendable, Equatable {
         vendor = try container.decodeIfPresent(VendorProtocol.self, forKey: .vendor)
         onStart = try container.decodeIfPresent([TimelineStep].self, forKey: .onStart) ?? []
         omron = try container.decodeIfPresent(OmronSpec.self, forKey: .omron)
+        aAndD = try container.decodeIfPresent(AAndDSpec.self, forKey: .aAndD)
+        switchesOffOnRecordRequest = try container.decodeIfPresent(Bool.self, forKey: .switchesOffOnRecordRequest) ?? false
     }
 }
 

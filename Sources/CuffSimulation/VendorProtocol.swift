@@ -8,4 +8,7 @@ public enum VendorProtocol: String, Decodable, Sendable, Equatable {
     /// Omron's newer service 0xFE4A (docs/omron.md §1–§3): whole packets on one channel each way, a token unlock
     /// on the models that need one; the cuff's `omron` object names a 0xFE4A model and its memory.
     case omronModern
+    /// A&D's own service beside 0x1810 (docs/reference/GATT-HEALTH.md §13.8): its command characteristic takes the
+    /// disconnect request; the cuff's `aAndD` object says whether it advertises in cooperation mode.
+    case aAndD
 }

@@ -7,6 +7,7 @@ extension Configuration {
         var gateway = GatewayConfiguration()
         gateway.adapter = adapter
         gateway.clockSync = clockSync
+        gateway.heartRateFlushInterval = .seconds(heartRateFlushInterval)
         gateway.users = userDirectory
         gateway.knownCuffs = Set(cuffs.map(\.address))
         for cuff in cuffs {

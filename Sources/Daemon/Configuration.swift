@@ -39,6 +39,12 @@ public struct Configuration: Equatable, Sendable {
 
     /// The SQLite store.
     public var storePath = "/var/lib/cuffd/health.sqlite"
+    /// Seconds a heart-rate value waits in memory before its batch is committed (docs/configuration.md, "Heart-rate
+    /// values and the SD card": the bytes written per value against the values a power cut loses).
+    public var heartRateFlushInterval = 60
+    /// What `HeartRateFlushInterval` may be: a second at least (a commit per value), a batch a sensor's 1 Hz fills
+    /// below the Gateway's full batch (1 000 values, docs/gateway.md "Heart rate") at most.
+    public static let heartRateFlushIntervals = 1...900
     /// The adapter to use (`hci0` or its address); nil for the first powered one.
     public var adapter: String?
     /// Whether to set cuffs' clocks through Current Time where they allow it.
@@ -71,8 +77,9 @@ public struct Configuration: Equatable, Sendable {
             let reader = SectionReader(section: section, file: file)
             switch section.header {
             case "Store":
-                try reader.allow(["Path"])
+                try reader.allow(["Path", "HeartRateFlushInterval"])
                 if let path = try reader.path("Path") { storePath = path }
+                if let interval = try reader.seconds("HeartRateFlushInterval", in: Self.heartRateFlushIntervals) { heartRateFlushInterval = interval }
             case "Bluetooth":
                 try reader.allow(["Adapter"])
                 adapter = try reader.adapter("Adapter")

@@ -1,4 +1,5 @@
 import BlueZ
+import CLinux
 import DBus
 import Foundation
 import GATTHealth
@@ -128,11 +129,21 @@ public final class Daemon: Service, Sendable {
             log: GatewayLog(detail: configuration.journalDetail, logger: logger), logger: logger, events: events)
     }
 
+    /// How long after READY start-up's code is dropped from memory: what follows READY (the journal's first entries,
+    /// the control API's and the buses' tasks) runs within a fraction of a second of it.
+    static let settling: Duration = .seconds(2)
+
     public func run() async throws {
         let status = await statusLine()
         await api.setStatus(status)
         notifier.ready(status: status)
         logger.notice("cuffd ready: \(status)")
+        // What start-up ran (argument parsing, the store's migrations, the first calls to bluetoothd) leaves memory
+        // until it runs again, once the work that follows READY is done (Benchmarks/RESULTS.md, "On a small board").
+        Task {
+            try? await Task.sleep(for: Self.settling)
+            _ = cuffd_release_executable_pages()
+        }
         let busEvents = [connection.events(), bluetoothConnection.events()]
         try await withThrowingTaskGroup(of: Bool.self) { group in
             // Each task says whether its end is the daemon's end: the shutdown sequence, or a lost bus.
@@ -180,6 +191,10 @@ public final class Daemon: Service, Sendable {
                 let status = await statusLine()
                 notifier.status(status)
                 await api.setStatus(status)
+            case .session(_, .stateChanged(.disconnected)), .session(_, .heartRatesStored):
+                // A link's code — its provisioning, decoding, commits — leaves memory with the link, as start-up's does;
+                // while a sensor streams, what a batch's commit ran leaves with each batch.
+                _ = cuffd_release_executable_pages()
             default:
                 break
             }

@@ -58,7 +58,8 @@ public struct GatewayLog: Sendable {
         case let .recordsDownloaded(address, count) where detail != .readings:
             logger.info("Cuff \(address): \(count) stored record\(count == 1 ? "" : "s") downloaded")
         case let .clockSynchronized(address, offset, written) where detail != .readings:
-            logger.info("Cuff \(address): clock was \(offset) off\(written ? "; set to local time" : "")")
+            let shown = offset.map { "clock was \($0) off" } ?? "clock cannot be read"
+            logger.info("Cuff \(address): \(shown)\(written ? "; set to local time" : "")")
         case let .measurementPhase(address, phase) where detail != .readings:
             logger.info("Cuff \(address): \(phase)")
         case .passkeyRequested(let address):

@@ -1,23 +1,16 @@
 /// Known deviations of real cuffs from the Blood Pressure Measurement layout, kept apart from the
-/// spec decoder: a quirk is looked up once per device (by its advertised name), never per field.
+/// spec decoder: a quirk is looked up once per device (by its advertised name, in ``CuffCatalog``), never per field.
 public enum BloodPressureQuirk: String, CaseIterable, Hashable, Sendable {
     /// Pulse Rate and Measurement Status sent most significant byte first, and a User ID byte sent
     /// although flag bit 3 is clear. Seen on a Beurer BM85 (derdilla/blood-pressure-monitor-fl PR #735
     /// "Add quirks for some Beurer devices", PR #737; vectors BPM-R4…R7); the same project's
-    /// `isKnownBigEndianDevice` also names the BM48 and the ELITE900.
+    /// `isKnownBigEndianDevice` named the BM48 and the ELITE900 too, untested, until PR #740 took them out again.
     case beurerByteSwapped
 
-    /// Advertised-name fragments of the devices known to have each quirk (docs/reference/GATT-HEALTH.md §13.5).
-    public static let table: [(nameFragment: String, quirk: BloodPressureQuirk)] = [
-        ("BM48", .beurerByteSwapped),
-        ("BM85", .beurerByteSwapped),
-        ("ELITE900", .beurerByteSwapped),
-    ]
-
-    /// The quirk of a device advertising as `name`, or nil for a device that follows the spec.
+    /// The quirk of a device advertising as `name`: its model's in ``CuffCatalog`` (docs/reference/GATT-HEALTH.md
+    /// §13.5), or nil for a device that follows the spec.
     public static func forAdvertisedName(_ name: String) -> BloodPressureQuirk? {
-        let upper = name.uppercased()
-        return table.first { upper.contains($0.nameFragment) }?.quirk
+        CuffCatalog.recognise(CuffAdvertisement(name: name))?.measurementQuirk
     }
 
     /// Finds a quirk by its name (`beurerByteSwapped` or `beurer-byte-swapped`).

@@ -32,7 +32,8 @@ extension CuffGateway {
         identity.name = device.name ?? identity.name
         let session = CuffSession(
             device: identity, users: configuration.users, store: store, quirk: configuration.quirkOverrides[address],
-            identified: known != nil, timeZone: configuration.timeZone, spool: spool, retry: configuration.storeRetry, clock: clock,
+            identified: known != nil, timeZone: configuration.timeZone, spool: spool, retry: configuration.storeRetry,
+            heartRateWindow: configuration.heartRateFlushInterval, clock: clock,
             laterEvents: { [weak self] events in await self?.publish(address, events) })
         state.collect(Cuff(device: device, session: session, identified: known != nil))
         await bluetooth.keepNotifying(device.id, uuids: subscribedCharacteristics)

@@ -4,9 +4,9 @@ import GATTHealth
 /// Scanning, pairing and forgetting cuffs (docs/reference/BLUEZ-DBUS.md §2, §5): what `cuffctl scan`, `pair` and
 /// `forget` ask for.
 extension CuffGateway {
-    /// Discovers cuffs (Blood Pressure or Heart Rate service) for `duration` and returns what was seen,
-    /// known cuffs and new ones alike.
-    public func scan(for duration: Duration) async throws(GatewayError) -> [Device] {
+    /// Discovers cuffs (the services the catalog's models and families advertise) for `duration` and returns what
+    /// was seen, known cuffs and new ones alike, each with what cuffd recognises it as (``CuffCatalog``).
+    public func scan(for duration: Duration) async throws(GatewayError) -> [ScannedCuff] {
         let adapter = try usableAdapter()
         do {
             try await bluetooth.startDiscovery(on: adapter.address, filter: Self.cuffFilter)
@@ -15,9 +15,7 @@ extension CuffGateway {
         }
         try? await clock.sleep(for: duration)
         await bluetooth.stopDiscovery(on: adapter.address)
-        return await bluetooth.devices.filter { device in
-            device.id.adapter == adapter.address && !Set(device.uuids).isDisjoint(with: Self.cuffFilter.uuids)
-        }
+        return await bluetooth.devices.filter { $0.id.adapter == adapter.address }.compactMap(ScannedCuff.init)
     }
 
     /// Pairs the cuff at `address` and trusts it, so it is auto-connected whenever it wakes, and returns once
@@ -50,6 +48,11 @@ extension CuffGateway {
         defer { broker.finished(address) }
         if await bluetooth.device(id) == nil { try await discover(id, within: timeout) }
         guard let device = await bluetooth.device(id) else { throw .unknownCuff(address) }
+        let model = CuffCatalog.recognise(device.advertisement)
+        if let model, case let .unsupported(why) = model.verdict {
+            // Refused before bluetoothd is asked anything: nothing to undo (docs/compatibility.md).
+            throw .refused(address, "the \(model.title) is not supported: \(why)")
+        }
         // A device cuffd did not collect from before is adopted for this pairing only: if it fails, nothing of
         // it stays (the link, the adoption, a bond bluetoothd made before setting it trusted).
         let adoptedForPairing = !collectedBefore && !device.paired && !configuration.knownCuffs.contains(address)
@@ -89,6 +92,10 @@ extension CuffGateway {
         if let stop = state.cuffs[address]?.omronDownloadStop {
             // Paired all the same: what the download did not read waits in the cuff for its next link.
             throw .downloadStopped(address, records: stop.records, stop.reason)
+        }
+        if model?.behaviour.contains(.releaseAfterPairing) == true, await bluetooth.characteristic(AAndDService.command, of: id) != nil {
+            // As A&D's own pairing ends (obniz `UA1200BLE.pairingWait`); the cuff may be gone before it answers.
+            try? await bluetooth.writeValue(AAndDService.disconnectRequest, to: AAndDService.command, of: id)
         }
         guard let status = await status(address) else { throw .unknownCuff(address) }
         return status
@@ -165,5 +172,6 @@ extension CuffGateway {
         return adapter
     }
 
-    static let cuffFilter = DiscoveryFilter(uuids: [HealthService.bloodPressure.uuid, HealthService.heartRate.uuid] + OmronStack.serviceUUIDs)
+    /// The services the catalog's models and families are advertised with (``CuffCatalog/advertisedServices``).
+    static let cuffFilter = DiscoveryFilter(uuids: CuffCatalog.advertisedServices)
 }

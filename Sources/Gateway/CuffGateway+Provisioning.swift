@@ -26,6 +26,8 @@ extension CuffGateway {
         }
         await publish(address, await cuff.session.handle(.servicesResolved))
         let clock = await measureClock(id)
+        // A clock that can only be written goes first: the cuff may end the link once it has sent its readings.
+        if clock == nil { await setDateTimeClock(id) }
         if !cuff.identified { await identify(id) }
         guard !Task.isCancelled else { return }
         // Read first, then stored: the actor's state is not held across the read.
@@ -34,7 +36,7 @@ extension CuffGateway {
         if let clock { await setClock(id, measured: clock) }
         let characteristics = await bluetooth.characteristics(of: id)
         state.cuffs[address]?.vendorControl = characteristics.first { $0.uuid == QardioArmControlPoint.uuid }?.uuid
-        if characteristics.contains(where: { $0.uuid == HealthCharacteristic.recordAccessControlPoint.uuid }),
+        if CuffCatalog.asksForRecords(cuff.device.advertisement), characteristics.contains(where: { $0.uuid == HealthCharacteristic.recordAccessControlPoint.uuid }),
            characteristics.contains(where: { $0.uuid == HealthCharacteristic.bloodPressureRecord.uuid }) {
             await downloadRecords(id)
         }

@@ -92,9 +92,12 @@ public actor CuffGateway {
         state.recoveryTask = Task { [weak self] in await self?.recoverSpooledReadings() }
     }
 
+    /// Stops following bluetoothd; the heart-rate values each session still holds are committed first (SIGTERM
+    /// loses none, docs/gateway.md "Heart rate").
     public func stop() async {
         state.followTask?.cancel()
         state.recoveryTask?.cancel()
+        for (address, cuff) in state.cuffs { await publish(address, await cuff.session.flushHeartRates()) }
         await bluetooth.stop()
         subscribers.finishAll()
     }

@@ -26,6 +26,13 @@ extension CuffSession {
         }
     }
 
+    /// Commits the values that wait now, without waiting for the window (cuffd is stopping); what it produced.
+    public func flushHeartRates() async -> [SessionEvent] {
+        var produced: [SessionEvent] = []
+        await commitHeartRates(&produced)
+        return produced
+    }
+
     /// Commits what waits, unless a commit is under way (then the timer is set again for what it leaves).
     func commitHeartRates(_ produced: inout [SessionEvent]) async {
         heartRates.timer?.cancel()

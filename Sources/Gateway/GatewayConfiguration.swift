@@ -21,6 +21,10 @@ public struct GatewayConfiguration: Sendable {
     public var passkeyTimeout: Duration = .seconds(60)
     /// How sessions try again while the store refuses readings.
     public var storeRetry = StoreRetry()
+    /// How long a heart-rate value waits in memory before its batch is committed (``HeartRateBatch/window``): the
+    /// longer, the fewer bytes written per value, and the more values a power cut loses. cuffd sets it from
+    /// cuffd.conf's `HeartRateFlushInterval` (docs/configuration.md).
+    public var heartRateFlushInterval: Duration = .seconds(1)
 
     public init() {}
 }

@@ -20,8 +20,9 @@ public enum GatewayEvent: Sendable {
     case passkeyRequested(BluetoothAddress)
     /// A stored-record download through RACP ended (docs/reference/GATT-HEALTH.md §8): how many records the cuff sent.
     case recordsDownloaded(BluetoothAddress, count: Int)
-    /// The cuff's clock was read and, where allowed, set (docs/reference/GATT-HEALTH.md §10).
-    case clockSynchronized(BluetoothAddress, offset: Duration, written: Bool)
+    /// The cuff's clock was read and, where allowed, set (docs/reference/GATT-HEALTH.md §10); `offset` is how far it was
+    /// off, nil for a clock that can only be written (an A&D cuff's Date Time, §13.8).
+    case clockSynchronized(BluetoothAddress, offset: Duration?, written: Bool)
     /// A measurement session was armed (``CuffGateway/startMeasurement(_:timeout:)``) for the cuff at the address (nil:
     /// any cuff), for `timeout`: from now on, a new reading ends it.
     case measurementArmed(BluetoothAddress?, timeout: Duration)

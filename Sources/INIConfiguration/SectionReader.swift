@@ -33,6 +33,18 @@ public struct SectionReader {
         return entry.value
     }
 
+    /// A span of whole seconds within `range`: `90`, `90s` or `5min` (systemd.time(7)'s units that a span this coarse
+    /// needs).
+    public func seconds(_ key: String, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int? {
+        guard let entry = entry(key) else { return nil }
+        let (number, factor) = entry.value.hasSuffix("min") ? (entry.value.dropLast(3), 60)
+            : entry.value.hasSuffix("s") ? (entry.value.dropLast(), 1) : (Substring(entry.value), 1)
+        guard let count = Int(number), range.contains(count * factor) else {
+            throw fail(entry.line, "\(key) must be \(range.lowerBound) to \(range.upperBound) seconds (like 60, 60s or 5min), not \"\(entry.value.prefix(80))\"")
+        }
+        return count * factor
+    }
+
     /// systemd's booleans: 1/yes/true/on and 0/no/false/off.
     public func boolean(_ key: String) throws(ConfigurationError) -> Bool? {
         guard let entry = entry(key) else { return nil }

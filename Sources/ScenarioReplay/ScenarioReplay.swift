@@ -78,7 +78,9 @@ private struct CuffReplay {
         for record in cuff.storedRecords where cuff.vendor != .omron {
             events += await session.handle(.value(.bloodPressureMeasurement, record.bytes, receivedAt: now()))
         }
-        let newer = (cuff.records ?? []).filter { record in lastRecord.map { record.sequence > $0 } ?? true }
+        // A model cuffd never asks for its records (docs/compatibility.md) keeps them.
+        let asked = CuffCatalog.asksForRecords(CuffAdvertisement(name: cuff.name))
+        let newer = (asked ? cuff.records ?? [] : []).filter { record in lastRecord.map { record.sequence > $0 } ?? true }
         for record in newer.sorted(by: { $0.sequence < $1.sequence }) {
             events += await session.handle(.storedRecord(
                 sequenceNumber: record.sequence, .enhancedBloodPressureMeasurement, record.value.bytes, receivedAt: now()))

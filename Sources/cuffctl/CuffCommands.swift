@@ -37,19 +37,25 @@ struct DevicesCommand: AsyncParsableCommand {
     }
 }
 
-/// `cuffctl scan [--timeout S]`: discover cuffs nearby.
+/// `cuffctl scan [--timeout S] [--json]`: discover cuffs nearby, each with what cuffd recognises it as and whether it
+/// reads it (docs/compatibility.md).
 struct ScanCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "scan", abstract: "Discover cuffs advertising Blood Pressure or Heart Rate.")
+    static let configuration = CommandConfiguration(
+        commandName: "scan", abstract: "Discover cuffs nearby: the model as recognised, and whether cuffd reads it.")
     @OptionGroup var bus: BusOptions
     @Option(help: "Seconds to scan.") var timeout: Double = 10
+    @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
         try await reportingFailures {
             let reply = try await CuffdConnection(bus).call("Scan", [.double(timeout)], timeout: .seconds(timeout + 10))
-            let seen = try reply.first?.decode([String].self) ?? []
+            let seen = try (reply.first?.decode([DBusProperties].self) ?? []).map(ScannedDevice.init)
+            if json {
+                print(JSONValue.array(seen.map(\.json)).rendered)
+                return
+            }
             if seen.isEmpty { print("No cuff seen. Is it advertising (in pairing mode, or after a measurement)?") }
-            // "ADDRESS NAME", the name as the advertiser chose it: any device in radio range, paired or not.
-            seen.forEach { print(TerminalText.escaped($0)) }
+            seen.flatMap(\.lines).forEach { print($0) }
         }
     }
 }

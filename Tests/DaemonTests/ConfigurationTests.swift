@@ -20,6 +20,7 @@ struct ConfigurationTests {
             # comment
             [Store]
             Path = /srv/health/cuffd.sqlite
+            HeartRateFlushInterval = 5min
             [Bluetooth]
             Adapter=hci1
             [Clock]
@@ -37,6 +38,8 @@ struct ConfigurationTests {
             Quirk=beurer-byte-swapped
             """, file: "cuffd.conf")
         #expect(configuration.storePath == "/srv/health/cuffd.sqlite")
+        #expect(configuration.heartRateFlushInterval == 300)
+        #expect(configuration.gatewayConfiguration.heartRateFlushInterval == .seconds(300))
         #expect(configuration.adapter == "hci1")
         #expect(configuration.clockSync == false)
         #expect(configuration.journalDetail == .packets)
@@ -52,7 +55,9 @@ struct ConfigurationTests {
 
     @Test("CRLF line ends read as LF; an adapter by name or address")
     func windowsLineEndsAndAdapters() throws {
-        let configuration = try Configuration(parsing: "[Store]\r\nPath=/var/lib/x.sqlite\r\n[Bluetooth]\r\nAdapter=hci1\r\n", file: "cuffd.conf")
+        let configuration = try Configuration(parsing: "[Store]\r\nPath=/var/lib/x.sqlite\r\nHeartRateFlushInterval=1\r\n[Bluetooth]\r\nAdapter=hci1\r\n", file: "cuffd.conf")
+        #expect(configuration.heartRateFlushInterval == 1)
+        #expect(try Configuration(parsing: "[Store]\nHeartRateFlushInterval=90s", file: "c").heartRateFlushInterval == 90)
         #expect(configuration.storePath == "/var/lib/x.sqlite")
         #expect(configuration.adapter == "hci1")
         #expect(try Configuration(parsing: "[Bluetooth]\nAdapter=00:1A:7D:DA:71:13", file: "c").adapter == "00:1A:7D:DA:71:13")
@@ -60,7 +65,10 @@ struct ConfigurationTests {
 
     @Test(arguments: [
         ("[Store]\nPath=relative.sqlite", "cuffd.conf:2: Path must be an absolute path, not \"relative.sqlite\""),
-        ("[Store]\n\nColour=blue", "cuffd.conf:3: unknown key \"Colour\" in [Store]; expected Path"),
+        ("[Store]\n\nColour=blue", "cuffd.conf:3: unknown key \"Colour\" in [Store]; expected Path, HeartRateFlushInterval"),
+        ("[Store]\nHeartRateFlushInterval=0", "cuffd.conf:2: HeartRateFlushInterval must be 1 to 900 seconds (like 60, 60s or 5min), not \"0\""),
+        ("[Store]\nHeartRateFlushInterval=16min", "cuffd.conf:2: HeartRateFlushInterval must be 1 to 900 seconds (like 60, 60s or 5min), not \"16min\""),
+        ("[Store]\nHeartRateFlushInterval=1h", "cuffd.conf:2: HeartRateFlushInterval must be 1 to 900 seconds (like 60, 60s or 5min), not \"1h\""),
         ("[Clock]\nSync=maybe", "cuffd.conf:2: Sync must be yes or no, not \"maybe\""),
         ("[Journal]\nDetail=all", "cuffd.conf:2: Detail must be one of readings, sessions, packets, not \"all\""),
         ("Path=/x", "cuffd.conf:1: \"Path=/x\" comes before any [Section]"),

@@ -39,8 +39,10 @@ struct ShippedScenarioTests {
         #expect(missing.isEmpty && unexpected.isEmpty, "store lacks \(missing), holds unexpected \(unexpected)")
         let failed = events.filter { if case .measurementFailed = $0 { true } else { false } }.count
         #expect(failed == expectation.failedMeasurements)
-        // BPS 1.1 records arrive as a RACP download brings them: each stored under its sequence number.
-        let records = scenario.cuffs.reduce(0) { $0 + ($1.records?.count ?? 0) }
+        // BPS 1.1 records arrive as a RACP download brings them: each stored under its sequence number (none from a
+        // model cuffd never asks for them).
+        let asked = scenario.cuffs.filter { CuffCatalog.asksForRecords(CuffAdvertisement(name: $0.name)) }
+        let records = asked.reduce(0) { $0 + ($1.records?.count ?? 0) }
         #expect(stored.filter { $0.syncIdentifier.contains(":seq") }.count == records)
     }
 

@@ -104,6 +104,31 @@ struct HeartRateTests {
         #expect(try await stack.cuffctl(["export", "--format", "csv", "--data", "all"]).status == 64)
     }
 
+    @Test("SIGTERM commits what a long HeartRateFlushInterval holds: every value cuffd took is stored, once")
+    func stopCommitsTheWindow() async throws {
+        // The strap's link stays up long after its last value, and the window is longer than the test: nothing but the
+        // stop can commit the values.
+        let stack = try await Stack.make(
+            scenario: "strap.json", edits: [#"{"after": 16.0, "disconnect": true}"#: #"{"after": 900.0, "disconnect": true}"#],
+            configuration: "[Store]\nHeartRateFlushInterval=900\n[Journal]\nDetail=packets\n")
+        try await stack.startDaemon()
+        #expect(try await stack.cuffctl(["pair", Self.strap]).status == 0)
+        let expected = try #require(Scenario.parse(Data(contentsOf: stack.scenario)).expect?.heartRates)
+        // Each value cuffd decoded has its journal entry before the session takes it: all but the malformed one, the
+        // 0/min value included (decoded, then not a sample).
+        let decoded = { stack.journalEntries().filter { $0["MESSAGE"]?.contains("sent heartRateMeasurement") == true }.count }
+        try await stack.journal.received.wait(for: "\(expected + 1) decoded values:\n\(stack.text("cuffd.log"))") { _ in
+            decoded() >= expected + 1 ? () : nil
+        }
+        #expect(try await heartRates(stack).isEmpty, "the window holds every value until the stop")
+        #expect(try await stack.stopDaemon() == 0)
+        try await stack.startDaemon()
+        let samples = try await heartRates(stack)
+        #expect(samples.count == expected, "\(stack.text("cuffd.log"))")
+        #expect(Set(samples.compactMap { $0["syncIdentifier"] as? String }).count == samples.count, "nothing stored twice")
+        #expect(try await stack.stopDaemon() == 0)
+    }
+
     @Test("SIGKILL mid-stream loses at most the values of one batch window and stores nothing twice")
     func crashMidStream() async throws {
         let stack = try await Stack.make(scenario: "strap.json")

@@ -53,7 +53,10 @@ final class Stack: @unchecked Sendable {
         notify = try DatagramCollector()
         journal = try DatagramCollector()
         scenario = try Self.scenario(name, edits, in: directory)
-        try configuration.write(toFile: directory.appendingPathComponent("cuffd.conf").path, atomically: true, encoding: .utf8)
+        // Heart-rate values committed a second after they arrive, as before the setting existed, unless the test sets
+        // the window itself: the tests that watch a strap's values arrive mid-stream do not wait for a minute's batch.
+        let window = configuration.contains("HeartRateFlushInterval") ? "" : "\n[Store]\nHeartRateFlushInterval=1\n"
+        try (configuration + window).write(toFile: directory.appendingPathComponent("cuffd.conf").path, atomically: true, encoding: .utf8)
         self.daemonArguments = daemonArguments
         let simulatorLog = try logPipe(appendingTo: directory.appendingPathComponent("cuff-sim.log"), counting: logged)
         simulator = try ChildProcess(

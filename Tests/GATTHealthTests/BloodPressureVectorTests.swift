@@ -61,7 +61,8 @@ struct BloodPressureVectorTests {
 
     @Test func quirkTableFindsBeurerCuffsByName() {
         #expect(BloodPressureQuirk.forAdvertisedName("BM85") == .beurerByteSwapped)
-        #expect(BloodPressureQuirk.forAdvertisedName("Beurer bm48") == .beurerByteSwapped)
+        #expect(BloodPressureQuirk.forAdvertisedName("Beurer elite900") == .beurerByteSwapped)
+        #expect(BloodPressureQuirk.forAdvertisedName("BM48") == nil, "withdrawn: docs/reference/GATT-HEALTH.md §13.9")
         #expect(BloodPressureQuirk.forAdvertisedName("BLESmart_0000021F") == nil)
         #expect(BloodPressureQuirk(name: "beurer-byte-swapped") == .beurerByteSwapped)
         #expect(BloodPressureQuirk(name: "nonsense") == nil)

@@ -293,6 +293,7 @@ public actor EmbeddedCentral: BluetoothCentral {
             throw Self.attError(0x03, "Write not permitted")
         }
         writes.append(Write(address: device.address, uuid: characteristic.uuid, bytes: bytes, type: type))
+        defer { if nodes[device.address]?.peripheral.linkEndingWrites[characteristic.uuid] == bytes { dropLink(device.address) } }
         guard let handler = nodes[device.address]!.peripheral.writeHandlers[characteristic.uuid] else {
             nodes[device.address]!.values[characteristic.uuid] = bytes
             return

@@ -35,6 +35,7 @@ extension EmbeddedPeripheral {
         omron = cuff.omron.map(EmbeddedOmronCuff.init)
         if let omron { writeHandlers.merge(omron.writeHandlers) { $1 } }
         if cuff.records != nil { writeHandlers[HealthCharacteristic.recordAccessControlPoint.uuid] = Self.recordAccess(RecordMemory(cuff)) }
+        if cuff.vendor == .aAndD { linkEndingWrites[AAndDService.command] = AAndDService.disconnectRequest }
     }
 
     /// QardioArm's control point as cuff-sim answers it (docs/reference/GATT-HEALTH.md §12): `F1 01` inflates, sends what

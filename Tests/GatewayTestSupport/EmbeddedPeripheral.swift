@@ -89,6 +89,9 @@ public struct EmbeddedPeripheral: Sendable {
     public var onSubscribe: [Notification] = []
     /// How writes to each characteristic are answered, by UUID; other writes just set the value.
     public var writeHandlers: [String: WriteHandler] = [:]
+    /// A write of these bytes to the characteristic of that UUID makes the device end the link once it is answered
+    /// (A&D's disconnect request, docs/reference/GATT-HEALTH.md §13.8).
+    public var linkEndingWrites: [String: [UInt8]] = [:]
     /// An Omron cuff's memory and protocol (docs/omron.md), which answers the writes to its unlock characteristic and
     /// transmit channels.
     public var omron: EmbeddedOmronCuff?

@@ -263,7 +263,7 @@ struct GatewaySessionTests {
         #expect(await run.central.calls == ["StartDiscovery \(run.scenario.adapter.address)"])
         run.rig.clock.advance(by: .seconds(5))
         let found = try await scanning.value
-        #expect(Set(found.map(\.id.address)) == Set(run.scenario.cuffs.map(\.address)))
+        #expect(Set(found.map(\.device.id.address)) == Set(run.scenario.cuffs.map(\.address)))
         #expect(await run.central.calls.last == "StopDiscovery \(run.scenario.adapter.address)")
         await run.rig.stop()
     }

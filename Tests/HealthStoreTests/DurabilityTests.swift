@@ -17,6 +17,20 @@ import Testing
         #expect(settings.synchronous == 2)
     }
 
+    @Test("A new store is made with 1 KiB pages; a store made with SQLite's 4 KiB keeps them, in WAL mode")
+    func pageSizeOfNewStoresOnly() throws {
+        let dir = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fresh = try HealthStore.open(path: dir.appendingPathComponent("new.sqlite").path)
+        #expect(try engine(fresh).read { try Int.fetchOne($0, sql: "PRAGMA page_size") } == 1024)
+        #expect(try engine(fresh).durabilitySettings().journalMode == "wal")
+        let olderPath = dir.appendingPathComponent("older.sqlite").path
+        try DatabaseQueue(path: olderPath).writeWithoutTransaction { try $0.execute(sql: "PRAGMA page_size = 4096; VACUUM") }
+        let older = try HealthStore.open(path: olderPath)
+        #expect(try engine(older).read { try Int.fetchOne($0, sql: "PRAGMA page_size") } == 4096)
+        #expect(try engine(older).durabilitySettings().journalMode == "wal")
+    }
+
     @Test func plainGRDBPoolWouldHaveLeftNormal() throws {
         // The reason for the explicit PRAGMA: GRDB's DatabasePool sets NORMAL on its writer.
         let dir = try Fixture.temporaryDirectory()

@@ -20,4 +20,9 @@ int cuffd_clock_synchronized(void);
 /// posix_spawn_file_actions_addclosefrom_np (glibc ≥ 2.34): the child closes every descriptor from `from` on.
 int cuffd_spawn_close_from(posix_spawn_file_actions_t *actions, int from);
 
+/// Asks the kernel to drop this process's resident pages of its own executable file, mapped read-only (madvise(2)
+/// MADV_PAGEOUT, Linux 5.4): what start-up ran stays on disk until it runs again. Pages other processes map too are
+/// left. Returns the KiB of mappings advised, or -errno when /proc could not be read.
+long cuffd_release_executable_pages(void);
+
 #endif

@@ -53,6 +53,8 @@ extension BluezEmulator {
         do throws(ATTError) {
             switch characteristic.id {
             case .assigned(.currentTime): try setClock(index, value)
+            case .assigned(.dateTime): try setDateTimeClock(index, value)
+            case .aAndDCommand: commandAAndD(index, value)
             case .assigned(.recordAccessControlPoint): try requestRecordAccess(index, value)
             case .qardioArmControl: try await commandQardioArm(index, value)
             case .omronUnlock, .omronTransmit: try await writeVendor(index, characteristic.id, value)
@@ -186,6 +188,7 @@ extension BluezEmulator {
             await cuffs[index].recordProcedure?.value
             await dropLink(index, byHost: false)
         case .advertise:
+            guard !cuffs[index].switchedOff else { return log("\(name(index)) is switched off: it does not advertise") }
             cuffs[index].advertising = true
             log("\(name(index)) advertising")
             await cuffAdvertised(index)

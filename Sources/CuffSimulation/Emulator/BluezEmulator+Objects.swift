@@ -99,6 +99,10 @@ extension BluezEmulator {
             .init("ServicesResolved", false),
         ]
         if discovered { properties.append(.init("RSSI", Int16(-58))) }
+        if let company = cuff.spec.manufacturerID {
+            let data = DBusDictionaryEntry(.uint16(company), .variant(.bytes([])))
+            properties.append(.init("ManufacturerData", .dictionary(key: .uint16, value: .variant, [data])))
+        }
         return DBusInterface(Bluez.device, methods: [
             .init("Connect") { [self] call in try await connect(device: call.path); return [] },
             .init("Disconnect") { [self] call in try await disconnect(device: call.path); return [] },

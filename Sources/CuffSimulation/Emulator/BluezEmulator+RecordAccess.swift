@@ -10,6 +10,10 @@ extension BluezEmulator {
 
     /// Checks a RACP write, then starts its procedure; an Abort stops the one under way.
     func requestRecordAccess(_ index: Int, _ value: [UInt8]) throws(ATTError) {
+        guard !cuffs[index].spec.switchesOffOnRecordRequest else {
+            switchOff(index, asked: value)
+            return
+        }
         let request = try cuffs[index].recordMemory.accept(
             value, controlPointIndicating: cuffs[index].isNotifying(.assigned(.recordAccessControlPoint)),
             recordsIndicating: cuffs[index].isNotifying(.assigned(.bloodPressureRecord)), busy: cuffs[index].recordProcedure != nil)
@@ -44,3 +48,15 @@ extension BluezEmulator {
         await send(index, .assigned(.recordAccessControlPoint), request.response, kind: "indicated (RACP response)")
     }
 }
+
+extension BluezEmulator {
+    /// A cuff that switches itself off when asked for its history (``CuffSpec/switchesOffOnRecordRequest``): the write
+    /// is taken, the link ends from the cuff's side, and the cuff is gone for the rest of the scenario.
+    func switchOff(_ index: Int, asked value: [UInt8]) {
+        log("\(name(index)) 0x2A52 written: \(Hex.bytes(value)); the cuff switches itself off")
+        cuffs[index].switchedOff = true
+        cuffs[index].advertising = false
+        spawn { await self.dropLink(index, byHost: false) }
+    }
+}
+

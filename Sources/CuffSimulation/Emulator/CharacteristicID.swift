@@ -9,6 +9,8 @@ enum CharacteristicID: Hashable, Sendable {
     case omronTransmit(Int)
     case omronReceive(Int)
     case omronUnlock
+    /// A&D's command characteristic (docs/reference/GATT-HEALTH.md §13.8).
+    case aAndDCommand
     /// The characteristic at this position in a recorded cuff's database (docs/cuff-sim.md, "Recorded cuffs"), with its
     /// `UUID`: a recorded database may hold one UUID twice.
     case recorded(Int, uuid: String)
@@ -21,6 +23,7 @@ enum CharacteristicID: Hashable, Sendable {
         case .omronTransmit(let channel): OmronService.transmitChannels[channel]
         case .omronReceive(let channel): OmronService.receiveChannels[channel]
         case .omronUnlock: OmronService.unlock
+        case .aAndDCommand: AAndDService.command
         case .recorded(_, let uuid): uuid
         }
     }
@@ -33,6 +36,7 @@ enum CharacteristicID: Hashable, Sendable {
         case .omronTransmit(let channel): "Omron TX\(channel)"
         case .omronReceive(let channel): "Omron RX\(channel)"
         case .omronUnlock: "Omron unlock"
+        case .aAndDCommand: "A&D command"
         case .recorded(_, let uuid): BluetoothUUID.shortNumber(uuid) == nil ? uuid : "0x" + BluetoothUUID.compact(uuid)
         }
     }

@@ -50,4 +50,14 @@ struct CuffClock: Sendable {
         setAt = instant
         adjustReason = value.adjustReason
     }
+
+    /// Sets the clock from a written Date Time 0x2A08 (A&D, docs/reference/GATT-HEALTH.md §13.8): 7 bytes (else
+    /// "Invalid Attribute Value Length") of a known calendar time (else "Value Not Allowed").
+    mutating func set(dateTime bytes: [UInt8], at instant: ContinuousClock.Instant = .now) throws(ATTError) {
+        guard bytes.count == DateTime.encodedLength else { throw .invalidAttributeValueLength }
+        guard let value = try? DateTime(decoding: bytes), let time = value.date(in: Self.wallClock) else { throw .valueNotAllowed }
+        shown = time
+        setAt = instant
+        adjustReason = .manualTimeUpdate
+    }
 }

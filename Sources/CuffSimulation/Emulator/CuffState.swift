@@ -10,6 +10,8 @@ struct CuffState {
 
     /// The cuff sends advertisements (from the start, after an `advertise` step, after link loss).
     var advertising = true
+    /// The cuff switched itself off (``CuffSpec/switchesOffOnRecordRequest``): it never advertises again.
+    var switchedOff = false
     /// Its Device1 object is on the bus.
     var exported = false
     var connecting = false

@@ -72,6 +72,7 @@ struct GattLayout: Sendable {
             (uuid: service.uuid, declarations: Self.declarations(of: service, spec: spec), protected: Self.protectedServices.contains(service))
         }
         if let omron = spec.omron { declared.append((omron.model.stack.serviceUUID, Self.omronDeclarations(omron.model.stack), true)) }
+        if spec.vendor == .aAndD { declared.append((AAndDService.uuid, Self.aAndDDeclarations, true)) }
         for (uuid, declarations, protected) in declared {
             if uuid == OmronService.uuid { handle = max(handle, Self.omronServiceHandle) }
             let servicePath = try! devicePath.appending(Self.element("service", handle))
@@ -161,7 +162,12 @@ struct GattLayout: Sendable {
     /// Every characteristic of the cuff, service by service.
     static func declarations(of spec: CuffSpec) -> [Declaration] {
         spec.services.flatMap { declarations(of: $0, spec: spec) } + (spec.omron.map { omronDeclarations($0.model.stack) } ?? [])
+            + (spec.vendor == .aAndD ? aAndDDeclarations : [])
     }
+
+    /// A&D's service (docs/reference/GATT-HEALTH.md §13.8): its command characteristic, written to. Protected like the
+    /// health services when the cuff pairs (obniz writes it after pairing).
+    static let aAndDDeclarations = [Declaration(id: .aAndDCommand, flags: ["write"], value: [])]
 
     /// Omron's service (docs/omron.md §1). Classic: four write channels, the unlock characteristic (write,
     /// notify), four notify channels whose declarations sit at handles 0x360, 0x370, 0x380 and 0x390 as on real
@@ -204,6 +210,10 @@ struct GattLayout: Sendable {
             }
             if spec.vendor == .qardioArm {
                 declarations.append(Declaration(id: .qardioArmControl, flags: ["write", "notify"], value: []))
+            }
+            if spec.clock?.characteristic == .dateTime {
+                // Written, never read: neither A&D's sample nor obniz reads it (docs/reference/GATT-HEALTH.md §13.8).
+                declarations.append(assigned(.dateTime, ["write"]))
             }
             return declarations
         case .heartRate:

@@ -14,12 +14,12 @@ extension ControlAPI {
         let filter = DBusInterface.Argument("filter", .dictionary(key: .string, value: .variant))
         let reading = DBusInterface.Argument("reading", .dictionary(key: .string, value: .variant))
         return DBusInterface(Self.interfaceName, methods: [
-            .init("Scan", inputs: [.init("seconds", .double)], outputs: [.init("cuffs", .array(.string))]) { call in
+            .init("Scan", inputs: [.init("seconds", .double)], outputs: [.init("cuffs", .array(.dictionary(key: .string, value: .variant)))]) { call in
                 _ = try await self.policy.authorize(call, .reader)
                 let seconds: Double = try call.argument(0)
                 guard seconds > 0, seconds <= 120 else { throw ControlError.invalidArguments("scan for 0 to 120 s, not \(seconds)") }
-                let devices = try await self.request { try await $0.scan(for: .milliseconds(Int(seconds * 1000))) }
-                return [devices.map { "\($0.id.address) \($0.name ?? "")" }.dbusValue]
+                let seen = try await self.request { try await $0.scan(for: .milliseconds(Int(seconds * 1000))) }
+                return [seen.map(\.scanEntry).dbusValue]
             },
             .init("Pair", inputs: [address, .init("passkey", .int32), .init("timeout", .double)], outputs: [.init("cuff", .objectPath)]) { call in
                 _ = try await self.policy.authorize(call, .administrator)

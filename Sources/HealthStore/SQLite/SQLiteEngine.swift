@@ -18,6 +18,10 @@ public final class SQLiteEngine: HealthStoreEngine {
     let logFilledDisk = Mutex(false)
     /// How long a statement waits for a lock another connection holds before it fails with `databaseBusy`.
     static let busyTimeout: TimeInterval = 10
+    /// The page size of a new store: 1 KiB, a quarter of SQLite's default, because a commit writes each page it
+    /// changes whole into the log and again into the database at the checkpoint, and a reading or a batch of
+    /// heart-rate values changes a few bytes of many pages (docs/health-store.md, "Bytes written").
+    static let pageSize = 1024
     let types: QuantityTypeRegistry
     let correlationTypes: [String: CorrelationType]
     let metadataKeys: [String: MetadataKey]
@@ -28,6 +32,9 @@ public final class SQLiteEngine: HealthStoreEngine {
         var grdb = Configuration()
         grdb.busyMode = .timeout(Self.busyTimeout)
         grdb.foreignKeysEnabled = true
+        // Before the pool switches a new, empty file to WAL: the page size it is made with (an existing store keeps
+        // its own; SQLite changes it only by rewriting the file, which WAL mode forbids).
+        grdb.prepareDatabase { db in try db.execute(sql: "PRAGMA page_size = \(Self.pageSize)") }
         do {
             let pool = try DatabasePool(path: path, configuration: grdb)
             // FULL after open (GRDB's setUpWALMode set NORMAL); a 64 MiB page cache keeps a batch's

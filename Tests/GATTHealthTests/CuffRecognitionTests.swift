@@ -1,0 +1,56 @@
+import GATTHealth
+import Testing
+
+/// What an advertisement is recognised as before anyone pairs (``CuffCatalog/recognise(_:)``, docs/compatibility.md).
+@Suite("Recognising a cuff by its advertisement")
+struct CuffRecognitionTests {
+    static let bloodPressure = HealthService.bloodPressure.uuid
+
+    @Test func aNameNamesAModelBeforeItsServiceNamesAFamily() throws {
+        let beurer = try #require(CuffCatalog.recognise(CuffAdvertisement(name: "Beurer BM85", uuids: [Self.bloodPressure])))
+        #expect(beurer.title == "Beurer BM85")
+        #expect(beurer.measurementQuirk == .beurerByteSwapped)
+        #expect(beurer.verdict.sentence.hasPrefix("supported, with quirk: "))
+        let plain = try #require(CuffCatalog.recognise(CuffAdvertisement(name: "BP-1", uuids: [Self.bloodPressure])))
+        #expect(plain.brand == "any" && plain.verdict == .supported && plain.measurementQuirk == nil)
+    }
+
+    @Test func anOmronCodeNamesItsModelOnItsOwnServiceOnly() throws {
+        let classic = try #require(CuffCatalog.recognise(CuffAdvertisement(name: "HEM-7322T-D", uuids: [OmronService.uuid])))
+        #expect(classic.title == "Omron HEM-7322T")
+        #expect(classic.verdict.reason.contains("\"P\""))
+        // The same code on the other service is another memory: only the family, read once paired (docs/omron.md §6).
+        let other = try #require(CuffCatalog.recognise(CuffAdvertisement(name: "HEM-7322T", uuids: [OmronModernService.uuid])))
+        #expect(other.model == "(model read once paired)")
+        let modern = try #require(CuffCatalog.recognise(CuffAdvertisement(name: "HEM-7142T2", uuids: [])))
+        #expect(modern.protocolKind == .omronModern && modern.verdict.reason.contains("token"))
+        let unnamed = try #require(CuffCatalog.recognise(CuffAdvertisement(name: "BLESmart_0000021F", uuids: [OmronService.uuid])))
+        #expect(unnamed.brand == "Omron" && unnamed.model == "(model read once paired)")
+    }
+
+    @Test func aModelWithoutCountersOrClockSaysSo() throws {
+        let complete = try #require(CuffCatalog.recognise(CuffAdvertisement(name: "HEM-7530T")))
+        #expect(complete.verdict.reason.contains("every slot"))
+        let bp7250 = try #require(CuffCatalog.recognise(CuffAdvertisement(name: "HEM-7150T")))
+        #expect(bp7250.verdict.reason.contains("clock is not set"))
+    }
+
+    @Test func aDeviceThatIsNoCuffIsNotRecognised() {
+        #expect(CuffCatalog.recognise(CuffAdvertisement(name: "Keyboard K380", uuids: ["00001812-0000-1000-8000-00805f9b34fb"])) == nil)
+        #expect(CuffCatalog.recognise(CuffAdvertisement(name: nil)) == nil)
+    }
+
+    @Test func theVerdictTravelsAsWordAndReason() {
+        for model in CuffCatalog.models + CuffCatalog.families {
+            #expect(CuffVerdict(word: model.verdict.word, reason: model.verdict.reason) == model.verdict, "\(model.title)")
+        }
+        #expect(CuffVerdict(word: "maybe", reason: "") == nil)
+    }
+
+    @Test func theDiscoveryFilterLetsEveryFamilyThrough() {
+        let services = CuffCatalog.advertisedServices
+        #expect(services.contains(Self.bloodPressure) && services.contains(HealthService.heartRate.uuid))
+        #expect(OmronStack.serviceUUIDs.allSatisfy(services.contains))
+        #expect(Set(services).count == services.count)
+    }
+}
