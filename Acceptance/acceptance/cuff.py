@@ -254,6 +254,10 @@ class EmulatedCuff:
         elif step.action == 'restartBluez':
             emit('restart-bluez', self.spec.address)
             self.restart_bluez()
+        elif step.action == 'pressStart':
+            # START pressed at its time, as cuff-sim without --manual-start plays it: the driver starts `cuffctl start`
+            # right after pairing, before the first step (docs/cuff-sim.md, "START pressed by the driver").
+            emit('start-pressed', self.spec.address)
 
     async def send(self, uuid: str, value: bytes, indicate: bool, kind: str):
         connection, characteristic = self.connection, self.layout.characteristic(uuid)

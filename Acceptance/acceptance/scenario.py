@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from . import status_names
 
 SERVICES = {'1810', '180D', '180A', '1805', '180F'}
-ACTIONS = ('notify', 'indicate', 'disconnect', 'advertise', 'restartBluez', 'measure')
+ACTIONS = ('notify', 'indicate', 'disconnect', 'advertise', 'restartBluez', 'measure', 'pressStart')
 
 
 class ScenarioError(ValueError):

@@ -36,6 +36,9 @@ extension CuffSpec {
             throw ScenarioError(path: path + ".onStart", message: "needs a vendor protocol that can start a measurement (\"vendor\": \"qardioArm\")")
         }
         try validateSteps(onStart, path: path + ".onStart")
+        if let index = onStart.firstIndex(where: { $0.action == .pressStart }) {
+            throw ScenarioError(path: path + ".onStart[\(index)]", message: "the start command began this script: START is pressed in a timeline")
+        }
     }
 
     /// The services the cuff advertises (Device1 `UUIDs`): its SIG services, Omron's when it speaks it, and A&D's in

@@ -16,6 +16,9 @@ public struct TimelineStep: Decodable, Sendable, Equatable {
         case restartBluez
         /// An Omron cuff measures: the record goes into `user`'s next slot (1-based) and counts as unread.
         case measure(user: Int, OmronSlotSpec)
+        /// The cuff's user presses START. Played at its time, it does nothing by itself; with `--manual-start` the
+        /// timeline waits here for a driver to press START (docs/cuff-sim.md, "START pressed by the driver").
+        case pressStart
 
         var characteristic: HealthCharacteristic? {
             switch self {
@@ -28,7 +31,7 @@ public struct TimelineStep: Decodable, Sendable, Equatable {
     public var after: Double
     public var action: Action
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case after, notify, indicate, hex, disconnect, advertise, restartBluez, measure, user }
+    enum CodingKeys: String, CodingKey, CaseIterable { case after, notify, indicate, hex, disconnect, advertise, restartBluez, measure, pressStart, user }
 
     public init(from decoder: any Decoder) throws {
         try decoder.refuseUnknownKeys(CodingKeys.self)
@@ -37,11 +40,11 @@ public struct TimelineStep: Decodable, Sendable, Equatable {
         guard after >= 0, after.isFinite else {
             throw DecodingError.dataCorruptedError(forKey: .after, in: container, debugDescription: "must be a time ≥ 0 in seconds")
         }
-        let actions = [CodingKeys.notify, .indicate, .disconnect, .advertise, .restartBluez, .measure].filter(container.contains)
+        let actions = [CodingKeys.notify, .indicate, .disconnect, .advertise, .restartBluez, .measure, .pressStart].filter(container.contains)
         guard actions.count == 1 else {
             throw DecodingError.dataCorrupted(.init(
                 codingPath: container.codingPath,
-                debugDescription: "a step needs exactly one of notify, indicate, disconnect, advertise, restartBluez, measure"))
+                debugDescription: "a step needs exactly one of notify, indicate, disconnect, advertise, restartBluez, measure, pressStart"))
         }
         switch actions[0] {
         case .notify: action = .notify(try Self.characteristic(container, .notify), try container.decode(HexValue.self, forKey: .hex))
@@ -49,6 +52,7 @@ public struct TimelineStep: Decodable, Sendable, Equatable {
             action = .indicate(try Self.characteristic(container, .indicate), try container.decode(HexValue.self, forKey: .hex))
         case .disconnect: action = .disconnect
         case .advertise: action = .advertise
+        case .pressStart: action = .pressStart
         case .measure:
             action = .measure(user: try container.decodeInteger(Int.self, forKey: .user) ?? 1, try container.decode(OmronSlotSpec.self, forKey: .measure))
         default: action = .restartBluez

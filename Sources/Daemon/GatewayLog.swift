@@ -3,7 +3,7 @@ import GATTHealth
 import Logging
 
 /// What of the Gateway's events goes to the journal, by `[Journal] Detail` (docs/configuration.md): every
-/// stored reading and failed measurement always (docs/journal.md's MESSAGE_IDs), problems always, sessions
+/// stored reading and failed measurement always (docs/journal.md's MESSAGE_IDs), problems, passkey requests and armed measurements always, sessions
 /// and pairing from `sessions` on, every decoded packet at `packets` (with its bytes, `BP_PAYLOAD`, in the hex
 /// `cuffctl decode` reads).
 public struct GatewayLog: Sendable {
@@ -64,6 +64,8 @@ public struct GatewayLog: Sendable {
             logger.info("Cuff \(address): \(phase)")
         case .passkeyRequested(let address):
             logger.notice("Pairing \(address) waits for the passkey the cuff displays")
+        case let .measurementArmed(address, timeout):
+            logger.notice("Measurement armed for \(address.map(\.description) ?? "any cuff"): a new reading within \(timeout) ends it")
         default:
             break
         }

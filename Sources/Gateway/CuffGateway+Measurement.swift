@@ -18,6 +18,7 @@ extension CuffGateway {
         let (stream, continuation) = AsyncStream<MeasurementUpdate>.makeStream()
         let watcher = MeasurementWatcher(address: address, armedAt: now(), continuation: continuation)
         let token = state.addWatcher(watcher)
+        emit(.measurementArmed(address, timeout: timeout))
         continuation.onTermination = { [weak self] _ in Task { await self?.endWatcher(token) } }
         for cuff in state.cuffs.values where watcher.watches(cuff.device.id.address) {
             continuation.yield(.state(cuff.device.id.address, await cuff.session.state))

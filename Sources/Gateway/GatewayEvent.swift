@@ -23,6 +23,9 @@ public enum GatewayEvent: Sendable {
     /// The cuff's clock was read and, where allowed, set (docs/reference/GATT-HEALTH.md §10); `offset` is how far it was
     /// off, nil for a clock that can only be written (an A&D cuff's Date Time, §13.8).
     case clockSynchronized(BluetoothAddress, offset: Duration?, written: Bool)
+    /// A measurement session was armed (``CuffGateway/startMeasurement(_:timeout:)``) for the cuff at the address (nil:
+    /// any cuff), for `timeout`: from now on, a new reading ends it.
+    case measurementArmed(BluetoothAddress?, timeout: Duration)
     /// A cuff with a vendor control point reported the phase of its measurement (QardioArm: inflating,
     /// measuring, deflating, completed, aborted, error).
     case measurementPhase(BluetoothAddress, String)

@@ -113,6 +113,9 @@ private struct CuffReplay {
             case let .measure(user, slot):
                 while omronUnread.count < user { omronUnread.append([]) }
                 omronUnread[user - 1].append(slot)
+            case .pressStart:
+                // START pressed: what the cuff does then are the steps after it.
+                continue
             case .advertise, .restartBluez:
                 // A cuff that wakes, or a bluetoothd that came back: the link is set up again and the
                 // cuff re-sends its history.

@@ -5,7 +5,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// `cuff-sim [emulate] --scenario FILE [--bus ADDRESS]`: an emulated bluetoothd with scripted cuffs, cuff-sim's
+/// `cuff-sim [emulate] --scenario FILE [--bus ADDRESS] [--manual-start]`: an emulated bluetoothd with scripted cuffs, cuff-sim's
 /// default command.
 struct EmulateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,12 +13,14 @@ struct EmulateCommand: AsyncParsableCommand {
         abstract: "An emulated bluetoothd (org.bluez) with scripted blood-pressure cuffs.",
         discussion: """
             Owns org.bluez on the bus and exports the object model of BlueZ 5.66 with the cuffs the \
-            scenario describes (docs/cuff-sim.md). Runs until SIGINT or SIGTERM. Every event is \
+            scenario describes (docs/cuff-sim.md). With --manual-start, a timeline waits at each pressStart \
+            step until a driver calls PressStart(address) on org.cuffd.Simulation /org/cuffd/Simulation1. \
+            Runs until SIGINT or SIGTERM. Every event is \
             printed on standard output, one line each. With --check, only validates the file.
 
             Exit status: 0 after a signal (or a valid file with --check); 64 usage error; 65 invalid \
-            scenario; 66 scenario file unreadable; 69 the bus cannot be reached; 75 org.bluez is \
-            already owned on that bus.
+            scenario; 66 scenario file unreadable; 69 the bus cannot be reached (or, with \
+            --manual-start, org.cuffd.Simulation is owned already); 75 org.bluez is already owned on that bus.
             """)
 
     @Option(name: .long, help: "The scenario file (JSON, docs/cuff-sim.md).")
@@ -30,11 +32,14 @@ struct EmulateCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The bus address (default: the system bus; libdbus honours DBUS_SYSTEM_BUS_ADDRESS).")
     var bus: String?
 
+    @Flag(name: .long, help: "A timeline's pressStart step waits for org.cuffd.Simulation1.PressStart on the bus (docs/cuff-sim.md).")
+    var manualStart = false
+
     func validate() throws {
         guard (scenario == nil) != (check == nil) else {
             throw ValidationError("Give either --scenario FILE or --check FILE.")
         }
-        guard check == nil || bus == nil else { throw ValidationError("--check uses no bus.") }
+        guard check == nil || (bus == nil && !manualStart) else { throw ValidationError("--check uses no bus.") }
     }
 
     func run() async throws {
@@ -44,7 +49,7 @@ struct EmulateCommand: AsyncParsableCommand {
             print("\(check): valid, \(parsed.cuffs.count) cuff(s)")
             return
         }
-        let emulator = BluezEmulator(scenario: parsed, bus: bus.map { .address($0) } ?? .system) { line in
+        let emulator = BluezEmulator(scenario: parsed, bus: bus.map { .address($0) } ?? .system, manualStart: manualStart) { line in
             FileHandle.standardOutput.write(Data("cuff-sim: \(line)\n".utf8))
         }
         // SIGTERM and SIGINT end it through ServiceLifecycle, as they end cuffd. The group traps them before it runs

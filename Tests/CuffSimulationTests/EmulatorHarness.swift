@@ -19,11 +19,12 @@ final class EmulatorHarness: Sendable {
     /// How the emulator's event lines name the cuff.
     static let cuffName = "BP-1 (C4:F3:12:53:F2:C9)"
 
-    init(_ scenarioJSON: String) async throws {
+    /// With `manualStart`, a timeline's `pressStart` step waits for START (docs/cuff-sim.md, "START pressed by the driver").
+    init(_ scenarioJSON: String, manualStart: Bool = false) async throws {
         bus = try PrivateBus()
         let scenario = try Scenario.parse(Data(scenarioJSON.utf8))
         let events = events
-        emulator = BluezEmulator(scenario: scenario, bus: .address(bus.address)) { events.append($0) }
+        emulator = BluezEmulator(scenario: scenario, bus: .address(bus.address), manualStart: manualStart) { events.append($0) }
         try await emulator.start()
         client = try DBusConnection.open(.address(bus.address), label: "client")
     }

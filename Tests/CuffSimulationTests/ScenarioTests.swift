@@ -17,11 +17,12 @@ struct ScenarioTests {
         #expect(cuff.pairing == .justWorks)
         #expect(cuff.deviceInformation?.model == "SIM-1")
         #expect(cuff.storedRecords.count == 1)
-        #expect(cuff.timeline.count == 7)
-        #expect(cuff.timeline[5].action == .indicate(.bloodPressureMeasurement, HexValue(bytes: [
+        #expect(cuff.timeline.count == 8)
+        #expect(cuff.timeline[0].action == .pressStart)
+        #expect(cuff.timeline[6].action == .indicate(.bloodPressureMeasurement, HexValue(bytes: [
             0x1E, 0x7A, 0x00, 0x50, 0x00, 0x5D, 0x00, 0xEA, 0x07, 0x0B, 0x16, 0x0A, 0x1E, 0x00, 0x48, 0x00, 0x01, 0x00, 0x00,
         ])))
-        #expect(cuff.timeline[6] == TimelineStep.disconnectStep(after: 6.5))
+        #expect(cuff.timeline[7] == TimelineStep.disconnectStep(after: 6.5))
         #expect(scenario.expect?.readings.map(\.systolic) == [124, 122])
     }
 
@@ -46,7 +47,7 @@ struct ScenarioTests {
         (cuff(#""storedRecords": ["1E 8A"]"#), "cuffs[0].storedRecords[0]: Blood Pressure Measurement (0x2A35): 2 bytes, but its flags and layout need at least 19"),
         (cuff(#""storedRecords": ["1E 8"]"#), "cuffs[0].storedRecords[0]: \"1E 8\" is not whole hex bytes"),
         (cuff(#""timeline": [{"after": 1, "disconnect": true, "advertise": true}]"#),
-         "cuffs[0].timeline[0]: a step needs exactly one of notify, indicate, disconnect, advertise, restartBluez, measure"),
+         "cuffs[0].timeline[0]: a step needs exactly one of notify, indicate, disconnect, advertise, restartBluez, measure, pressStart"),
         (cuff(#""timeline": [{"after": 2, "advertise": true}, {"after": 1, "disconnect": true}]"#),
          "cuffs[0].timeline[1].after: 1.0 s comes before the previous step (2.0 s)"),
         (cuff(#""timeline": [{"after": 1, "notify": "2A37", "hex": "0048"}]"#),
@@ -87,6 +88,10 @@ struct ScenarioTests {
          "cuffs[0].vendor: needs service 1810"),
         (cuff(#""onStart": [{"after": 1, "disconnect": true}]"#),
          "cuffs[0].onStart: needs a vendor protocol that can start a measurement (\"vendor\": \"qardioArm\")"),
+        (cuff(#""vendor": "qardioArm", "onStart": [{"after": 1, "pressStart": true}]"#),
+         "cuffs[0].onStart[0]: the start command began this script: START is pressed in a timeline"),
+        (cuff(#""timeline": [{"after": 1, "pressStart": false}]"#), "cuffs[0].timeline[0].pressStart: must be true"),
+        (cuff(#""timeline": [{"after": 1, "pressStart": true, "user": 1}]"#), "cuffs[0].timeline[0].user: only a measure step names a user"),
         (cuff(#""vendor": "qardioArm", "onStart": [{"after": 2, "advertise": true}, {"after": 1, "disconnect": true}]"#),
          "cuffs[0].onStart[1].after: 1.0 s comes before the previous step (2.0 s)"),
         (cuff(#""vendor": "omron""#), "cuffs[0].vendor: \"vendor\": \"omron\" or \"omronModern\" and an \"omron\" object go together"),

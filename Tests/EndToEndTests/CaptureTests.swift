@@ -25,13 +25,14 @@ struct CaptureTests {
 
     @Test("captured while paired and measuring, replayed by cuff-sim: the other cuffd stores the same readings; no address or serial in the file")
     func captureAndReplay() async throws {
-        let stack = try await Stack.make(scenario: "one-cuff.json")
+        let stack = try await Stack.make(scenario: "one-cuff.json", manualStart: true)
         try await stack.startDaemon()
         let file = stack.directory.appendingPathComponent("capture.json")
-        let capture = try stack.startCuffctl(["capture", Self.cuff, "--seconds", "12", "--output", file.path], log: "capture.log")
+        // Long enough for pairing, START pressed once start is armed, and the measurement 5.5 s after it.
+        let capture = try stack.startCuffctl(["capture", Self.cuff, "--seconds", "20", "--output", file.path], log: "capture.log")
         let pair = try await stack.cuffctl(["pair", Self.cuff])
         #expect(pair.status == 0, "\(pair.error)")
-        #expect(try await stack.cuffctl(["start", Self.cuff, "--timeout", "30"]).status == 0)
+        #expect(try await stack.measure(Self.cuff).status == 0)
         #expect(try await offCooperativePool { capture.waitForExit() } == 0, "\(stack.text("capture.log"))")
         let original = try await stack.readings()
         #expect(original.count == 2)
@@ -49,6 +50,11 @@ struct CaptureTests {
         try await replay.startDaemon()
         let replayPair = try await replay.cuffctl(["pair", address])
         #expect(replayPair.status == 0, "\(replayPair.error)\n\(replay.text("cuff-sim.log"))")
+        // The recorded pairing link sends the stored record at its recorded time, which may come after pair returned: once
+        // it is stored (its journal entry, docs/journal.md), the new reading start waits for is the measurement.
+        try await replay.journal.received.wait(for: "the replayed stored record in cuffd's journal") { _ in
+            replay.journalEntries().contains { $0["MESSAGE_ID"] == "4f1c2a9e7b3d4c61a8e05d2b9c7f3e10" && $0["BP_OUTCOME"] == "stored" } ? () : nil
+        }
         let start = try await replay.cuffctl(["start", address, "--timeout", "30"])
         #expect(start.status == 0, "\(start.error)\n\(replay.text("cuff-sim.log"))")
         let replayed = try await replay.readings()

@@ -20,7 +20,7 @@ struct ClockAheadTests {
             let paired = Date()
             #expect(try await stack.cuffctl(["pair", Self.cuff]).status == 0)
             // The newer reading, measured after the 2099 record was received (re-sent on the wake-up link: already stored).
-            let measured = try await stack.cuffctl(["start", Self.cuff, "--timeout", "30", "--json"])
+            let measured = try await stack.measure(Self.cuff, ["--timeout", "30", "--json"])
             #expect(measured.status == 0, "\(measured.error)")
 
             func time(_ reading: [String: Any]) -> Date { (reading["time"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) } ?? .distantFuture }

@@ -11,13 +11,14 @@ struct CorrectionTests {
     static let editMessageID = "9372864acbe44169849fc0f107dd3408"
 
     /// `body` with throw-away accounts, the shipped policy, cuffd and the cuff of stored-records.json paired — its three
-    /// stored records are stored —, its readings those of the person `alice`.
+    /// stored records are stored —, its readings those of the person `alice`. The cuff measures only once the test
+    /// presses START (``Stack/measure(_:_:as:)``): until then, nothing changes the store but the test.
     static func withPaired(_ body: (PolicyTests.Accounts, Stack) async throws -> Void) async throws {
         let accounts = try await offCooperativePool { try PolicyTests.makeAccounts() }
         defer { Thread { PolicyTests.cleanUp(accounts) }.start() }
         let stack = try await Stack.make(
             scenario: "stored-records.json", policy: try PolicyTests.policy(accounts), configuration: "[Cuff \(cuff)]\nNoUser=alice\n",
-            daemonArguments: ["--admin-group", accounts.adminGroup, "--reader-group", accounts.readerGroup])
+            daemonArguments: ["--admin-group", accounts.adminGroup, "--reader-group", accounts.readerGroup], manualStart: true)
         try await stack.startDaemon()
         #expect(try await stack.cuffctl(["pair", Self.cuff]).status == 0)
         try await body(accounts, stack)
@@ -60,7 +61,7 @@ struct CorrectionTests {
 
             // The cuff connects again for a measurement and sends its three stored records with the new one: the deleted
             // record is not stored again.
-            #expect(try await stack.cuffctl(["start", Self.cuff, "--timeout", "30"]).status == 0)
+            #expect(try await stack.measure(Self.cuff).status == 0)
             let after = Self.identifiers(try await stack.readings())
             #expect(after.count == 3 && !after.contains(oldest) && Array(after.prefix(2)) == Array(stored.dropFirst()), "\(after)")
         }

@@ -6,11 +6,11 @@ extension ExportTests {
     @Test("Corrected readings in every format, read back by independent readers: entered by hand (no device), excluded with its reason — left out with --without-excluded and by Open mHealth —, arm, position, note")
     func corrections() async throws {
         try #require(ExternalCommand.exists("python3"))
-        let stack = try await Stack.make(scenario: "stored-records.json", configuration: "[Cuff E8:2A:44:10:3C:5D]\nNoUser=alice\n")
+        let stack = try await Stack.make(scenario: "stored-records.json", configuration: "[Cuff E8:2A:44:10:3C:5D]\nNoUser=alice\n", manualStart: true)
         try await stack.startDaemon()
         #expect(try await stack.cuffctl(["pair", "E8:2A:44:10:3C:5D"]).status == 0)
-        // The cuff measures once more after pairing: wait for it, so that every export sees the same store.
-        #expect(try await stack.cuffctl(["start", "E8:2A:44:10:3C:5D", "--timeout", "30"]).status == 0)
+        // The cuff measures once more, when START is pressed: wait for it, so that every export sees the same store.
+        #expect(try await stack.measure("E8:2A:44:10:3C:5D").status == 0)
         let added = try await stack.cuffctl(
             ["add", "128/82", "--pulse", "70", "--time", "2026-11-19T08:00:00+01:00", "--person", "alice", "--arm", "left", "--position", "sitting",
              "--note", "pharmacy, \"manual\" cuff"])

@@ -15,13 +15,13 @@ struct ExportTests {
     /// cuffd with 1 100 replayed readings (statuses 0–63, no person, SIM-MANY) and the 4 of stored-records.json's cuff
     /// (SIM-HISTORY at the same address, mapped to ``person``): more than one page of `Readings`.
     static func stack() async throws -> Stack {
-        let stack = try await Stack.make(scenario: "stored-records.json", configuration: "[Cuff E8:2A:44:10:3C:5D]\nNoUser=\(person)\n")
+        let stack = try await Stack.make(scenario: "stored-records.json", configuration: "[Cuff E8:2A:44:10:3C:5D]\nNoUser=\(person)\n", manualStart: true)
         let scenario = try HostileArgumentTests.manyRecords(1100, in: stack.directory) { UInt8($0 % 64) }
         #expect(try await HostileArgumentTests.replay(scenario, into: stack) == 0)
         try await stack.startDaemon()
         #expect(try await stack.cuffctl(["pair", "E8:2A:44:10:3C:5D"]).status == 0)
-        // The cuff measures once more after pairing: wait for it, so that every export sees the same store.
-        #expect(try await stack.cuffctl(["start", "E8:2A:44:10:3C:5D", "--timeout", "30"]).status == 0)
+        // The cuff measures once more, when START is pressed: wait for it, so that every export sees the same store.
+        #expect(try await stack.measure("E8:2A:44:10:3C:5D").status == 0)
         return stack
     }
 

@@ -24,13 +24,15 @@ struct FailedMeasurementPolicyTests {
         }
         let stack = try await Stack.make(
             scenario: "passkey.json", edits: Self.implausible, policy: try PolicyTests.policy(accounts),
-            daemonArguments: ["--admin-group", accounts.adminGroup, "--reader-group", accounts.readerGroup])
+            daemonArguments: ["--admin-group", accounts.adminGroup, "--reader-group", accounts.readerGroup], manualStart: true)
         try await stack.startDaemon()
         #expect(try await stack.cuffctl(["pair", Self.cuff, "--passkey", "123456"]).status == 0)
         #expect(try await stack.cuffctl(["grant", "\(granted.account.uid)", "bloodPressure", "read"]).status == 0)
 
         async let blindStart = stack.cuffctl(["start", Self.cuff, "--timeout", "30"], as: accounts.reader)
         async let grantedStart = stack.cuffctl(["start", Self.cuff, "--timeout", "30"], as: granted.account)
+        // START once both sessions are armed: the failed measurement ends both.
+        try await stack.pressStart(Self.cuff, whenArmed: 2)
         let (blind, seeing) = try await (blindStart, grantedStart)
 
         #expect(blind.status == 65, "\(blind.error)")

@@ -10,7 +10,8 @@ import Testing
 struct FailureTests {
     @Test("cuffctl without cuffd exits 69 saying so; an unknown cuff exits 68; a start with nothing coming exits 75")
     func clientErrors() async throws {
-        let stack = try await Stack.make(scenario: "passkey.json")
+        // Nobody presses START: the paired cuff sends nothing more, and a start runs out of time.
+        let stack = try await Stack.make(scenario: "passkey.json", manualStart: true)
         let absent = try await stack.cuffctl(["readings"])
         #expect(absent.status == 69)
         #expect(absent.error.contains("cuffd is not running"))

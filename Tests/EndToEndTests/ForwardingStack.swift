@@ -36,9 +36,10 @@ final class ForwardingStack: @unchecked Sendable {
 
     /// The first gateway, `gateway1` writing as `ward3`, on a server of its own whose database its role owns.
     /// `readerGroup` is cuffd's `--reader-group`: `nogroup` (nobody's) lets cuff-forward call it. With `tls`, the
-    /// server also listens on 127.0.0.1 with a certificate of a test CA (the configuration still uses the socket).
+    /// server also listens on 127.0.0.1 with a certificate of a test CA (the configuration still uses the socket). A cuff
+    /// measures when the test presses START (``Stack/measure(_:_:as:)``), so nothing reaches the store unasked.
     static func make(scenario: String, readerGroup: String = "nogroup", tls: Bool = false) async throws -> ForwardingStack {
-        let stack = try await Stack.make(scenario: scenario, daemonArguments: ["--reader-group", readerGroup])
+        let stack = try await Stack.make(scenario: scenario, daemonArguments: ["--reader-group", readerGroup], manualStart: true)
         let server = try await offCooperativePool { try PostgresServer(tls: tls) }
         do {
             return try await offCooperativePool {
@@ -55,7 +56,7 @@ final class ForwardingStack: @unchecked Sendable {
     /// A further gateway on the first's server, once the first has migrated it: `role` made and registered for
     /// `gatewayName` by the administrator (``register(role:gatewayName:)``).
     static func make(scenario: String, joining first: ForwardingStack, role: String, gatewayName: String) async throws -> ForwardingStack {
-        let stack = try await Stack.make(scenario: scenario, daemonArguments: ["--reader-group", "nogroup"])
+        let stack = try await Stack.make(scenario: scenario, daemonArguments: ["--reader-group", "nogroup"], manualStart: true)
         try await first.register(role: role, gatewayName: gatewayName)
         return try await offCooperativePool { try ForwardingStack(stack: stack, server: first.server, role: role, gatewayName: gatewayName) }
     }

@@ -29,7 +29,7 @@ struct ForwardingTests {
             let state = URL(fileURLWithPath: forwarding.anchorPath).deletingLastPathComponent().path
             #expect(chmod(state, 0o500) == 0)
             try forwarding.startForwarder(log: "forward-held.log")
-            #expect(try await stack.cuffctl(["start", Self.cuff, "--timeout", "30"]).status == 0)
+            #expect(try await stack.measure(Self.cuff).status == 0)
             try await forwarding.waitUntilCentralMatchesGateway()
             #expect(try await forwarding.centralReadings().count == 4)
             let held = try #require(forwarding.forwarder)
@@ -74,7 +74,7 @@ struct ForwardingTests {
             try await stack.wait(for: "forwarded 0 readings and 1 deletions", in: "forward.log")
 
             // The cuff connects again and sends its stored records, the deleted one among them, with a new reading.
-            #expect(try await stack.cuffctl(["start", Self.cuff, "--timeout", "30"]).status == 0)
+            #expect(try await stack.measure(Self.cuff).status == 0)
             try await forwarding.waitUntilCentralMatchesGateway()
             #expect(try await forwarding.centralReadings().count == 3)
             #expect(try await forwarding.query("SELECT count(*), count(deleted_at) FROM readings") == ["4|1"])
@@ -117,7 +117,7 @@ struct ForwardingTests {
             #expect(try await forwarding.centralReadings().count == 3)
 
             try await offCooperativePool { try forwarding.server.stop() }
-            #expect(try await stack.cuffctl(["start", Self.cuff, "--timeout", "30"]).status == 0)
+            #expect(try await stack.measure(Self.cuff).status == 0)
             // cuffctl forward status tells the state, the reading waiting, and why, in words: once cuff-forward,
             // rung by cuffd for the new reading, has found the server gone.
             let waiting = try await stack.waitForForwardStatus(forwarding.statusPath, "waiting for PostgreSQL") {

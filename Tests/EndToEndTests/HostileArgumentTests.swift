@@ -72,7 +72,7 @@ struct HostileArgumentTests {
 
     @Test("readings --follow prints a reading measured before everything shown, as soon as it is stored")
     func followPrintsLateRecords() async throws {
-        let stack = try await Stack.make(scenario: "passkey.json")
+        let stack = try await Stack.make(scenario: "passkey.json", manualStart: true)
         let scenario = try Self.manyRecords(120, in: stack.directory)
         #expect(try await Self.replay(scenario, into: stack) == 0)
         try await stack.startDaemon()
@@ -81,7 +81,7 @@ struct HostileArgumentTests {
         try await stack.wait(for: "\n", in: "follow.log")
         #expect(try await stack.cuffctl(["pair", "D0:5F:B8:4A:21:07", "--passkey", "123456"]).status == 0)
         // passkey.json's cuff measures on 2026-11-23, a day before the 120 readings already stored.
-        #expect(try await stack.cuffctl(["start", "D0:5F:B8:4A:21:07", "--timeout", "30"]).status == 0)
+        #expect(try await stack.measure("D0:5F:B8:4A:21:07").status == 0)
         try await stack.wait(for: "\"systolic\":118", in: "follow.log")
         let lines = stack.text("follow.log").split(separator: "\n")
         #expect(lines.count == 3, "\(lines)")

@@ -35,10 +35,11 @@ final class MQTTForwardingStack<Broker: MQTTTestBroker>: @unchecked Sendable {
 
     static var binary: String { Stack.binaries.appendingPathComponent("cuff-forward").path }
 
-    /// cuffd over `scenario` on a private bus, forward.conf for `broker` at `mqtt://` (``writeConfiguration(password:url:caFile:clientCertificate:)``
-    /// can change it before cuff-forward starts), and the subscriber.
-    static func make(scenario: String, broker: Broker) async throws -> MQTTForwardingStack {
-        let forwarding = MQTTForwardingStack(stack: try await Stack.make(scenario: scenario), broker: broker)
+    /// cuffd over `scenario` (with `edits`, as ``Stack/make(scenario:edits:policy:configuration:daemonArguments:manualStart:)``) on a private bus, forward.conf for `broker` at `mqtt://` (``writeConfiguration(password:url:caFile:clientCertificate:)``
+    /// can change it before cuff-forward starts), and the subscriber. A cuff measures when the test presses START
+    /// (``Stack/measure(_:_:as:)``), so nothing reaches the store unasked.
+    static func make(scenario: String, edits: [String: String] = [:], broker: Broker) async throws -> MQTTForwardingStack {
+        let forwarding = MQTTForwardingStack(stack: try await Stack.make(scenario: scenario, edits: edits, manualStart: true), broker: broker)
         try FileManager.default.createDirectory(at: forwarding.directory.appendingPathComponent("state"), withIntermediateDirectories: false)
         try forwarding.writeConfiguration(password: broker.password, url: "mqtt://\(broker.host):\(broker.port)", caFile: nil)
         try forwarding.startSubscriber()
@@ -183,10 +184,10 @@ extension MQTTForwardingStack where Broker == MosquittoBroker {
     /// `requireCertificate` (and `tls`), the broker requires a client certificate, and cuff-forward presents one; with
     /// `acl`, the broker enforces that ACL file's text.
     static func make(
-        scenario: String, password: String? = nil, tls: Bool = false, requireCertificate: Bool = false, acl: String? = nil
+        scenario: String, edits: [String: String] = [:], password: String? = nil, tls: Bool = false, requireCertificate: Bool = false, acl: String? = nil
     ) async throws -> MQTTForwardingStack {
         let broker = try await offCooperativePool { try MosquittoBroker(password: password, tls: tls, requireCertificate: requireCertificate, acl: acl) }
-        let forwarding = try await make(scenario: scenario, broker: broker)
+        let forwarding = try await make(scenario: scenario, edits: edits, broker: broker)
         if let certificates = broker.certificates {
             try forwarding.writeConfiguration(
                 password: password, url: "mqtts://\(broker.host):\(broker.port)", caFile: certificates.authority,

@@ -34,10 +34,13 @@ extension MQTTForwardingTests {
         }
     }
 
+    /// stored-records.json with START pressed twice: the first wakes the cuff (it advertises), the second has it measure.
+    static let pressedTwice = [#"{"after": 3.0, "advertise": true},"#: #"{"after": 3.0, "advertise": true}, {"after": 3.0, "pressStart": true},"#]
+
     @Test("cuffctl forget while cuff-forward runs: an empty retained config for each of the cuff's eleven entities and an empty state, a later subscriber handed none; paired again, the next reading brings them back")
     func forgetWhileRunning() async throws {
         try await withTeardown { teardown in
-            let forwarding = try await Self.caughtUp(teardown)
+            let forwarding = try await Self.caughtUp(teardown, edits: Self.pressedTwice)
             let topics = Self.entityTopics(forwarding)
             #expect(topics.count == 12, "\(topics.sorted())")
             let before = forwarding.seen().count
@@ -46,8 +49,10 @@ extension MQTTForwardingTests {
             try await forwarding.stack.wait(for: "from Home Assistant: cuffd no longer remembers its cuff", in: "forward.log")
 
             let removed = forwarding.seen().count
+            // Forgotten, the cuff is away until its user wakes it: START wakes it, to be paired again.
+            try await forwarding.stack.pressStart(Self.cuff, whenArmed: 0)
             #expect(try await forwarding.stack.cuffctl(["pair", Self.cuff]).status == 0)
-            #expect(try await forwarding.stack.cuffctl(["start", Self.cuff, "--timeout", "30"]).status == 0)
+            #expect(try await forwarding.stack.measure(Self.cuff).status == 0)
             try await forwarding.wait("the entities back") { seen in
                 topics.isSubset(of: Set(seen.dropFirst(removed).filter { !$0.payload.isEmpty }.map(\.topic)))
             }

@@ -10,20 +10,22 @@ struct MQTTForwardingTests {
     static let cuff = "E8:2A:44:10:3C:5D"
 
     /// The broker, cuffd with cuff-sim, the subscriber; cuffd started and the cuff paired, so its records are stored.
+    /// `edits` change stored-records.json.
     static func paired(
-        _ teardown: Teardown, password: String? = nil, tls: Bool = false, requireCertificate: Bool = false, acl: String? = nil
+        _ teardown: Teardown, edits: [String: String] = [:], password: String? = nil, tls: Bool = false, requireCertificate: Bool = false,
+        acl: String? = nil
     ) async throws -> MQTTForwardingStack<MosquittoBroker> {
         let forwarding = try await MQTTForwardingStack<MosquittoBroker>.make(
-            scenario: "stored-records.json", password: password, tls: tls, requireCertificate: requireCertificate, acl: acl)
+            scenario: "stored-records.json", edits: edits, password: password, tls: tls, requireCertificate: requireCertificate, acl: acl)
         teardown.add { forwarding.broker.remove() }
         try await forwarding.stack.startDaemon()
         #expect(try await forwarding.stack.cuffctl(["pair", Self.cuff]).status == 0)
         return forwarding
     }
 
-    /// ``paired(_:password:tls:)``, and cuff-forward started and caught up: every reading seen by the subscriber.
-    static func caughtUp(_ teardown: Teardown) async throws -> MQTTForwardingStack<MosquittoBroker> {
-        let forwarding = try await paired(teardown)
+    /// ``paired(_:edits:password:tls:requireCertificate:acl:)``, and cuff-forward started and caught up: every reading seen by the subscriber.
+    static func caughtUp(_ teardown: Teardown, edits: [String: String] = [:]) async throws -> MQTTForwardingStack<MosquittoBroker> {
+        let forwarding = try await paired(teardown, edits: edits)
         try forwarding.startForwarder()
         try await forwarding.waitForEveryReading()
         return forwarding
@@ -107,7 +109,7 @@ struct MQTTForwardingTests {
         try await withTeardown { teardown in
             let forwarding = try await Self.caughtUp(teardown)
             try await offCooperativePool { forwarding.broker.stop() }
-            #expect(try await forwarding.stack.cuffctl(["start", Self.cuff, "--timeout", "30"]).status == 0)
+            #expect(try await forwarding.stack.measure(Self.cuff).status == 0)
             try await forwarding.stack.wait(for: "the MQTT broker is unreachable", in: "forward.log")
             // Another attempt while the broker is down, for the outage to be logged once over several.
             try await forwarding.stack.waitUntilRetried(status: forwarding.statusPath)
@@ -145,7 +147,7 @@ struct MQTTForwardingTests {
             let before = Set(try await forwarding.stack.readings().compactMap { $0["syncIdentifier"] as? String })
 
             relay.hold()
-            #expect(try await forwarding.stack.cuffctl(["start", Self.cuff, "--timeout", "30"]).status == 0)
+            #expect(try await forwarding.stack.measure(Self.cuff).status == 0)
             let fresh = try #require(try await forwarding.stack.readings().compactMap { $0["syncIdentifier"] as? String }.first { !before.contains($0) })
             // cuff-forward has sent the fresh reading's PUBLISH, which no PUBACK answers.
             try await relay.waitUntilHeld()

@@ -16,7 +16,7 @@ struct PersonGrantPolicyTests {
     static func stack(_ scenario: String, configuration: String, _ accounts: PolicyTests.Accounts) async throws -> Stack {
         let stack = try await Stack.make(
             scenario: scenario, policy: try PolicyTests.policy(accounts), configuration: configuration,
-            daemonArguments: ["--admin-group", accounts.adminGroup, "--reader-group", accounts.readerGroup])
+            daemonArguments: ["--admin-group", accounts.adminGroup, "--reader-group", accounts.readerGroup], manualStart: true)
         try await stack.startDaemon()
         return stack
     }
@@ -36,7 +36,7 @@ struct PersonGrantPolicyTests {
         #expect(permissions.output.contains("bloodPressureSystolic\tread\talice\n"), "\(permissions.output)")
 
         // Bob measures while alice's reader waits: the reply says that a reading was stored, nothing of it.
-        let start = try await stack.cuffctl(["start", Self.cuff, "--timeout", "30", "--json"], as: reader)
+        let start = try await stack.measure(Self.cuff, ["--timeout", "30", "--json"], as: reader)
         #expect(start.status == 0, "\(start.error)")
         #expect(start.output.hasSuffix("\n{}\n"), "\(start.output)")
         #expect(try await stack.readings().compactMap { $0["systolic"] as? Double }.sorted() == [112, 140])

@@ -88,11 +88,11 @@ struct PolicyTests {
         defer { Thread { Self.cleanUp(accounts) }.start() }
         let stack = try await Stack.make(
             scenario: "passkey.json", policy: try Self.policy(accounts),
-            daemonArguments: ["--admin-group", accounts.adminGroup, "--reader-group", accounts.readerGroup])
+            daemonArguments: ["--admin-group", accounts.adminGroup, "--reader-group", accounts.readerGroup], manualStart: true)
         try await stack.startDaemon()
         #expect(try await stack.cuffctl(["pair", "D0:5F:B8:4A:21:07", "--passkey", "123456"]).status == 0)
         // A reader without a grant learns from Start that a reading was stored, and nothing of it.
-        let blind = try await stack.cuffctl(["start", "D0:5F:B8:4A:21:07", "--timeout", "30", "--json"], as: accounts.reader)
+        let blind = try await stack.measure("D0:5F:B8:4A:21:07", ["--timeout", "30", "--json"], as: accounts.reader)
         #expect(blind.status == 0, "\(blind.error)")
         #expect(blind.output.hasSuffix("\n{}\n"), "\(blind.output)")
         #expect(!blind.output.contains("syncIdentifier") && !blind.output.contains("systolic"), "\(blind.output)")

@@ -30,19 +30,24 @@ final class Stack: @unchecked Sendable {
     var configurationPath: String { directory.appendingPathComponent("cuffd.conf").path }
 
     /// A stack made off the cooperative pool (starting the bus waits for it), on the shipped scenario `name` with `edits`
-    /// (text → replacement, each text present) made to a copy of its file, once cuff-sim says it is ready.
+    /// (text → replacement, each text present) made to a copy of its file, once cuff-sim says it is ready. With
+    /// `manualStart`, the timeline's `pressStart` step waits for the test (``measure(_:_:as:)``, ``pressStart(_:whenArmed:)``).
     static func make(
         scenario name: String, edits: [String: String] = [:], policy: String = PrivateBus.permissivePolicy, configuration: String = "",
-        daemonArguments: [String] = []
+        daemonArguments: [String] = [], manualStart: Bool = false
     ) async throws -> Stack {
         let stack = try await offCooperativePool {
-            try Stack(scenario: name, edits: edits, policy: policy, configuration: configuration, daemonArguments: daemonArguments)
+            try Stack(
+                scenario: name, edits: edits, policy: policy, configuration: configuration, daemonArguments: daemonArguments,
+                manualStart: manualStart)
         }
         try await stack.wait(for: "org.bluez ready", in: "cuff-sim.log")
         return stack
     }
 
-    private init(scenario name: String, edits: [String: String], policy: String, configuration: String, daemonArguments: [String]) throws {
+    private init(
+        scenario name: String, edits: [String: String], policy: String, configuration: String, daemonArguments: [String], manualStart: Bool
+    ) throws {
         bus = try PrivateBus(policy: policy)
         directory = bus.directory
         notify = try DatagramCollector()
@@ -55,7 +60,8 @@ final class Stack: @unchecked Sendable {
         self.daemonArguments = daemonArguments
         let simulatorLog = try logPipe(appendingTo: directory.appendingPathComponent("cuff-sim.log"), counting: logged)
         simulator = try ChildProcess(
-            Self.binaries.appendingPathComponent("cuff-sim").path, ["--scenario", scenario.path, "--bus", bus.address],
+            Self.binaries.appendingPathComponent("cuff-sim").path,
+            ["--scenario", scenario.path, "--bus", bus.address] + (manualStart ? ["--manual-start"] : []),
             standardOutput: .descriptor(simulatorLog), standardError: .descriptor(simulatorLog))
         close(simulatorLog)
     }

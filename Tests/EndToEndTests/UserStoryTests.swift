@@ -10,11 +10,11 @@ import Testing
 struct UserStoryTests {
     @Test("pair, then start shows the cuff pressure and the reading; readings --json holds each reading once")
     func pairStartReadings() async throws {
-        let stack = try await Stack.make(scenario: "one-cuff.json")
+        let stack = try await Stack.make(scenario: "one-cuff.json", manualStart: true)
         try await stack.startDaemon()
         let pair = try await stack.cuffctl(["pair", "C4:F3:12:53:F2:C9"])
         #expect(pair.status == 0, "\(pair.error)")
-        let start = try await stack.cuffctl(["start", "C4:F3:12:53:F2:C9", "--timeout", "30"])
+        let start = try await stack.measure("C4:F3:12:53:F2:C9")
         #expect(start.status == 0, "\(start.error)\n\(stack.text("cuffd.log"))")
         #expect(start.output.contains("connected, waiting for the measurement"))
         #expect(start.output.contains("measuring"))
@@ -39,11 +39,11 @@ struct UserStoryTests {
 
     @Test("Each stored reading is one structured journal entry with the documented MESSAGE_ID and fields")
     func journalEntry() async throws {
-        let stack = try await Stack.make(scenario: "passkey.json")
+        let stack = try await Stack.make(scenario: "passkey.json", manualStart: true)
         try await stack.startDaemon()
         #expect(try await stack.cuffctl(["pair", "D0:5F:B8:4A:21:07", "--passkey", "123456"]).status == 0)
         let follow = try stack.startCuffctl(["readings", "--follow", "--json"], log: "follow.log")
-        #expect(try await stack.cuffctl(["start", "D0:5F:B8:4A:21:07", "--timeout", "30"]).status == 0)
+        #expect(try await stack.measure("D0:5F:B8:4A:21:07").status == 0)
         // readings --follow printed the new reading as it was stored, once, read with its own rights.
         try await stack.wait(for: "\"systolic\":118", in: "follow.log")
         follow.terminate()
@@ -61,7 +61,7 @@ struct UserStoryTests {
 
     @Test("SIGTERM: STOPPING=1, exit 0; SIGKILL and a restart lose nothing committed and store nothing twice")
     func shutdownAndCrash() async throws {
-        let stack = try await Stack.make(scenario: "stored-records.json")
+        let stack = try await Stack.make(scenario: "stored-records.json", manualStart: true)
         try await stack.startDaemon()
         #expect(try await stack.cuffctl(["pair", "E8:2A:44:10:3C:5D"]).status == 0)
         let before = try await stack.readings()
@@ -72,8 +72,8 @@ struct UserStoryTests {
         let devices = try await stack.cuffctl(["devices", "--json"])
         #expect(devices.output.contains("E8:2A:44:10:3C:5D") && devices.output.contains("SIM-HISTORY"), "\(devices.output)")
         #expect(try await stack.readings().map { $0["syncIdentifier"] as? String } == before.map { $0["syncIdentifier"] as? String })
-        // After the restart the cuff wakes, re-sends its history and measures: one new reading, nothing twice.
-        #expect(try await stack.cuffctl(["start", "E8:2A:44:10:3C:5D", "--timeout", "30"]).status == 0)
+        // After the restart START is pressed: the cuff wakes, re-sends its history and measures: one new reading, nothing twice.
+        #expect(try await stack.measure("E8:2A:44:10:3C:5D").status == 0)
         #expect(try await stack.readings().count == 4)
         #expect(try await stack.stopDaemon() == 0)
         #expect(stack.notify.texts.contains { $0.contains("STOPPING=1") })

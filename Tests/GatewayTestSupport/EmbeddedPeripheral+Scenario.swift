@@ -113,6 +113,9 @@ extension EmbeddedCentral {
             for address in linked { linkUp(address) }
         case let .measure(user, slot):
             nodes[address]?.peripheral.omron?.measure(slot, user: user)
+        case .pressStart:
+            // START pressed: what the cuff does then are the steps after it, which the test performs in turn.
+            break
         }
         return true
     }

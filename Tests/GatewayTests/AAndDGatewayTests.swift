@@ -21,12 +21,13 @@ struct AAndDGatewayTests {
         }
         try await run.pairAll()
         _ = try await run.rig.next(where: written)
-        // The cuff's timeline, each step once the Gateway is ready for it: it ends the pairing link, wakes, and
-        // sends its reading once the woken link has set its clock.
+        // The cuff's timeline, each step once the Gateway is ready for it: START pressed, it ends the pairing link,
+        // wakes, and sends its reading once the woken link has set its clock.
         let timeline = run.scenario.cuffs[0].timeline.map(\.action)
-        for action in timeline.prefix(2) { await run.central.perform(action, on: Self.ua651) }
+        let woken = try #require(timeline.firstIndex(of: .advertise)) + 1
+        for action in timeline.prefix(woken) { await run.central.perform(action, on: Self.ua651) }
         _ = try await run.rig.next(where: written)
-        for action in timeline.dropFirst(2) { await run.central.perform(action, on: Self.ua651) }
+        for action in timeline.dropFirst(woken) { await run.central.perform(action, on: Self.ua651) }
         try await run.waitForExpectedReadings()
 
         let local = DateTime(EmbeddedGateway.now, in: LocalTimeZone())

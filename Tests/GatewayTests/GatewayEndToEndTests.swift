@@ -14,11 +14,14 @@ struct GatewayEndToEndTests {
     @Test("start shows the cuff pressure as it rises, then the new reading; re-sent records do not end it")
     func measurementWithProgress() async throws {
         try await withTeardown { teardown in
-            let harness = try await GatewayHarness(scenarioFile: "one-cuff.json")
+            let harness = try await GatewayHarness(scenarioFile: "one-cuff.json", manualStart: true)
             teardown.add { await harness.stop() }
             let cuff = BluetoothAddress("C4:F3:12:53:F2:C9")!
             try await harness.pairAll()
-            let seen = await MeasurementSeen(try await harness.gateway.startMeasurement(cuff, timeout: .seconds(60)))
+            let updates = try await harness.gateway.startMeasurement(cuff, timeout: .seconds(60))
+            // Armed: the user presses START.
+            try await harness.pressStart([cuff])
+            let seen = await MeasurementSeen(updates)
             #expect(seen.otherEnd == nil)
             #expect(seen.pressures == [40, 120, 180])
             #expect(seen.reading?.systolic.doubleValue == 122)

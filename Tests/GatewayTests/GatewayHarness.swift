@@ -28,8 +28,8 @@ final class GatewayHarness: Sendable {
 
     static let folder = EmbeddedPeripheral.scenarioFolder
 
-    convenience init(scenarioFile name: String, configuration: GatewayConfiguration = GatewayConfiguration()) async throws {
-        try await self.init(Data(contentsOf: Self.folder.appendingPathComponent(name)), configuration: configuration)
+    convenience init(scenarioFile name: String, configuration: GatewayConfiguration = GatewayConfiguration(), manualStart: Bool = false) async throws {
+        try await self.init(Data(contentsOf: Self.folder.appendingPathComponent(name)), configuration: configuration, manualStart: manualStart)
     }
 
     /// A harness whose configuration maps the cuff at `address`'s User IDs to people.
@@ -52,15 +52,17 @@ final class GatewayHarness: Sendable {
         }
     }
 
+    /// With `manualStart`, a timeline's `pressStart` step waits for ``pressStart(_:)`` (docs/cuff-sim.md, "START pressed by
+    /// the driver").
     init(
         _ scenarioJSON: Data, configuration: GatewayConfiguration = GatewayConfiguration(), registry: any CuffRegistry = InMemoryCuffRegistry(),
-        spool: any ReadingSpool = NoSpool()
+        spool: any ReadingSpool = NoSpool(), manualStart: Bool = false
     ) async throws {
         scenario = try Scenario.parse(scenarioJSON)
         self.registry = registry
         bus = try PrivateBus()
         let log = log
-        emulator = BluezEmulator(scenario: scenario, bus: .address(bus.address)) { log.append($0) }
+        emulator = BluezEmulator(scenario: scenario, bus: .address(bus.address), manualStart: manualStart) { log.append($0) }
         try await emulator.start()
         connection = try DBusConnection.open(.address(bus.address), label: "cuffd")
         gateway = CuffGateway(bluetooth: BluezClient(connection: connection), store: store, registry: registry, configuration: configuration, spool: spool)
@@ -86,6 +88,12 @@ final class GatewayHarness: Sendable {
                 throw TestFailure("\(error)\ncuff-sim:\n\(log.all.joined(separator: "\n"))")
             }
         }
+    }
+
+    /// Presses START on each cuff of `addresses` (every cuff of the scenario when nil): a timeline waiting at its
+    /// `pressStart` step goes on, one that has none keeps the press unused.
+    func pressStart(_ addresses: [BluetoothAddress]? = nil) async throws {
+        for address in addresses ?? scenario.cuffs.map(\.address) { try await emulator.pressStart(cuffAt: address) }
     }
 
     /// The next Gateway event `predicate` accepts, within ``deadline``.

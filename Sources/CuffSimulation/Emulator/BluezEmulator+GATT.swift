@@ -155,15 +155,21 @@ extension BluezEmulator {
     }
 
     /// Runs a script (a cuff's timeline, or what it does after a vendor start), each step at its time
-    /// counted from the start. Returns false when the task was canceled before the last step.
+    /// counted from the start; a `pressStart` step that waited for a driver moves the steps after it by as long.
+    /// Returns false when the task was canceled before the last step.
     @discardableResult
     func play(_ steps: [TimelineStep], cuff index: Int) async -> Bool {
-        let start = ContinuousClock.now
+        var start = ContinuousClock.now
         for step in steps {
+            let after = Duration.milliseconds(Int((step.after * 1000).rounded()))
             do {
-                try await Task.sleep(until: start + .milliseconds(Int((step.after * 1000).rounded())), clock: .continuous)
+                try await Task.sleep(until: start + after, clock: .continuous)
             } catch {
                 return false
+            }
+            if step.action == .pressStart {
+                await waitForStart(cuff: index)
+                start = .now - after
             }
             await perform(step.action, cuff: index)
         }
@@ -188,6 +194,8 @@ extension BluezEmulator {
             await cuffAdvertised(index)
         case .restartBluez:
             await restart()
+        case .pressStart:
+            log("\(name(index)) START pressed")
         case let .measure(user, slot):
             guard let model = cuffs[index].omron?.model else { return }
             cuffs[index].omron?.measure(slot.bytes(model.layout), user: user - 1)

@@ -15,8 +15,12 @@ public actor BluezEmulator {
     let scenario: Scenario
     let bus: DBusConnection.Bus
     let log: @Sendable (String) -> Void
+    /// A timeline's `pressStart` step waits for a driver (``pressStart(cuffAt:)``); else it passes at its time.
+    let manualStart: Bool
 
     var connection: DBusConnection?
+    /// With `manualStart`, the connection that owns ``controlName``; a restart of bluetoothd leaves it.
+    var controlConnection: DBusConnection?
     /// Bumped on every (re)start, so work scheduled for an earlier bluetoothd stops.
     var generation = 0
     var cuffs: [CuffState]
@@ -43,16 +47,21 @@ public actor BluezEmulator {
         let path: DBusObjectPath
     }
 
-    public init(scenario: Scenario, bus: DBusConnection.Bus, log: @escaping @Sendable (String) -> Void) {
+    /// With `manualStart`, each `pressStart` step of a timeline waits until a driver presses START on its cuff
+    /// (docs/cuff-sim.md, "START pressed by the driver"), and ``start()`` also takes ``controlName`` for that.
+    public init(scenario: Scenario, bus: DBusConnection.Bus, manualStart: Bool = false, log: @escaping @Sendable (String) -> Void) {
         self.scenario = scenario
         self.bus = bus
+        self.manualStart = manualStart
         self.log = log
         cuffs = scenario.cuffs.map(CuffState.init(spec:))
     }
 
     /// Connects, exports the adapter and the bonded cuffs, then takes `org.bluez`: a client that
-    /// sees the name owned finds the whole tree.
+    /// sees the name owned finds the whole tree — and, with `manualStart`, the control a driver presses START through,
+    /// taken first.
     public func start() async throws(CuffSimError) {
+        if manualStart, controlConnection == nil { try await openControl() }
         let connection: DBusConnection
         do {
             connection = try DBusConnection.open(bus, label: "cuff-sim")
@@ -83,6 +92,13 @@ public actor BluezEmulator {
 
     /// Leaves the bus.
     public func stop() {
+        leaveBus()
+        controlConnection?.close()
+        controlConnection = nil
+    }
+
+    /// bluetoothd leaves the bus; the control stays.
+    private func leaveBus() {
         clientWatch?.cancel()
         connection?.close()
         connection = nil
@@ -93,7 +109,7 @@ public actor BluezEmulator {
     /// (docs/reference/BLUEZ-DBUS.md §10).
     func restart() async {
         log("bluetoothd restarting: every registration is dropped")
-        stop()
+        leaveBus()
         agents = [:]
         defaultAgentOwner = nil
         applications = [:]

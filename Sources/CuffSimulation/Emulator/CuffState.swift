@@ -27,6 +27,9 @@ struct CuffState {
     /// The last value of each characteristic (reads, notifications, writes).
     var values: [CharacteristicID: [UInt8]] = [:]
     var timelineStarted = false
+    /// START presses a driver made that no `pressStart` step has taken yet, and the timeline waiting at one.
+    var startPresses = 0
+    var startWaiter: CheckedContinuation<Void, Never>?
     /// bluetoothd has discovered the cuff's GATT database (it caches it for a bonded cuff): the next
     /// resolution exports the objects before `ServicesResolved`, a first one after it.
     var databaseKnown = false
