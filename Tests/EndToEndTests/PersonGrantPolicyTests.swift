@@ -89,7 +89,7 @@ struct PersonGrantPolicyTests {
         let stack = try await Self.stack("two-users.json", configuration: Self.people, accounts)
         let reader = accounts.reader, uid = "\(accounts.reader.uid)"
         #expect(try await stack.cuffctl(["pair", Self.cuff]).status == 0)
-        #expect(try await stack.cuffctl(["start", Self.cuff, "--timeout", "30", "--json"]).status == 0)
+        #expect(try await stack.measure(Self.cuff, ["--timeout", "30", "--json"]).status == 0)
         let readings = try await stack.readings()
         func identifier(of person: String) throws -> String {
             try #require(readings.first { $0["person"] as? String == person }?["syncIdentifier"] as? String, "\(readings)")
