@@ -21,6 +21,9 @@ from .outcome import Outcome
 from .scenario import Scenario
 
 CUFFCTL = '/usr/bin/cuffctl'
+# cuffd commits a strap's values together, at most this many seconds after the first of them waits
+# (HeartRateFlushInterval=, its default; docs/configuration.md): a wait for stored values must outlast it.
+HEART_RATE_FLUSH_WINDOW = 60
 STOP_LIMIT = 20.0     # seconds; generous for emulation
 COMPARED = ('address', 'systolic', 'diastolic', 'pulseRate', 'userID', 'deviceTime')
 
@@ -90,7 +93,7 @@ class CuffctlClient:
             if cuff.address in starts:
                 self._check_start(cuff, *starts[cuff.address], outcome)
         readings = self.readings = self._check_store(scenario, outcome, deadline=began + scenario.length + 60)
-        self._check_heart_rates(scenario, outcome, deadline=began + scenario.length + 60)
+        self._check_heart_rates(scenario, outcome, deadline=began + scenario.length + HEART_RATE_FLUSH_WINDOW + 60)
         self._check_journal(scenario, radio, began, outcome)
         self._check_failures(scenario, began, outcome)
         events = radio.events()

@@ -14,7 +14,7 @@ import os
 import subprocess
 import time
 
-from .cuffctl_client import cuffctl
+from .cuffctl_client import HEART_RATE_FLUSH_WINDOW, cuffctl
 from .outcome import Outcome
 
 STRAP = 'E8:3C:A1:07:6D:21'
@@ -22,8 +22,9 @@ STORE = '/var/lib/cuffd/health.sqlite'
 CONFIGURATION = '/etc/cuffd/cuffd.conf'
 
 
-def strap_scenario(path: str, seconds: int = 180) -> str:
-    """Writes a strap streaming once a second for `seconds` (long enough to outlast an upgrade under emulation)."""
+def strap_scenario(path: str, seconds: int = 360) -> str:
+    """Writes a strap streaming once a second for `seconds` (long enough to outlast an upgrade under emulation and
+    two of cuffd's heart-rate batches, one either side of it)."""
     steps = [{'after': 0.5 + n, 'notify': '2A37', 'hex': f'06 {60 + n % 40:02X}'} for n in range(seconds)]
     scenario = {'adapter': {'address': '00:1A:7D:DA:71:13'},
                 'cuffs': [{'address': STRAP, 'name': 'HRM-1', 'services': ['180D', '180A'], 'pairing': 'justWorks',
@@ -63,7 +64,7 @@ def run(upgrade: str, outcome: Outcome) -> Outcome:
     outcome.check('cuffd runs from its package', wait(active, 60))
     paired = cuffctl('pair', STRAP, '--timeout', '60')
     outcome.check(f'cuffctl pair {STRAP} exits 0', paired.returncode == 0, paired.stderr.strip()[-300:])
-    outcome.check('heart-rate values are being stored', wait(lambda: len(samples()) >= 8, 60))
+    outcome.check('heart-rate values are being stored', wait(lambda: len(samples()) >= 8, HEART_RATE_FLUSH_WINDOW + 60))
     before = set(samples())
 
     started = time.monotonic()
@@ -76,7 +77,7 @@ def run(upgrade: str, outcome: Outcome) -> Outcome:
     outcome.check('cuffd runs again after the upgrade', wait(active, 60))
     # The rest of the minute's values arrive through the upgraded cuffd.
     outcome.check('values stored before the upgrade are all still there, and more came after it',
-                  wait(lambda: set(samples()) > before, 60), f'{len(before)} before, {len(samples())} after')
+                  wait(lambda: set(samples()) > before, HEART_RATE_FLUSH_WINDOW + 60), f'{len(before)} before, {len(samples())} after')
 
     removed = apt_get('remove', 'cuffd')
     outcome.check('apt-get remove cuffd exits 0', removed.returncode == 0, (removed.stdout + removed.stderr).strip()[-400:])
