@@ -78,6 +78,17 @@ public actor BluezClient {
     public func characteristic(_ uuid: String, of device: DeviceID) -> GattCharacteristic? { mirror.characteristic(uuid, of: device) }
     public func descriptors(of device: DeviceID) -> [GattDescriptor] { mirror.descriptors(of: device) }
 
+    /// The paths of the characteristics bluetoothd holds beneath `device` now, from a `GetManagedObjects` of its own:
+    /// bluetoothd exports a database at once, but the mirror takes its `InterfacesAdded` one signal at a time
+    /// (docs/reference/BLUEZ-DBUS.md §6). Nil when bluetoothd does not answer.
+    public func characteristicsOnBus(of device: DeviceID) async -> Set<DBusObjectPath>? {
+        guard let reply = try? await connection.call(BluezName.service, .root, StandardInterface.objectManager, "GetManagedObjects"),
+              let managed = try? reply.first?.decode([DBusObjectPath: [String: DBusProperties]].self) else { return nil }
+        var snapshot = ObjectMirror()
+        snapshot.reset(managed)
+        return Set(snapshot.characteristics(of: device).map(\.path))
+    }
+
     // MARK: - Following bluetoothd
 
     private func apply(_ message: DBusMessage) async {

@@ -3,13 +3,21 @@ extension DBusConnection {
     /// Exports interfaces at `path` (adding to those already there). Under an ObjectManager the
     /// manager announces them with `InterfacesAdded`.
     public func export(_ interfaces: [DBusInterface], at path: DBusObjectPath) async {
+        await export([(path, interfaces)])
+    }
+
+    /// Exports each object's interfaces at once: no call is answered between two of them, so `GetManagedObjects`
+    /// shows all or none, as bluetoothd's objects of one GATT database (docs/reference/BLUEZ-DBUS.md §6).
+    public func export(_ objects: [(path: DBusObjectPath, interfaces: [DBusInterface])]) async {
         await onQueue {
-            self.objects.add(interfaces, at: path)
-            if let manager = self.objects.manager(above: path) {
-                let added = interfaces.map { DBusDictionaryEntry(.string($0.name), .dictionary(key: .string, value: .variant, $0.readableProperties)) }
-                try? self.emitSignal(manager, StandardInterface.objectManager, "InterfacesAdded", [
-                    .objectPath(path), .dictionary(key: .string, value: .dictionary(key: .string, value: .variant), added),
-                ])
+            for (path, interfaces) in objects {
+                self.objects.add(interfaces, at: path)
+                if let manager = self.objects.manager(above: path) {
+                    let added = interfaces.map { DBusDictionaryEntry(.string($0.name), .dictionary(key: .string, value: .variant, $0.readableProperties)) }
+                    try? self.emitSignal(manager, StandardInterface.objectManager, "InterfacesAdded", [
+                        .objectPath(path), .dictionary(key: .string, value: .dictionary(key: .string, value: .variant), added),
+                    ])
+                }
             }
         }
     }

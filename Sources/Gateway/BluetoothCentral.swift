@@ -1,4 +1,5 @@
 import BlueZ
+import DBus
 
 /// The Bluetooth side of the Gateway: exactly what ``CuffGateway`` asks of bluetoothd, and nothing else
 /// (docs/gateway.md, "Seams"). ``BluezClient`` is the one the daemon uses, over D-Bus; tests put an in-memory
@@ -26,6 +27,9 @@ public protocol BluetoothCentral: Actor {
     func characteristic(_ uuid: String, of device: DeviceID) -> GattCharacteristic?
     /// The descriptors beneath `device`'s characteristics (a capture's walk of the GATT database, docs/capture.md).
     func descriptors(of device: DeviceID) -> [GattDescriptor]
+    /// The paths of the characteristics bluetoothd holds beneath `device` now, asked of bluetoothd rather than the
+    /// mirror, whose signals may still be on their way to it (docs/reference/BLUEZ-DBUS.md §6); nil without an answer.
+    func characteristicsOnBus(of device: DeviceID) async -> Set<DBusObjectPath>?
 
     /// Starts discovery on `adapter` with `filter` (docs/reference/BLUEZ-DBUS.md §2); devices found appear
     /// in the mirror.

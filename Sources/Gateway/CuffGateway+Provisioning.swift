@@ -24,6 +24,7 @@ extension CuffGateway {
             await reconnectForMissingServices(id)
             return
         }
+        await databaseMirrored(id)
         await publish(address, await cuff.session.handle(.servicesResolved))
         let clock = await measureClock(id)
         // A clock that can only be written goes first: the cuff may end the link once it has sent its readings.
@@ -61,6 +62,16 @@ extension CuffGateway {
         return await wait(upTo: Self.servicesTimeout, until: {
             await bluetooth.characteristics(of: id).contains { required.contains($0.uuid) }
         })
+    }
+
+    /// bluetoothd exports a database at once, but the mirror takes its `InterfacesAdded` one at a time: 0x2A35 there
+    /// does not mean the characteristics after it are (0x2A08, 0x2A52, a vendor's), and what provisioning does depends
+    /// on them. Waits, at most ``servicesTimeout``, until the mirror holds every characteristic bluetoothd holds beneath
+    /// the cuff (docs/reference/BLUEZ-DBUS.md §6).
+    private func databaseMirrored(_ id: DeviceID) async {
+        guard let onBus = await bluetooth.characteristicsOnBus(of: id) else { return }
+        let bluetooth = bluetooth
+        _ = await wait(upTo: Self.servicesTimeout, until: { onBus.isSubset(of: Set(await bluetooth.characteristics(of: id).map(\.path))) })
     }
 
     /// How long characteristics may take to appear after `ServicesResolved`, or Omron's after the health ones.

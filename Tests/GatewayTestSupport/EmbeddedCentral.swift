@@ -121,6 +121,11 @@ public actor EmbeddedCentral: BluetoothCentral {
         characteristics(of: device).first { $0.uuid == uuid.lowercased() }
     }
 
+    /// In process the mirror is the bus: what it holds.
+    public func characteristicsOnBus(of device: DeviceID) -> Set<DBusObjectPath>? {
+        Set(characteristics(of: device).map(\.path))
+    }
+
     public func descriptors(of device: DeviceID) -> [GattDescriptor] {
         let characteristics = characteristics(of: device)
         guard let node = nodes[device.address] else { return [] }

@@ -31,6 +31,37 @@ struct GatewayEndToEndTests {
         }
     }
 
+    /// On the first link bluetoothd exports the GATT objects after `ServicesResolved` (docs/acceptance.md, "BlueZ 5.66 as
+    /// measured"), and the mirror takes them a signal at a time, so 0x2A08 may not be in it yet when 0x2A35 is: the
+    /// Gateway waits until it holds every characteristic bluetoothd holds (docs/reference/BLUEZ-DBUS.md §6).
+    @Test("A&D UA-651BLE: its Date Time clock is written on the pairing link, though the object follows 0x2A35's")
+    func dateTimeClockOnThePairingLink() async throws {
+        try await withTeardown { teardown in
+            let harness = try await GatewayHarness(scenarioFile: "and-ua651ble.json", manualStart: true)
+            teardown.add { await harness.stop() }
+            let cuff = BluetoothAddress("5C:31:3E:65:1B:01")!
+            try await harness.pairAll()
+            // pair returns once the pairing link's provisioning is over; START is not pressed, so the link is still up.
+            let written = harness.events.all.filter { if case .clockSynchronized(cuff, nil, true) = $0 { true } else { false } }
+            #expect(written.count == 1)
+            #expect(harness.log.all.filter { $0.contains("0x2A08 written") }.count == 1, "\(harness.log.all)")
+            #expect(await harness.gateway.status(cuff)?.connected == true)
+        }
+    }
+
+    /// The same for 0x2A52 and 0x2B36, which follow 0x2A35 in the database: the pairing link asks for the stored records.
+    @Test("RACP: the stored records are asked for on the pairing link, though 0x2A52's object follows 0x2A35's")
+    func recordsOnThePairingLink() async throws {
+        try await withTeardown { teardown in
+            let harness = try await GatewayHarness(scenarioFile: "racp-records.json", manualStart: true)
+            teardown.add { await harness.stop() }
+            try await harness.pairAll()
+            // pair returns once the pairing link's provisioning is over; START is not pressed, so that link is still up.
+            #expect(harness.log.all.contains { $0.hasSuffix("0x2A52 written: 01 01") }, "Report Stored Records: \(harness.log.all)")
+            #expect(await harness.gateway.status(BluetoothAddress("F4:5E:AB:27:90:3C")!)?.connected == true)
+        }
+    }
+
     @Test("A passkey asked for through the control API while bluetoothd waits; a wrong one fails")
     func passkeyRelayed() async throws {
         try await withTeardown { teardown in

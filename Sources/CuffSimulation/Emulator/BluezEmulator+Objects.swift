@@ -197,21 +197,24 @@ extension BluezEmulator {
         await connection?.unexportTree(cuffs[index].devicePath)
     }
 
-    /// Exports the GATT database of a connected cuff, service by service.
+    /// Exports the GATT database of a connected cuff in one go, as bluetoothd does (docs/reference/BLUEZ-DBUS.md §6):
+    /// a `GetManagedObjects` answered meanwhile holds all of it or none.
     func exportServices(_ index: Int) async {
         cuffs[index].servicesExported = true
+        var objects: [(path: DBusObjectPath, interfaces: [DBusInterface])] = []
         for service in cuffs[index].layout.services {
-            await connection?.export([serviceInterface(service, device: cuffs[index].devicePath)], at: service.path)
+            objects.append((service.path, [serviceInterface(service, device: cuffs[index].devicePath)]))
             for characteristic in service.characteristics {
-                await connection?.export([characteristicInterface(index, characteristic)], at: characteristic.path)
+                objects.append((characteristic.path, [characteristicInterface(index, characteristic)]))
                 if let descriptor = characteristic.configurationDescriptorPath {
-                    await connection?.export([configurationDescriptorInterface(characteristic)], at: descriptor)
+                    objects.append((descriptor, [configurationDescriptorInterface(characteristic)]))
                 }
                 for descriptor in characteristic.descriptors {
-                    await connection?.export([recordedDescriptorInterface(descriptor, of: characteristic)], at: descriptor.path)
+                    objects.append((descriptor.path, [recordedDescriptorInterface(descriptor, of: characteristic)]))
                 }
             }
         }
+        await connection?.export(objects)
     }
 
     func unexportServices(_ index: Int) async {
