@@ -14,7 +14,7 @@ func syntheticHeartRate(_ n: Int) -> HeartRateSample {
     return HeartRateSample(
         device: syntheticStrap, person: "benchmark", beatsPerMinute: bpm, sensorContact: .detected,
         energyExpended: n.isMultiple(of: 10) ? UInt16(n / 10 % 65_536) : nil, rrIntervals: [UInt16(61_440 / Int(bpm))],
-        receivedAt: Date(timeIntervalSince1970: 1_600_000_000 + Double(n)), payload: [0x16, UInt8(bpm)])
+        receivedAt: Date(timeIntervalSince1970: 1_600_000_000 + Double(n)))
 }
 
 /// A store of `count` such values, committed as cuffd commits a strap's batches (``HealthStoreReadingStore``), 10 000

@@ -24,17 +24,18 @@ public struct HealthStoreReadingStore: ReadingStore {
     }
 
     /// The store's sample of a heart-rate value: a `heartRate` quantity at the time it was received, with the
-    /// sensor contact, energy expended and RR intervals as metadata (docs/health-store.md, "Heart rate").
+    /// sensor contact, energy expended and RR intervals as metadata (docs/health-store.md, "Heart rate"). Nothing
+    /// more: a sensor's values are most of what a store holds, and every byte of a row is written twice (docs/health-store.md,
+    /// "Bytes written"), so neither `WasUserEntered` false (what its absence says) nor the frame as `DeviceValue`
+    /// (its fields are all kept; nothing reads it back) is stored.
     static func sample(_ heartRate: HeartRateSample) -> QuantitySample {
         var metadata = HealthMetadata()
         metadata.syncIdentifier = heartRate.syncIdentifier
         metadata.syncVersion = 1
         metadata.personIdentifier = heartRate.person
-        metadata.wasUserEntered = false
         metadata[.heartRateSensorContact] = .integer(Self.contactCode[heartRate.sensorContact]!)
         if let energy = heartRate.energyExpended { metadata[.energyExpended] = .integer(Int64(energy)) }
         if !heartRate.rrIntervals.isEmpty { metadata[.rrIntervals] = .string(heartRate.rrIntervals.map(String.init).joined(separator: ",")) }
-        metadata[.deviceValue] = .string("0x2A37:" + Hex.bytes(heartRate.payload, separator: ""))
         return QuantitySample(
             type: .heartRate, quantity: HealthQuantity(unit: .countPerMinute, doubleValue: Double(heartRate.beatsPerMinute)),
             start: heartRate.receivedAt, end: heartRate.receivedAt, device: device(heartRate.device, type: "heart-rate-sensor"), metadata: metadata)

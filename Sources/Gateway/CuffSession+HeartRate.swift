@@ -18,7 +18,7 @@ extension CuffSession {
             emit(.implausibleHeartRate(measurement.heartRate, payload: bytes), &produced)
             return
         }
-        heartRates.append(HeartRateSample(measurement, payload: bytes, device: device, users: users, receivedAt: receivedAt))
+        heartRates.append(HeartRateSample(measurement, device: device, users: users, receivedAt: receivedAt))
         if heartRates.waiting.count >= HeartRateBatch.fullBatch && heartRates.failures == 0 {
             await commitHeartRates(&produced)
         } else {

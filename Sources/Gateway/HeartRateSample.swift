@@ -16,12 +16,10 @@ public struct HeartRateSample: Hashable, Sendable {
     public var rrIntervals: [UInt16]
     /// When the gateway received the value.
     public var receivedAt: Date
-    /// The value exactly as received.
-    public var payload: [UInt8]
 
     public init(
         device: DeviceIdentity, person: String?, beatsPerMinute: UInt16, sensorContact: HeartRateMeasurement.SensorContact,
-        energyExpended: UInt16?, rrIntervals: [UInt16], receivedAt: Date, payload: [UInt8]
+        energyExpended: UInt16?, rrIntervals: [UInt16], receivedAt: Date
     ) {
         self.device = device
         self.person = person
@@ -30,15 +28,14 @@ public struct HeartRateSample: Hashable, Sendable {
         self.energyExpended = energyExpended
         self.rrIntervals = rrIntervals
         self.receivedAt = receivedAt
-        self.payload = payload
     }
 
     /// The sample of `measurement` from `device`, received at `receivedAt`.
-    init(_ measurement: HeartRateMeasurement, payload: [UInt8], device: DeviceIdentity, users: UserDirectory, receivedAt: Date) {
+    init(_ measurement: HeartRateMeasurement, device: DeviceIdentity, users: UserDirectory, receivedAt: Date) {
         self.init(
             device: device, person: users.person(for: nil, on: device), beatsPerMinute: measurement.heartRate,
             sensorContact: measurement.sensorContact, energyExpended: measurement.energyExpended,
-            rrIntervals: measurement.rrIntervals.map { Array($0) } ?? [], receivedAt: receivedAt, payload: payload)
+            rrIntervals: measurement.rrIntervals.map { Array($0) } ?? [], receivedAt: receivedAt)
     }
 
     /// Whether the sensor said it had no skin contact: such values are kept, marked, and left out of statistics

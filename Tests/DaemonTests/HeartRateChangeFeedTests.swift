@@ -15,7 +15,7 @@ struct HeartRateChangeFeedTests {
     static func sample(_ second: Int, contact: HeartRateMeasurement.SensorContact = .detected, rr: [UInt16] = []) -> HeartRateSample {
         HeartRateSample(
             device: strap, person: "alice", beatsPerMinute: UInt16(60 + second), sensorContact: contact, energyExpended: second == 0 ? 7 : nil,
-            rrIntervals: rr, receivedAt: Date(timeIntervalSince1970: 1_790_000_000 + Double(second)), payload: [0x00, 60])
+            rrIntervals: rr, receivedAt: Date(timeIntervalSince1970: 1_790_000_000 + Double(second)))
     }
 
     static func page(_ store: HealthStore, _ entries: [String: DBusValue]) throws -> (records: [HeartRateRecord], fields: [String: DBusVariant]) {

@@ -110,7 +110,7 @@ struct HeartRateSessionTests {
         let samples = (0 ... 60).map { second in
             HeartRateSample(
                 device: Fixtures.cuff, person: nil, beatsPerMinute: 60, sensorContact: .detected, energyExpended: nil, rrIntervals: [],
-                receivedAt: Fixtures.receivedAt.addingTimeInterval(Double(second)), payload: [])
+                receivedAt: Fixtures.receivedAt.addingTimeInterval(Double(second)))
         }
         for sample in samples.prefix(60) {
             batch.append(sample)
@@ -126,7 +126,7 @@ struct HeartRateSessionTests {
     func syncIdentifier() {
         let sample = HeartRateSample(
             device: Fixtures.cuff, person: nil, beatsPerMinute: 60, sensorContact: .detected, energyExpended: nil, rrIntervals: [],
-            receivedAt: Date(timeIntervalSince1970: 1_790_000_000.25), payload: [])
+            receivedAt: Date(timeIntervalSince1970: 1_790_000_000.25))
         #expect(sample.syncIdentifier == "cuffd.hr:\(Fixtures.cuff.stableKey):1790000000250000")
     }
 }
