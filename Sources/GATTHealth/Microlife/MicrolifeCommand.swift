@@ -32,7 +32,7 @@ public struct MicrolifeCommand: Hashable, Sendable {
     /// *Set date and time* to `time`, the host's local wall clock: year − 2000, month, day, hours, minutes,
     /// seconds, a plain binary byte each.
     public static func setDateTime(_ time: DateTime) throws(MicrolifeError) -> MicrolifeCommand {
-        guard (2000 ... 2255).contains(time.year) else { throw .yearOutOfRange(time.year) }
+        guard MicrolifeService.clockYears.contains(time.year) else { throw .yearOutOfRange(time.year) }
         return MicrolifeCommand(
             code: Code.setDateTime,
             parameters: [UInt8(time.year - 2000), time.month, time.day, time.hours, time.minutes, time.seconds])
@@ -44,17 +44,12 @@ public struct MicrolifeCommand: Hashable, Sendable {
         guard bytes.count <= patientIDLength, bytes.allSatisfy({ (0x20 ... 0x7E).contains($0) }) else {
             throw .invalidPatientID(id)
         }
-        let padded = bytes + Array(repeating: 0, count: patientIDLength - bytes.count)
-        return MicrolifeCommand(code: Code.setPatientID, parameters: [0xFD] + padded + [0xD8])
+        return MicrolifeCommand(code: Code.setPatientID, parameters: [0xFD] + MicrolifePatientIDs.field(id) + [0xD8])
     }
 
     /// The frame, checksum included.
     public func encoded() -> [UInt8] {
-        let length = parameters.count + 2
-        var bytes: [UInt8] = [0x4D, 0xFF, UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length), code]
-        bytes += parameters
-        bytes.append(MicrolifeFrame.checksum(bytes))
-        return bytes
+        MicrolifeFrame.encoded(start: MicrolifeFrame.commandStart, [code] + parameters)
     }
 
     /// The frame as consecutive writes of at most ``MicrolifeService/writeSize`` bytes.

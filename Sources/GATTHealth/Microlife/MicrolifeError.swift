@@ -2,7 +2,7 @@
 public enum MicrolifeError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Fewer bytes than the frame or answer needs.
     case truncated(required: Int, actual: Int)
-    /// An answer frame that does not start `4D 3A` ("M:").
+    /// A frame that does not start `4D 3A` ("M:", the cuff's) or `4D FF` (the host's), as the side reading it expects.
     case badStart([UInt8])
     /// More bytes than the length field announced.
     case overlong(announced: Int, actual: Int)
@@ -24,7 +24,7 @@ public enum MicrolifeError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .truncated(required, actual): "truncated: \(actual) bytes, \(required) needed"
-        case let .badStart(bytes): "an answer frame starting \(Hex.bytes(bytes)), not 4D 3A"
+        case let .badStart(bytes): "a frame starting \(Hex.bytes(bytes)), not the 4D 3A of an answer or the 4D FF of a command"
         case let .overlong(announced, actual): "\(actual) bytes where the length field announced \(announced)"
         case let .badChecksum(expected, actual):
             "bad checksum 0x\(Hex.digits(actual)): the bytes before it sum to 0x\(Hex.digits(expected))"

@@ -4,6 +4,10 @@
 public enum MicrolifeFrame {
     /// `4D 3A`, the length (2) and the checksum (1).
     public static let overhead = 5
+    /// What starts a frame the cuff sends, `4D 3A` ("M:").
+    public static let answerStart: [UInt8] = [0x4D, 0x3A]
+    /// What starts a frame the host writes, `4D FF`.
+    public static let commandStart: [UInt8] = [0x4D, 0xFF]
     /// The payload of an acknowledged *set* command.
     public static let acknowledgement: [UInt8] = [0x81]
 
@@ -18,9 +22,23 @@ public enum MicrolifeFrame {
         return (Int(bytes[2]) << 8 | Int(bytes[3])) + 4
     }
 
-    /// The payload of one whole answer frame: its start, its length exactly met, its checksum right.
-    public static func payload(decoding bytes: [UInt8]) throws(MicrolifeError) -> [UInt8] {
-        guard bytes.count >= 2, bytes[0] == 0x4D, bytes[1] == 0x3A else { throw .badStart(Array(bytes.prefix(2))) }
+    /// `start`, the length of what follows, `body` and the checksum: a whole frame.
+    public static func encoded(start: [UInt8], _ body: [UInt8]) -> [UInt8] {
+        let length = body.count + 1
+        var bytes = start + [UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length)] + body
+        bytes.append(checksum(bytes))
+        return bytes
+    }
+
+    /// The answer frame carrying `payload`, as the cuff notifies it.
+    public static func answer(_ payload: [UInt8]) -> [UInt8] {
+        encoded(start: answerStart, payload)
+    }
+
+    /// The payload of one whole frame that begins with `start` (an answer's, unless told): its start, its length
+    /// exactly met, its checksum right.
+    public static func payload(decoding bytes: [UInt8], start: [UInt8] = answerStart) throws(MicrolifeError) -> [UInt8] {
+        guard bytes.starts(with: start) else { throw .badStart(Array(bytes.prefix(2))) }
         guard let length = announcedLength(bytes) else { throw .truncated(required: overhead, actual: bytes.count) }
         // A length field below 1 announces a frame without room for its checksum.
         guard length >= overhead else { throw .truncated(required: overhead, actual: length) }

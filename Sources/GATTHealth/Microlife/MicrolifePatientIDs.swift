@@ -26,6 +26,17 @@ public struct MicrolifePatientIDs: Hashable, Sendable {
         user2 = Self.id(payload[23 ..< 43])
     }
 
+    /// The answer's payload as a cuff sends it: the bytes not interpreted 0, each ID zero-padded to 20 bytes.
+    public func encoded() -> [UInt8] {
+        [0, selectedUser] + Self.field(user1) + [0] + Self.field(user2)
+    }
+
+    /// An ID as its 20 bytes: cut at 20, zero-padded.
+    static func field(_ id: String) -> [UInt8] {
+        let bytes = Array(id.utf8.prefix(MicrolifeCommand.patientIDLength))
+        return bytes + Array(repeating: 0, count: MicrolifeCommand.patientIDLength - bytes.count)
+    }
+
     /// The selected user's ID; empty when none is set (the source then sets one before it reads).
     public var selectedID: String { selectedUser == 1 ? user1 : user2 }
 

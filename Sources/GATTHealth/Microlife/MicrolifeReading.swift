@@ -15,6 +15,17 @@ public struct MicrolifeReading: Hashable, Sendable {
     /// The bytes of one record.
     public static let size = 10
 
+    /// The record a cuff stores for a measurement at `time` (its seconds dropped), the two bytes not interpreted 0.
+    public init(systolic: UInt8, diastolic: UInt8, pulse: UInt8, time: DateTime) throws(MicrolifeError) {
+        guard MicrolifeService.clockYears.contains(time.year) else { throw .yearOutOfRange(time.year) }
+        try self.init(decoding: [systolic, diastolic, pulse, UInt8(time.year - 2000), time.month, time.day, time.hours, time.minutes, 0, 0][...])
+    }
+
+    /// The answer's payload to *get readings* as a cuff sends it: the head not interpreted (zeros), then `readings`.
+    public static func answer(_ readings: [MicrolifeReading]) -> [UInt8] {
+        Array(repeating: 0, count: headSize) + readings.flatMap(\.bytes)
+    }
+
     /// Decodes one record. A date that is not a real one is ``MicrolifeError/impossibleDate(_:)``.
     public init(decoding record: ArraySlice<UInt8>) throws(MicrolifeError) {
         guard record.count >= Self.size else { throw .truncated(required: Self.size, actual: record.count) }

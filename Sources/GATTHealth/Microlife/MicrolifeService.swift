@@ -9,6 +9,8 @@ public enum MicrolifeService {
     public static let command = BluetoothUUID.expand(0xFFF2)
     /// The bytes one write to ``command`` carries at most; a longer frame goes out in consecutive writes.
     public static let writeSize = 20
+    /// The years the cuff's clock holds: one byte, counted from 2000.
+    public static let clockYears: ClosedRange<UInt16> = 2000 ... 2255
     /// The name the cuff advertises.
     public static let advertisedName = "BP3GY1-2N"
 }
