@@ -62,7 +62,7 @@ struct ScenarioTests {
         (cuff(#""records": [{"sequence": 70000, "hex": "\#(ScenarioText.enhancedA)"}]"#), "cuffs[0].records[0].sequence: must be a whole number from 0 to 65535, not 70000"),
         (cuff(#""records": [{"sequence": 1.5, "hex": "\#(ScenarioText.enhancedA)"}]"#), "cuffs[0].records[0].sequence: must be a whole number from 0 to 65535, not 1.5"),
         (cuff(#""recordSegmentSize": 1e30"#), "cuffs[0].recordSegmentSize: must be a whole number from \(Int.min) to \(Int.max), not 1000000000000000000000000000000"),
-        (cuff(#""bogus": 1"#), "cuffs[0].bogus: is not a field here; expected address, name, manufacturerID, services, pairing, bonded, deviceInformation, feature, storedRecords, timeline, records, recordSegmentSize, clock, vendor, onStart, omron, aAndD, switchesOffOnRecordRequest, recorded"),
+        (cuff(#""bogus": 1"#), "cuffs[0].bogus: is not a field here; expected address, name, manufacturerID, services, pairing, bonded, deviceInformation, feature, storedRecords, timeline, records, recordSegmentSize, clock, vendor, onStart, omron, aAndD, microlife, switchesOffOnRecordRequest, recorded"),
         (cuff(#""timeline": [{"after": 1, "disconnect": true, "user": 3}]"#),
          "cuffs[0].timeline[0].user: only a measure step names a user"),
         (cuff(#""deviceInformation": {"serial": "1", "colour": "red"}"#), "cuffs[0].deviceInformation.colour: is not a field here; expected manufacturer, model, serial, firmware"),
