@@ -99,6 +99,10 @@ MODELS = {
     'HEM-7146T2': Model('le14', (0x02E8,), 30, 0x0260, 0x02A4, None, clock='offset8', modern='none'),
 }
 
+# A code hass-omron's `device_catalog.py` lists among another model's `equivalent_model_ids` names that model's
+# memory (docs/omron.md §4, `OmronModel.equivalentOf`).
+MODELS['HEM-7280T'] = MODELS['HEM-7322T']
+
 
 def encode_record(model: Model, record: dict) -> bytes:
     """A scenario record (systolic, diastolic, pulse, time, irregularHeartbeat, bodyMovement, cuffTooLoose,

@@ -59,7 +59,7 @@ struct OmronRadioParityTests {
     @Test("every model cuff-sim has, with every record bit", arguments: OmronModel.table.map(\.name))
     func model(_ name: String) async throws {
         let model = try #require(OmronModel.table.first { $0.name == name })
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("omron-parity-\(name).json")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("omron-parity-\(name)-\(UUID().uuidString.prefix(8)).json")
         try Data(Self.scenario(model).utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         try await Self.compare(file)

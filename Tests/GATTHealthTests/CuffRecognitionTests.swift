@@ -28,6 +28,19 @@ struct CuffRecognitionTests {
         #expect(unnamed.brand == "Omron" && unnamed.model == "(model read once paired)")
     }
 
+    @Test func anEquivalentCodeIsItsOwnModelWithTheOthersMemory() throws {
+        // hass-omron `device_catalog.py` lists HEM-7280T-AP, -D and -E among HEM-7322T's equivalent models.
+        for name in ["HEM-7280T-AP", "HEM-7280T-D", "hem-7280t-e"] {
+            let cuff = try #require(CuffCatalog.recognise(CuffAdvertisement(name: name, uuids: [OmronService.uuid])), "\(name)")
+            #expect(cuff.title == "Omron HEM-7280T" && cuff.protocolKind == .omronClassic)
+            #expect(cuff.verdict.reason.contains("read as a HEM-7322T") && cuff.verdict.reason.contains("only new records"))
+            let model = try #require(OmronModel.named(name, offering: [OmronService.uuid]), "\(name)")
+            #expect(model.name == "HEM-7280T" && model.equivalentOf == "HEM-7322T")
+        }
+        // Only a model of its own is no one's equivalent.
+        #expect(OmronModel.table.filter { $0.equivalentOf != nil }.map(\.name) == ["HEM-7280T"])
+    }
+
     @Test func aModelWithoutCountersOrClockSaysSo() throws {
         let complete = try #require(CuffCatalog.recognise(CuffAdvertisement(name: "HEM-7530T")))
         #expect(complete.verdict.reason.contains("every slot"))

@@ -133,13 +133,19 @@ struct OmronRecordTests {
         #expect(try !OmronRecord(decoding: reset.encoded(Self.hem7322.layout), layout: Self.hem7322.layout).isTimeKnown)
     }
 
-    @Test func modelsAreFoundByTheirCodeInANameOrModelNumber() {
+    @Test func modelsAreFoundByTheirCodeInANameOrModelNumber() throws {
         #expect(OmronModel.named("hem-7361t")?.users == 2)
         #expect(Self.hem7155.slotsPerUser == 60)
         #expect(OmronModel.named("BLESmart_00000116") == nil)
-        #expect(OmronModel.table.count == 15)
+        #expect(OmronModel.table.count == 16)
         // hass-omron `device_catalog.py` lists HEM-7343T among HEM-7342T's equivalent models: the same memory.
         #expect(OmronModel.named("HEM-7343T")?.userStartAddresses == OmronModel.named("HEM-7342T")?.userStartAddresses)
+        // And HEM-7280T among HEM-7322T's: every fact but the name is the HEM-7322T's, read from its Model Number String.
+        let hem7280 = try #require(OmronModel.named("BLESmart HEM-7280T-E"))
+        #expect(hem7280.name == "HEM-7280T" && hem7280.equivalentOf == "HEM-7322T")
+        #expect(hem7280.layout == Self.hem7322.layout && hem7280.userStartAddresses == Self.hem7322.userStartAddresses)
+        #expect(hem7280.slotsPerUser == 100 && hem7280.blockSize == Self.hem7322.blockSize && hem7280.clock == .mixed)
+        #expect(hem7280.settingsReadAddress == 0x0260 && hem7280.settingsWriteAddress == 0x0286 && hem7280.counters == .bigEndian)
         #expect(Self.hem7322.address(user: 1, slot: 2) == 0x0824 + 28)
     }
 

@@ -86,6 +86,20 @@ struct OmronGatewayTests {
         }
     }
 
+    @Test("HEM-7280T: a code listed as HEM-7322T's equivalent, read from its Model Number String with that model's memory and clock")
+    func hem7280t() async throws {
+        try await ScenarioRun.afterExpectedReadings("omron-hem7280t.json") { run in
+            let address = BluetoothAddress("28:FF:B2:10:72:80")!
+            // The pairing link read 2 + 3 unread records, the one after the cuff came back user 2's new one, in slot 1 of
+            // the ring that wrapped from slot 98; each download ends with both users' unread words "none unread".
+            _ = try await run.rig.next { if case .recordsDownloaded(address, count: 5) = $0 { true } else { false } }
+            _ = try await run.rig.next { if case .recordsDownloaded(address, count: 1) = $0 { true } else { false } }
+            #expect(await run.central.omron(at: address)?.counters == OmronCounters(nextSlots: [3, 2], unread: [0, 0]))
+            // The "mixed" clock (2023) was read and set on each link.
+            #expect(await run.central.omron(at: address)?.clock == Self.localNow)
+        }
+    }
+
     @Test("HEM-6161T: a wrist cuff's position bits flag its readings; no counters, every slot read; the classic offset 8 clock")
     func hem6161t() async throws {
         try await ScenarioRun.afterExpectedReadings("omron-hem6161t.json") { run in

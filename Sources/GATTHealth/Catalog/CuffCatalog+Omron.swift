@@ -15,6 +15,7 @@ extension OmronModel {
         case .modern(tokenUnlock: true): ["pairs by bond alone; its memory is unlocked with a token on each link"]
         case .modern(tokenUnlock: false): ["pairs by bond alone"]
         }
+        if let equivalentOf { notes.append("read as a \(equivalentOf): hass-omron lists it among that model's equivalents") }
         notes.append(hasCounters ? "only new records are read" : "every slot is read on each link, each record stored once")
         if clock == nil { notes.append("its clock is not set (no source set it)") }
         return notes.joined(separator: "; ")

@@ -2,7 +2,7 @@
 /// `omron_ble/device_catalog.py`).
 public struct OmronModel: Hashable, Sendable {
     /// The model code, e.g. `HEM-7322T`, looked for in the advertised name and the Model Number String.
-    public let name: String
+    public private(set) var name: String
     public let layout: OmronRecordLayout
     /// Where each user's ring of slots starts; one entry per user.
     public let userStartAddresses: [UInt16]
@@ -22,6 +22,9 @@ public struct OmronModel: Hashable, Sendable {
     public var isWrist = false
     /// The service the model speaks and how its memory is unlocked (docs/omron.md §1–§2).
     public var stack: OmronStack = .classic
+    /// The model whose memory this code names too, where a source lists the code among that model's equivalents
+    /// (hass-omron `device_catalog.py` `equivalent_model_ids`, docs/omron.md §4); nil for a model of its own.
+    public private(set) var equivalentOf: String? = nil
 
     public var users: Int { userStartAddresses.count }
 
@@ -47,8 +50,8 @@ public struct OmronModel: Hashable, Sendable {
                    settingsReadAddress: 0x0010, settingsWriteAddress: 0x0054, counters: .littleEndian, clock: .offset8),
         OmronModel(name: "HEM-7320T", layout: .littleEndian14, userStartAddresses: [0x02AC, 0x05F4], slotsPerUser: 60, blockSize: 0x2C,
                    settingsReadAddress: 0x0260, settingsWriteAddress: 0x0286, counters: .bigEndian, clock: .linear10),
-        OmronModel(name: "HEM-7322T", layout: .bigEndianPacked14(yearBits: 8, irregularHeartbeatFirst: false), userStartAddresses: [0x02AC, 0x0824],
-                   slotsPerUser: 100, blockSize: 0x38, settingsReadAddress: 0x0260, settingsWriteAddress: 0x0286, counters: .bigEndian, clock: .mixed),
+        hem7322T,
+        hem7322T.equivalent("HEM-7280T"),
         OmronModel(name: "HEM-7600T", layout: .bigEndianPacked14(yearBits: 8, irregularHeartbeatFirst: false), userStartAddresses: [0x02AC],
                    slotsPerUser: 100, blockSize: 0x38, settingsReadAddress: 0x0260, settingsWriteAddress: 0x0286, counters: .bigEndian, clock: .mixed),
         OmronModel(name: "HEM-6232T", layout: .bigEndianPacked14(yearBits: 6, irregularHeartbeatFirst: true), userStartAddresses: [0x02E8, 0x0860],
@@ -68,6 +71,20 @@ public struct OmronModel: Hashable, Sendable {
         OmronModel(name: "HEM-7146T2", layout: .littleEndian14, userStartAddresses: [0x02E8], slotsPerUser: 30, blockSize: 0x2C,
                    settingsReadAddress: 0x0260, settingsWriteAddress: 0x02A4, counters: nil, clock: .offset8, stack: .modern(tokenUnlock: false)),
     ]
+
+    /// HEM-7322T, whose memory hass-omron's `device_catalog.py` also gives the HEM-7280T (docs/omron.md §4).
+    static let hem7322T = OmronModel(
+        name: "HEM-7322T", layout: .bigEndianPacked14(yearBits: 8, irregularHeartbeatFirst: false), userStartAddresses: [0x02AC, 0x0824],
+        slotsPerUser: 100, blockSize: 0x38, settingsReadAddress: 0x0260, settingsWriteAddress: 0x0286, counters: .bigEndian, clock: .mixed)
+
+    /// The cuff of model code `code`, which a source lists as this model's equivalent: this memory, layout and clock
+    /// under its own name (docs/omron.md §4).
+    func equivalent(_ code: String) -> OmronModel {
+        var model = self
+        model.name = code
+        model.equivalentOf = name
+        return model
+    }
 
     /// The model whose code `text` (an advertised name or Model Number String) contains, ignoring case; with
     /// `uuids` (a device's services), only a model of a service among them: a model code names one firmware,
