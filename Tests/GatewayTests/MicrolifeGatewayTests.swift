@@ -78,26 +78,47 @@ struct MicrolifeGatewayTests {
             says: "the Microlife download stopped: the answer to get readings was refused: truncated: 20 bytes, 38 needed")
     }
 
+    @Test("A cuff that does not answer: after 60 s a problem naming the command, nothing stored, the pairing returns, the Gateway goes on")
+    func noAnswer() async throws {
+        let rig = try await Self.rig { _, _, _ in [] }
+        let pairing = Task { try await rig.gateway.pair(Self.cuff, passkey: nil, timeout: .seconds(10)) }
+        // The one answer awaited, set date and time's: nothing else sleeps for 60 s.
+        await rig.clock.advanceWhenSleeping(for: .seconds(60))
+        _ = try await pairing.value
+        try await Self.expectProblem(rig, "the Microlife download stopped: no answer to set date and time within")
+        await rig.stop()
+    }
+
     /// Pairs the scenario's cuff with its answer to *get readings* changed by `breaking`; expects a problem starting
     /// `says`, no reading stored and the Gateway still answering.
     private func brokenAnswer(
         _ breaking: @escaping @Sendable ([EmbeddedPeripheral.Notification]) -> [EmbeddedPeripheral.Notification], says: String
     ) async throws {
         let scenario = try EmbeddedPeripheral.scenario("microlife-bp3gy1.json")
-        var peripheral = EmbeddedPeripheral(scenario.cuffs[0])
         let cuff = Mutex(MicrolifeCuff(try #require(scenario.cuffs[0].microlife)))
-        peripheral.writeHandlers[MicrolifeService.command] = { bytes, _, _ in
+        let rig = try await Self.rig { bytes, _, _ in
             let answer = cuff.withLock { $0.write(bytes) }.notifications.map { EmbeddedPeripheral.Notification(MicrolifeService.notify, $0) }
             return bytes == MicrolifeCommand.readings.encoded() ? breaking(answer) : answer
         }
-        let rig = try await EmbeddedGateway.start([peripheral])
         _ = try await rig.gateway.pair(Self.cuff, passkey: nil, timeout: .seconds(10))
+        try await Self.expectProblem(rig, says)
+        await rig.stop()
+    }
+
+    /// The scenario's cuff on an in-process Gateway, its 0xFFF2 answered by `commands`.
+    private static func rig(_ commands: @escaping EmbeddedPeripheral.WriteHandler) async throws -> EmbeddedGateway {
+        var peripheral = EmbeddedPeripheral(try EmbeddedPeripheral.scenario("microlife-bp3gy1.json").cuffs[0])
+        peripheral.writeHandlers[MicrolifeService.command] = commands
+        return try await EmbeddedGateway.start([peripheral])
+    }
+
+    /// A problem starting `says` was reported; no reading stored, no download counted, the Gateway still answers.
+    private static func expectProblem(_ rig: EmbeddedGateway, _ says: String) async throws {
         let problem = try await rig.next { if case .problem(Self.cuff, let text) = $0 { text.hasPrefix(says) } else { false } }
         #expect("\(problem)".contains(says))
         #expect(await rig.store.readings.isEmpty)
         #expect(!rig.events.all.contains(where: Self.downloaded))
         #expect(await rig.gateway.status(Self.cuff) != nil, "the Gateway still answers")
-        await rig.stop()
     }
 }
 
