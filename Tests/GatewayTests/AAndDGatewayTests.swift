@@ -71,10 +71,12 @@ struct AAndDGatewayTests {
             if case .clockSynchronized(Self.ua1200, _, true) = event { true } else { false }
         }
         _ = try await run.rig.next(where: clockSet)
+        // START pressed, it wakes and advertises; it sends its reading once the woken link has set its clock.
         let timeline = run.scenario.cuffs[0].timeline.map(\.action)
-        await run.central.perform(timeline[0], on: Self.ua1200)
+        let woken = try #require(timeline.firstIndex(of: .advertise)) + 1
+        for action in timeline.prefix(woken) { await run.central.perform(action, on: Self.ua1200) }
         _ = try await run.rig.next(where: clockSet)
-        for action in timeline.dropFirst() { await run.central.perform(action, on: Self.ua1200) }
+        for action in timeline.dropFirst(woken) { await run.central.perform(action, on: Self.ua1200) }
         try await run.waitForExpectedReadings()
         #expect(await run.central.writes(to: AAndDService.command).count == 1, "only after pairing, not on later links")
         #expect(await run.central.writes(to: HealthCharacteristic.currentTime.uuid).count == 2)

@@ -44,11 +44,12 @@ class Receiver(BaseHTTPRequestHandler):
             answer = "200"
         status = int(answer) if good else 401
         reply = b"ok\n" if status < 300 else (b"signature mismatch\n" if not good else b"line 1: refused by the test\nsecond line\n")
+        lines = body.count(b"\n")
+        # Logged before the body is kept: a test that sees the body in RECEIVED finds its request in the log too.
+        print(f"request {requests}: {status} signature={'good' if good else 'bad'} lines={lines}", flush=True)
         if status < 300:
             with open(received_file, "ab") as received:
                 received.write(body)
-        lines = body.count(b"\n")
-        print(f"request {requests}: {status} signature={'good' if good else 'bad'} lines={lines}", flush=True)
         try:
             self.send_response(status)
             self.send_header("Content-Length", str(len(reply)))
