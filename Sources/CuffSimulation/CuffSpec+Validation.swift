@@ -6,9 +6,15 @@ extension CuffSpec {
     /// service it needs; throws with the JSON path of the first field that breaks a rule.
     func validate(path: String) throws(ScenarioError) {
         if let recorded { return try recorded.validate(path: path + ".recorded") }
-        guard services.contains(.bloodPressure) || services.contains(.heartRate) || vendor == .omron || vendor == .omronModern else {
-            throw ScenarioError(path: path + ".services", message: "a cuff needs 1810 or 180D, or an Omron service (\"vendor\": \"omron\" or \"omronModern\")")
+        guard services.contains(.bloodPressure) || services.contains(.heartRate) || [.omron, .omronModern, .microlife].contains(vendor) else {
+            throw ScenarioError(
+                path: path + ".services",
+                message: "a cuff needs 1810 or 180D, or a vendor's service (\"vendor\": \"omron\", \"omronModern\" or \"microlife\")")
         }
+        guard (vendor == .microlife) == (microlife != nil) else {
+            throw ScenarioError(path: path + (microlife == nil ? ".vendor" : ".microlife"), message: "\"vendor\": \"microlife\" and a \"microlife\" object go together")
+        }
+        try microlife?.validate(path: path + ".microlife")
         guard (vendor == .omron || vendor == .omronModern) == (omron != nil) else {
             throw ScenarioError(path: path + (omron == nil ? ".vendor" : ".omron"), message: "\"vendor\": \"omron\" or \"omronModern\" and an \"omron\" object go together")
         }
@@ -41,12 +47,12 @@ extension CuffSpec {
         }
     }
 
-    /// The services the cuff advertises (Device1 `UUIDs`): its SIG services, Omron's when it speaks it, and A&D's in
-    /// cooperation mode.
+    /// The services the cuff advertises (Device1 `UUIDs`): its SIG services, Omron's or Microlife's when it speaks it, and
+    /// A&D's in cooperation mode.
     public var advertisedUUIDs: [String] {
         recorded?.uuids
             ?? services.map(\.uuid) + (omron.map { [$0.model.stack.serviceUUID] } ?? [])
-            + (aAndD?.cooperationMode == true ? [AAndDService.uuid] : [])
+            + (aAndD?.cooperationMode == true ? [AAndDService.uuid] : []) + (microlife == nil ? [] : [MicrolifeService.uuid])
     }
 
     /// `hex` decoded as `type`, or the decoder's reason at `path`.

@@ -38,6 +38,8 @@ public struct CuffSpec: Decodable, Sendable, Equatable {
     public var omron: OmronSpec?
     /// An A&D cuff's advertised state (`"vendor": "aAndD"`).
     public var aAndD: AAndDSpec?
+    /// A Microlife cuff's users and memory (`"vendor": "microlife"`, docs/reference/GATT-HEALTH.md §13.12).
+    public var microlife: MicrolifeSpec?
     /// The cuff switches itself off when a client writes its Record Access Control Point, as a Beurer BM48 does when
     /// asked for its history (docs/reference/GATT-HEALTH.md §13.9): the link ends and it never advertises again.
     public var switchesOffOnRecordRequest: Bool
@@ -47,7 +49,7 @@ public struct CuffSpec: Decodable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case address, name, manufacturerID, services, pairing, bonded, deviceInformation, feature, storedRecords, timeline, records,
-            recordSegmentSize, clock, vendor, onStart, omron, aAndD, switchesOffOnRecordRequest, recorded
+            recordSegmentSize, clock, vendor, onStart, omron, aAndD, microlife, switchesOffOnRecordRequest, recorded
     }
 
     /// What a recorded cuff takes beside `recorded`: who it is and how it pairs; its database and conversation are the
@@ -92,6 +94,7 @@ public struct CuffSpec: Decodable, Sendable, Equatable {
         onStart = try container.decodeIfPresent([TimelineStep].self, forKey: .onStart) ?? []
         omron = try container.decodeIfPresent(OmronSpec.self, forKey: .omron)
         aAndD = try container.decodeIfPresent(AAndDSpec.self, forKey: .aAndD)
+        microlife = try container.decodeIfPresent(MicrolifeSpec.self, forKey: .microlife)
         switchesOffOnRecordRequest = try container.decodeIfPresent(Bool.self, forKey: .switchesOffOnRecordRequest) ?? false
     }
 }

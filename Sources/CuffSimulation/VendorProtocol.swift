@@ -11,4 +11,7 @@ public enum VendorProtocol: String, Decodable, Sendable, Equatable {
     /// A&D's own service beside 0x1810 (docs/reference/GATT-HEALTH.md §13.8): its command characteristic takes the
     /// disconnect request; the cuff's `aAndD` object says whether it advertises in cooperation mode.
     case aAndD
+    /// A Microlife cuff's own service 0xFFF0 (docs/reference/GATT-HEALTH.md §13.12): commands written to 0xFFF2, answers
+    /// notified on 0xFFF1; the cuff's `microlife` object holds its users and memory.
+    case microlife
 }

@@ -1,5 +1,6 @@
 import BlueZ
 import FoundationEssentials
+import GATTHealth
 
 /// One cuff the Gateway collects from: an entry of ``CuffGateway/State/cuffs``.
 ///
@@ -34,6 +35,11 @@ struct Cuff {
     var lastReadingAt: Date?
     /// Where an Omron cuff's notifications wait for the download that asked (docs/omron.md §6).
     let omronInbox = OmronInbox()
+    /// Joins a Microlife cuff's notifications into answer frames (docs/reference/GATT-HEALTH.md §13.12); the download
+    /// resets it before each command.
+    var microlifeAssembler = MicrolifeFrameAssembler()
+    /// Where a Microlife cuff's answers wait for the download that asked.
+    let microlifeAnswers = Mailbox<Result<[UInt8], MicrolifeError>>()
     /// Why the Omron pairing key could not be made to work while cuffd paired the cuff. Set by the Omron
     /// download only while ``PairingBroker/isPairing(_:)``; read by `pair` once the link's provisioning ended,
     /// which then forgets the cuff, so it never outlives the pairing.

@@ -4,12 +4,12 @@ import GATTHealth
 
 /// The UUIDs the Gateway keeps notifications enabled on, whichever of them a cuff has: measurements and
 /// cuff pressure (0x2A35, 0x2A36), heart rate (0x2A37), the BPS 1.1 record download pair (0x2B36
-/// records, 0x2A52 RACP responses), QardioArm's measurement phases, and Omron's receive channels and unlock
-/// answers (docs/omron.md §1).
+/// records, 0x2A52 RACP responses), QardioArm's measurement phases, Omron's receive channels and unlock
+/// answers (docs/omron.md §1), and a Microlife's answers on 0xFFF1 (docs/reference/GATT-HEALTH.md §13.12).
 let subscribedCharacteristics: Set<String> = Set([
     HealthCharacteristic.bloodPressureMeasurement, .intermediateCuffPressure, .heartRateMeasurement,
     .bloodPressureRecord, .recordAccessControlPoint,
-].map(\.uuid)).union([QardioArmControlPoint.uuid, OmronService.unlock]).union(OmronService.receiveChannels)
+].map(\.uuid)).union([QardioArmControlPoint.uuid, OmronService.unlock, MicrolifeService.notify]).union(OmronService.receiveChannels)
 
 extension CuffGateway {
     /// Starts collecting from `device` if it is a cuff: bonded with a health service, being paired by
@@ -17,7 +17,7 @@ extension CuffGateway {
     func consider(_ device: Device) async {
         guard device.id.adapter == state.adapter?.address, state.cuffs[device.id.address] == nil, !state.forgetting.contains(device.id.address) else { return }
         let offersHealth = device.uuids.contains(HealthService.bloodPressure.uuid) || device.uuids.contains(HealthService.heartRate.uuid)
-            || OmronStack.isOffered(in: device.uuids)
+            || OmronStack.isOffered(in: device.uuids) || CuffCatalog.recognise(device.advertisement)?.protocolKind == .microlife
         let wanted = (device.paired && offersHealth) || configuration.knownCuffs.contains(device.id.address) || broker.isPairing(device.id.address)
         guard wanted else { return }
         await adopt(device)
@@ -98,7 +98,13 @@ extension CuffGateway {
         case .recordAccessControlPoint?:
             await recordAccessResponse(address, bytes)
         default:
-            if uuid == QardioArmControlPoint.uuid { vendorPhase(address, bytes) } else { await omronNotification(address, uuid, bytes) }
+            if uuid == QardioArmControlPoint.uuid {
+                vendorPhase(address, bytes)
+            } else if uuid == MicrolifeService.notify {
+                await microlifeNotification(address, bytes)
+            } else {
+                await omronNotification(address, uuid, bytes)
+            }
         }
     }
 

@@ -5,7 +5,7 @@ import GATTHealth
 /// What the Gateway does each time a cuff's services are resolved, in order: check the services really
 /// exist (docs/reference/BLUEZ-DBUS.md §6), measure and set its clock (docs/reference/GATT-HEALTH.md §10), learn who it is once per bond
 /// (Device Information, §11; Blood Pressure Feature, §6), then download new stored records where it
-/// keeps them (BPS 1.1 RACP, §7–§8). The link may drop at any step; the task is then canceled.
+/// keeps them (BPS 1.1 RACP, §7–§8; Omron's memory, docs/omron.md; a Microlife's, §13.12). The link may drop at any step; the task is then canceled.
 extension CuffGateway {
     func startProvisioning(_ address: BluetoothAddress) {
         guard let cuff = state.cuffs[address], cuff.provisioning == nil else { return }
@@ -44,6 +44,7 @@ extension CuffGateway {
         if OmronStack.isOffered(in: cuff.device.uuids) || characteristics.contains(where: { $0.uuid == OmronService.receiveChannels[0] }) {
             await downloadOmron(id)
         }
+        if isMicrolife(cuff, characteristics) { await downloadMicrolife(id) }
         if let status = await status(address) { emit(.cuffChanged(status)) }
     }
 
@@ -54,10 +55,13 @@ extension CuffGateway {
         await letCapturesWalk()
     }
 
-    /// After `ServicesResolved`, 0x2A35 or 0x2A37 must be in the mirror; they may still be on their way
+    /// After `ServicesResolved`, 0x2A35, 0x2A37 or a vendor's notifying characteristic (Omron's, Microlife's) must be in the mirror; they may still be on their way
     /// (bluez/bluez #1489: ServicesResolved before the objects after an abort), so wait a moment for them.
     private func servicesPresent(_ id: DeviceID) async -> Bool {
-        let required: Set<String> = [HealthCharacteristic.bloodPressureMeasurement.uuid, HealthCharacteristic.heartRateMeasurement.uuid, OmronService.receiveChannels[0]]
+        let required: Set<String> = [
+            HealthCharacteristic.bloodPressureMeasurement.uuid, HealthCharacteristic.heartRateMeasurement.uuid, OmronService.receiveChannels[0],
+            MicrolifeService.notify,
+        ]
         let bluetooth = bluetooth
         return await wait(upTo: Self.servicesTimeout, until: {
             await bluetooth.characteristics(of: id).contains { required.contains($0.uuid) }

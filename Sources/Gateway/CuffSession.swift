@@ -108,7 +108,7 @@ public actor CuffSession {
             transition(to: .disconnected, &produced)
             await commitHeartRates(&produced)
             if let summary = heartRates.finishSummary() { emit(.heartRateSummary(summary), &produced) }
-        case .value, .storedRecord, .omronRecord:
+        case .value, .storedRecord, .omronRecord, .microlifeRecord:
             guard isIdentified else {
                 held.append(event)
                 return produced
@@ -123,6 +123,9 @@ public actor CuffSession {
                 await interpret(MeasurementInterpretation(
                     record, user: user, slot: slot, device: device, users: users, receivedAt: receivedAt,
                     clockOffset: offset(for: time)), &produced)
+            case let .microlifeRecord(user, record, receivedAt):
+                await interpret(MeasurementInterpretation(
+                    record, user: user, device: device, users: users, receivedAt: receivedAt, clockOffset: offset(for: record.time)), &produced)
             default:
                 break
             }

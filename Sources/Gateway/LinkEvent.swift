@@ -18,6 +18,9 @@ public enum LinkEvent: Sendable {
     /// A record read from an Omron cuff's memory (docs/omron.md §4–§5): the Omron user number (1, 2, …), the
     /// decoded record and the slot's bytes.
     case omronRecord(user: UInt8, OmronRecord, slot: [UInt8], receivedAt: Date)
+    /// A record of a Microlife cuff's memory (docs/reference/GATT-HEALTH.md §13.12), filed under the user selected on
+    /// the cuff (1 or 2).
+    case microlifeRecord(user: UInt8, MicrolifeReading, receivedAt: Date)
     case disconnected
 }
 

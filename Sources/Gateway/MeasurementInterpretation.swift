@@ -46,16 +46,32 @@ public enum MeasurementInterpretation: Hashable, Sendable {
         _ record: OmronRecord, user: UInt8, slot: [UInt8], device: DeviceIdentity, users: UserDirectory, receivedAt: Date,
         clockOffset: Duration?
     ) {
-        func whole(_ value: some BinaryInteger) -> MedFloat16 { MedFloat16(mantissa: Int32(value), exponent: 0) ?? MedFloat16(.nan) }
         self.init(
-            Fields(unit: .millimetresOfMercury, systolic: whole(record.systolic), diastolic: whole(record.diastolic), meanArterialPressure: MedFloat16(.nan),
-                   pulseRate: whole(record.pulse), userID: user,
+            Fields(unit: .millimetresOfMercury, systolic: Self.whole(record.systolic), diastolic: Self.whole(record.diastolic), meanArterialPressure: MedFloat16(.nan),
+                   pulseRate: Self.whole(record.pulse), userID: user,
                    status: BloodPressureMeasurementStatus(
                        bodyMovement: record.bodyMovement, cuffTooLoose: record.cuffTooLoose, irregularPulse: record.irregularHeartbeat,
                        improperPosition: record.improperPosition),
                    deviceTime: record.isTimeKnown ? record.time : nil),
             payload: slot, device: device, users: users, receivedAt: receivedAt, clockOffset: clockOffset, sequenceNumber: nil)
     }
+
+    /// Interprets a record from a Microlife cuff's memory (docs/reference/GATT-HEALTH.md §13.12): whole mmHg and beats
+    /// per minute, no mean arterial pressure or status, the selected user (1 or 2) as User ID, the cuff's wall-clock
+    /// time to the minute; the record's bytes are the payload that, with the time, recognise it when the cuff sends its
+    /// memory again.
+    public init(
+        _ record: MicrolifeReading, user: UInt8, device: DeviceIdentity, users: UserDirectory, receivedAt: Date, clockOffset: Duration?
+    ) {
+        self.init(
+            Fields(unit: .millimetresOfMercury, systolic: Self.whole(record.systolic), diastolic: Self.whole(record.diastolic),
+                   meanArterialPressure: MedFloat16(.nan), pulseRate: Self.whole(record.pulse), userID: user, status: nil,
+                   deviceTime: record.time),
+            payload: record.bytes, device: device, users: users, receivedAt: receivedAt, clockOffset: clockOffset, sequenceNumber: nil)
+    }
+
+    /// A whole number of mmHg or beats per minute, as vendor records carry them.
+    private static func whole(_ value: some BinaryInteger) -> MedFloat16 { MedFloat16(mantissa: Int32(value), exponent: 0) ?? MedFloat16(.nan) }
 
     /// What both measurement characteristics carry.
     private struct Fields {

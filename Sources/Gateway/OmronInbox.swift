@@ -9,9 +9,7 @@ actor OmronInbox {
         case packet(Result<OmronPacket, OmronError>)
     }
 
-    private var queued: [Message] = []
-    private var waiter: (id: Int, continuation: CheckedContinuation<Message?, Never>)?
-    private var nextWaiter = 0
+    private let messages = Mailbox<Message>()
     private var assembler = OmronPacketAssembler()
 
     /// Joins pieces as `stack`'s receive channels carry them (docs/omron.md §3), from now on.
@@ -20,48 +18,23 @@ actor OmronInbox {
     }
 
     /// A notification of the unlock characteristic.
-    func unlockAnswer(_ bytes: [UInt8]) {
-        deliver(.unlock(bytes))
+    func unlockAnswer(_ bytes: [UInt8]) async {
+        await messages.deliver(.unlock(bytes))
     }
 
     /// A piece from receive channel `channel`; a message once the packet is whole.
-    func piece(_ bytes: [UInt8], channel: Int) {
-        if let whole = assembler.append(bytes, channel: channel) { deliver(.packet(whole)) }
+    func piece(_ bytes: [UInt8], channel: Int) async {
+        if let whole = assembler.append(bytes, channel: channel) { await messages.deliver(.packet(whole)) }
     }
 
     /// Forgets what arrived for an earlier request (a retry starts clean).
-    func clear() {
-        queued.removeAll()
+    func clear() async {
         assembler.reset()
+        await messages.clear()
     }
 
     /// The next message, or nil when none came within `timeout` on `clock`.
     func next(within timeout: Duration, on clock: any Clock<Duration>) async -> Message? {
-        if !queued.isEmpty { return queued.removeFirst() }
-        nextWaiter += 1
-        let id = nextWaiter
-        let timer = Task { [weak self] in
-            try? await clock.sleep(for: timeout)
-            await self?.expire(id)
-        }
-        defer { timer.cancel() }
-        return await withCheckedContinuation { continuation in
-            waiter = (id, continuation)
-        }
-    }
-
-    private func deliver(_ message: Message) {
-        if let waiting = waiter {
-            waiter = nil
-            waiting.continuation.resume(returning: message)
-        } else {
-            queued.append(message)
-        }
-    }
-
-    private func expire(_ id: Int) {
-        guard let waiting = waiter, waiting.id == id else { return }
-        waiter = nil
-        waiting.continuation.resume(returning: nil)
+        await messages.next(within: timeout, on: clock)
     }
 }

@@ -8,7 +8,7 @@ import Synchronization
 
 /// Plays a `cuff-sim` scenario's cuffs straight into Gateway sessions, without Bluetooth or D-Bus: the
 /// link events a cuff would cause (connect, enable indications → stored records, RACP download → BPS 1.1
-/// records, a vendor start → `onStart`, its timeline) in order, each reading committed through the given
+/// records, an Omron or Microlife memory, a vendor start → `onStart`, its timeline) in order, each reading committed through the given
 /// store and logged. It shows the Gateway → store → journal half of cuffd on any machine; `cuff-sim` plays
 /// the same scenarios over a bus.
 public struct ScenarioReplay {
@@ -95,6 +95,10 @@ private struct CuffReplay {
                 }
             }
             omronUnread = omronUnread.map { _ in [] }
+        }
+        // A Microlife cuff sends its whole memory on every link, every record under the selected user (§13.12).
+        for record in cuff.microlife?.readings ?? [] {
+            events += await session.handle(.microlifeRecord(user: cuff.microlife!.selectedUser, record, receivedAt: now()))
         }
         return events
     }

@@ -36,6 +36,10 @@ extension EmbeddedPeripheral {
         if let omron { writeHandlers.merge(omron.writeHandlers) { $1 } }
         if cuff.records != nil { writeHandlers[HealthCharacteristic.recordAccessControlPoint.uuid] = Self.recordAccess(RecordMemory(cuff)) }
         if cuff.vendor == .aAndD { linkEndingWrites[AAndDService.command] = AAndDService.disconnectRequest }
+        if let microlife = cuff.microlife {
+            writeHandlers[MicrolifeService.command] = Self.microlife(MicrolifeCuff(microlife))
+            linkEndingWrites[MicrolifeService.command] = MicrolifeCommand.disconnect.encoded()
+        }
     }
 
     /// QardioArm's control point as cuff-sim answers it (docs/reference/GATT-HEALTH.md §12): `F1 01` inflates, sends what
@@ -55,6 +59,15 @@ extension EmbeddedPeripheral {
             case .cancel?: return [phase(.aborted)]
             case nil: throw EmbeddedCentral.attError(0x13, "Value not allowed")
             }
+        }
+    }
+
+    /// A Microlife cuff's 0xFFF2 as cuff-sim answers it (``MicrolifeCuff``, docs/reference/GATT-HEALTH.md §13.12): each
+    /// whole command's answer notified on 0xFFF1 in its pieces, at once.
+    static func microlife(_ cuff: MicrolifeCuff) -> WriteHandler {
+        let cuff = Mutex(cuff)
+        return { bytes, _, _ throws(BluezError) in
+            cuff.withLock { $0.write(bytes) }.notifications.map { Notification(MicrolifeService.notify, $0) }
         }
     }
 

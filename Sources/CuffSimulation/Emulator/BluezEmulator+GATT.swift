@@ -55,6 +55,7 @@ extension BluezEmulator {
             case .assigned(.currentTime): try setClock(index, value)
             case .assigned(.dateTime): try setDateTimeClock(index, value)
             case .aAndDCommand: commandAAndD(index, value)
+            case .microlifeCommand: try await commandMicrolife(index, value)
             case .assigned(.recordAccessControlPoint): try requestRecordAccess(index, value)
             case .qardioArmControl: try await commandQardioArm(index, value)
             case .omronUnlock, .omronTransmit: try await writeVendor(index, characteristic.id, value)

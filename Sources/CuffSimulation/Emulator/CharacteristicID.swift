@@ -11,6 +11,9 @@ enum CharacteristicID: Hashable, Sendable {
     case omronUnlock
     /// A&D's command characteristic (docs/reference/GATT-HEALTH.md §13.8).
     case aAndDCommand
+    /// Microlife's answer and command characteristics, 0xFFF1 and 0xFFF2 (docs/reference/GATT-HEALTH.md §13.12).
+    case microlifeNotify
+    case microlifeCommand
     /// The characteristic at this position in a recorded cuff's database (docs/cuff-sim.md, "Recorded cuffs"), with its
     /// `UUID`: a recorded database may hold one UUID twice.
     case recorded(Int, uuid: String)
@@ -24,6 +27,8 @@ enum CharacteristicID: Hashable, Sendable {
         case .omronReceive(let channel): OmronService.receiveChannels[channel]
         case .omronUnlock: OmronService.unlock
         case .aAndDCommand: AAndDService.command
+        case .microlifeNotify: MicrolifeService.notify
+        case .microlifeCommand: MicrolifeService.command
         case .recorded(_, let uuid): uuid
         }
     }
@@ -37,6 +42,8 @@ enum CharacteristicID: Hashable, Sendable {
         case .omronReceive(let channel): "Omron RX\(channel)"
         case .omronUnlock: "Omron unlock"
         case .aAndDCommand: "A&D command"
+        case .microlifeNotify: "Microlife 0xFFF1"
+        case .microlifeCommand: "Microlife 0xFFF2"
         case .recorded(_, let uuid): BluetoothUUID.shortNumber(uuid) == nil ? uuid : "0x" + BluetoothUUID.compact(uuid)
         }
     }

@@ -53,6 +53,8 @@ struct CuffState {
     var vendorMeasurement: Task<Void, Never>?
     /// An Omron cuff's memory and session (docs/omron.md).
     var omron: OmronCuff?
+    /// A Microlife cuff's users and memory (docs/reference/GATT-HEALTH.md §13.12).
+    var microlife: MicrolifeCuff?
     /// A recorded cuff's conversation (docs/cuff-sim.md, "Recorded cuffs"); nil for any other cuff.
     var recording: RecordedConversation?
     /// A recorded cuff's link under way: when it came up, the task playing its steps, and what wakes that task when
@@ -69,6 +71,7 @@ struct CuffState {
         recordMemory = RecordMemory(spec)
         databaseKnown = spec.bonded
         omron = spec.omron.map(OmronCuff.init)
+        microlife = spec.microlife.map(MicrolifeCuff.init)
         recording = spec.recorded.map(RecordedConversation.init)
         for characteristic in layout.characteristics {
             values[characteristic.id] = characteristic.initialValue

@@ -73,6 +73,7 @@ struct GattLayout: Sendable {
         }
         if let omron = spec.omron { declared.append((omron.model.stack.serviceUUID, Self.omronDeclarations(omron.model.stack), true)) }
         if spec.vendor == .aAndD { declared.append((AAndDService.uuid, Self.aAndDDeclarations, true)) }
+        if spec.microlife != nil { declared.append((MicrolifeService.uuid, Self.microlifeDeclarations, true)) }
         for (uuid, declarations, protected) in declared {
             if uuid == OmronService.uuid { handle = max(handle, Self.omronServiceHandle) }
             let servicePath = try! devicePath.appending(Self.element("service", handle))
@@ -162,8 +163,14 @@ struct GattLayout: Sendable {
     /// Every characteristic of the cuff, service by service.
     static func declarations(of spec: CuffSpec) -> [Declaration] {
         spec.services.flatMap { declarations(of: $0, spec: spec) } + (spec.omron.map { omronDeclarations($0.model.stack) } ?? [])
-            + (spec.vendor == .aAndD ? aAndDDeclarations : [])
+            + (spec.vendor == .aAndD ? aAndDDeclarations : []) + (spec.microlife == nil ? [] : microlifeDeclarations)
     }
+
+    /// Microlife's service 0xFFF0 (docs/reference/GATT-HEALTH.md §13.12): 0xFFF1 notifies the answers, 0xFFF2 takes the
+    /// commands. Protected like the health services when the cuff pairs (the source reads it only from a paired cuff).
+    static let microlifeDeclarations = [
+        Declaration(id: .microlifeNotify, flags: ["notify"], value: []), Declaration(id: .microlifeCommand, flags: ["write"], value: []),
+    ]
 
     /// A&D's service (docs/reference/GATT-HEALTH.md §13.8): its command characteristic, written to. Protected like the
     /// health services when the cuff pairs (obniz writes it after pairing).

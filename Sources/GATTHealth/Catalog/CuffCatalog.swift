@@ -65,6 +65,10 @@ public enum CuffCatalog {
             brand: "Sanitas", model: "SBM67", protocolKind: .bloodPressureService, signs: [.nameContains("SBM67")],
             verdict: .quirk(hansDinslage)),
         CuffModel(
+            brand: "Microlife", model: "BP3GY1-2N", protocolKind: .microlife, signs: [.nameContains("BP3GY1")],
+            verdict: .quirk("hold START for 8 s until the Bluetooth logo flashes to make it reachable; it pairs with no passkey "
+                + "as far as the source says; it sends its whole memory on every link: each reading is stored once")),
+        CuffModel(
             brand: "Qardio", model: "QardioArm", protocolKind: .qardioArm, signs: [],
             verdict: .quirk("measures when cuffctl start sends F1 01 to its control point (known once connected); takes commands on "
                 + "an unencrypted link")),

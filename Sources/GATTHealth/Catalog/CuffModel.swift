@@ -101,6 +101,7 @@ public enum CuffProtocol: String, Hashable, Sendable, CaseIterable {
     case qardioArm = "0x1810 + QardioArm control point"
     case omronClassic = "Omron ecbe3980"
     case omronModern = "Omron 0xFE4A"
+    case microlife = "Microlife 0xFFF0"
     case iHealth = "iHealth's own"
     case withingsCloud = "Withings cloud"
 }

@@ -83,10 +83,7 @@ public struct OmronPacket: Hashable, Sendable {
     /// The packet in pieces for `stack`'s channels, piece *k* for channel *k*: 16 bytes each on the classic
     /// service, one piece on 0xFE4A (docs/omron.md §3).
     public func pieces(_ stack: OmronStack = .classic) -> [[UInt8]] {
-        let bytes = encoded()
-        return stride(from: 0, to: bytes.count, by: stack.pieceSize).map {
-            Array(bytes[$0 ..< min($0 + stack.pieceSize, bytes.count)])
-        }
+        encoded().pieces(of: stack.pieceSize)
     }
 
     /// Checks that this is the answer to `request`: the answer type (request type with bit 15 set), the same
