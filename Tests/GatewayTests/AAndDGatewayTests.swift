@@ -21,14 +21,8 @@ struct AAndDGatewayTests {
         }
         try await run.pairAll()
         _ = try await run.rig.next(where: written)
-        // The cuff's timeline, each step once the Gateway is ready for it: START pressed, it ends the pairing link,
-        // wakes, and sends its reading once the woken link has set its clock.
-        let timeline = run.scenario.cuffs[0].timeline.map(\.action)
-        let woken = try #require(timeline.firstIndex(of: .advertise)) + 1
-        for action in timeline.prefix(woken) { await run.central.perform(action, on: Self.ua651) }
-        _ = try await run.rig.next(where: written)
-        for action in timeline.dropFirst(woken) { await run.central.perform(action, on: Self.ua651) }
-        try await run.waitForExpectedReadings()
+        // START pressed, it ends the pairing link, wakes, and sends its reading once the woken link has set its clock.
+        try await Self.wake(run, Self.ua651, onceSeen: written)
 
         let local = DateTime(EmbeddedGateway.now, in: LocalTimeZone())
         let dates = await run.central.writes(to: HealthCharacteristic.dateTime.uuid)
@@ -72,14 +66,21 @@ struct AAndDGatewayTests {
         }
         _ = try await run.rig.next(where: clockSet)
         // START pressed, it wakes and advertises; it sends its reading once the woken link has set its clock.
-        let timeline = run.scenario.cuffs[0].timeline.map(\.action)
-        let woken = try #require(timeline.firstIndex(of: .advertise)) + 1
-        for action in timeline.prefix(woken) { await run.central.perform(action, on: Self.ua1200) }
-        _ = try await run.rig.next(where: clockSet)
-        for action in timeline.dropFirst(woken) { await run.central.perform(action, on: Self.ua1200) }
-        try await run.waitForExpectedReadings()
+        try await Self.wake(run, Self.ua1200, onceSeen: clockSet)
         #expect(await run.central.writes(to: AAndDService.command).count == 1, "only after pairing, not on later links")
         #expect(await run.central.writes(to: HealthCharacteristic.currentTime.uuid).count == 2)
         await run.rig.stop()
+    }
+
+    /// Plays the cuff's timeline a step at a time, each once the Gateway is ready for it: up to its waking (`advertise`),
+    /// then, once the woken link is seen (`event`, its clock set), the rest; returns once the store holds what the
+    /// scenario expects.
+    static func wake(_ run: ScenarioRun, _ cuff: BluetoothAddress, onceSeen event: @escaping @Sendable (GatewayEvent) -> Bool) async throws {
+        let timeline = run.scenario.cuffs[0].timeline.map(\.action)
+        let woken = try #require(timeline.firstIndex(of: .advertise)) + 1
+        for action in timeline.prefix(woken) { await run.central.perform(action, on: cuff) }
+        _ = try await run.rig.next(where: event)
+        for action in timeline.dropFirst(woken) { await run.central.perform(action, on: cuff) }
+        try await run.waitForExpectedReadings()
     }
 }
