@@ -101,7 +101,8 @@ MODELS = {
 
 # A code hass-omron's `device_catalog.py` lists among another model's `equivalent_model_ids` names that model's
 # memory (docs/omron.md §4, `OmronModel.equivalentOf`).
-MODELS['HEM-7280T'] = MODELS['HEM-7322T']
+for code in ('HEM-7280T', 'HEM-7281T', 'HEM-7282T', 'HEM-7321T'):
+    MODELS[code] = MODELS['HEM-7322T']
 
 
 def encode_record(model: Model, record: dict) -> bytes:

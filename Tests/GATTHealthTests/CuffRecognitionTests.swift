@@ -38,7 +38,12 @@ struct CuffRecognitionTests {
             #expect(model.name == "HEM-7280T" && model.equivalentOf == "HEM-7322T")
         }
         // Only a model of its own is no one's equivalent.
-        #expect(OmronModel.table.filter { $0.equivalentOf != nil }.map(\.name) == ["HEM-7280T"])
+        #expect(OmronModel.table.filter { $0.equivalentOf != nil }.map(\.name) == ["HEM-7280T", "HEM-7281T", "HEM-7282T", "HEM-7321T"])
+        // The profile's other codes (HEM-7321T-CA, _TI-Z, -ZV), each read as a HEM-7322T under its own model's name.
+        for (name, model) in [("HEM-7321T-CA", "HEM-7321T"), ("HEM-7321T_TI-Z", "HEM-7321T"), ("HEM-7281T", "HEM-7281T"), ("BLESmart HEM-7282T", "HEM-7282T")] {
+            let found = try #require(OmronModel.named(name, offering: [OmronService.uuid]), "\(name)")
+            #expect(found.name == model && found.equivalentOf == "HEM-7322T")
+        }
     }
 
     @Test func aModelWithoutCountersOrClockSaysSo() throws {
