@@ -21,6 +21,9 @@ struct Cuff {
     /// `startProvisioning` only when nil; canceled and cleared by `linkLost`, so a task that resumes canceled
     /// belongs to a link that is gone and changes nothing more.
     var provisioning: Task<Void, Never>?
+    /// A pairing anew with a cuff that bonds anew on every link (`rebondIfAdvertising`): set only when nil, cleared by
+    /// itself when `Pair` returned; canceled by `forget`.
+    var rebonding: Task<Void, Never>?
     /// This link's provisioning ran to its end. Set by the provisioning task, cleared by `linkLost`.
     var provisioned = false
     /// The BPS 1.1 stored-record download of this link: set by `downloadRecords`, advanced by each segment and
