@@ -25,7 +25,8 @@ struct OmronRebondGatewayTests {
                 "StartDiscovery \(adapter)", "StopDiscovery \(adapter)", "Pair \(address)",
                 "RemoveDevice \(address)", "StartDiscovery \(adapter)", "Pair \(address)",
             ])
-            // No problem but the erased slots each download skips (28 of 30, then 27).
+            // No problem but the erased slots each download skips (28 of 30, then 27), said after each download's count.
+            _ = try await run.rig.next { if case .problem(address, let text) = $0 { text.hasPrefix("skipped 27 ") } else { false } }
             let problems = run.rig.events.all.compactMap { if case .problem(address, let text) = $0 { text } else { nil } }
             #expect(problems.count == 2 && problems.allSatisfy { $0.hasPrefix("skipped") }, "\(problems)")
             // Each link unlocked with its own token (docs/omron.md §2).
@@ -44,7 +45,7 @@ struct OmronRebondGatewayTests {
         }
     }
 
-    @Test("Between links the cuff stays collected and remembered, unpaired; it is paired anew only once it advertises")
+    @Test("Between links the cuff stays collected and remembered, unpaired, and discovery stays on, a scan's included")
     func betweenLinks() async throws {
         let run = try await ScenarioRun.start("omron-hem7188t1.json")
         try await run.pairAll()
@@ -58,7 +59,14 @@ struct OmronRebondGatewayTests {
         #expect(!status.paired && !status.connected)
         #expect(await run.gateway.rememberedCuffs == [address])
         #expect(await run.central.calls.filter { $0.hasPrefix("Pair ") }.count == 1)
-        #expect(await run.central.calls.last == "StartDiscovery \(run.scenario.adapter.address)")
+        let adapter = run.scenario.adapter.address
+        #expect(await run.central.calls.last == "StartDiscovery \(adapter)")
+        // A scan meanwhile takes discovery over for its time, then hands it back to the watch rather than stopping it.
+        let scanning = Task { try await run.gateway.scan(for: .seconds(5)) }
+        await run.rig.clock.sleepers(count: 1)
+        run.rig.clock.advance(by: .seconds(5))
+        _ = try await scanning.value
+        #expect(Array(await run.central.calls.suffix(3)) == ["StartDiscovery \(adapter)", "StartDiscovery \(adapter)", "StartDiscovery \(adapter)"])
         await run.rig.stop()
     }
 
