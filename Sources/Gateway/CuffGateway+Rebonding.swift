@@ -45,7 +45,8 @@ extension CuffGateway {
 
     /// Pairs anew with a cuff that bonds anew on every link once bluetoothd shows it advertising without a bond (found
     /// by discovery); one pairing at a time, none while `pair` or `forget` has it. A pairing that fails is tried again
-    /// the next time the cuff shows itself.
+    /// after ``GatewayConfiguration/rebondRetry``'s wait, longer after each failure, if bluetoothd still shows the cuff,
+    /// else when it shows itself again.
     func rebondIfAdvertising(_ device: Device) async {
         let address = device.id.address
         guard !device.paired, !device.connected, rebondingModel(address) != nil, let cuff = state.cuffs[address], cuff.rebonding == nil,
@@ -59,8 +60,19 @@ extension CuffGateway {
         await bluetooth.keepNotifying(id, uuids: subscribedCharacteristics)
         do {
             try await bluetooth.pair(id, timeout: Self.rebondTimeout)
+            state.cuffs[id.address]?.rebondFailures = 0
         } catch {
-            emit(.problem(id.address, "pairing anew with the cuff failed: \(error); cuffd tries again when it next advertises"))
+            let failures = (state.cuffs[id.address]?.rebondFailures ?? 0) + 1
+            state.cuffs[id.address]?.rebondFailures = failures
+            let wait = configuration.rebondRetry.delay(before: failures)
+            emit(.problem(id.address, "pairing anew with the cuff failed: \(error); cuffd tries again when it advertises after \(wait)"))
+            // Its advertisements meanwhile, several a second, start no pairing; `forget` cancels the wait. Then the
+            // cuff is paired if bluetoothd still shows it (it keeps a device it saw advertise for a while), else when
+            // it shows itself again.
+            try? await clock.sleep(for: wait)
+            state.cuffs[id.address]?.rebonding = nil
+            if !Task.isCancelled, let device = await bluetooth.device(id) { await rebondIfAdvertising(device) }
+            return
         }
         state.cuffs[id.address]?.rebonding = nil
     }

@@ -83,4 +83,44 @@ struct OmronRebondGatewayTests {
         #expect(await run.rig.store.readings.count == 2)
         await run.rig.stop()
     }
+    @Test("A pairing anew that fails is not tried again at each advertisement, only after a wait that doubles; the wait over, the cuff still shown is paired")
+    func failedPairingWaits() async throws {
+        let scenario = try EmbeddedPeripheral.scenario("omron-hem7188t1.json")
+        var cuff = EmbeddedPeripheral(scenario.cuffs[0])
+        cuff.reachable = false  // found by its advertisement, but `Pair` cannot connect it
+        var record = CuffRecord(address: Self.address)
+        record.identity = DeviceIdentity(address: Self.address, name: "X2+ Connect_C1C5AB252860")
+        var configuration = GatewayConfiguration()
+        configuration.rebondRetry = RetryBackoff(first: .seconds(5), maximum: .seconds(60))
+        let rig = try await EmbeddedGateway.start([cuff], configuration: configuration, registry: InMemoryCuffRegistry([record]))
+        let address = Self.address
+        func pairs() async -> Int { await rig.central.calls.filter { $0 == "Pair \(address)" }.count }
+        func failed(waiting wait: String) async throws {
+            _ = try await rig.next { if case .problem(address, let text) = $0 { text.hasSuffix("after \(wait)") } else { false } }
+        }
+
+        await rig.settled()
+        let adapter = await rig.central.adapter.address
+        #expect(await rig.central.calls == ["StartDiscovery \(adapter)"])
+        await rig.central.advertise(address)
+        try await failed(waiting: "5.0 seconds")
+        // The cuff advertises on, each time a change of the device bluetoothd shows: no other pairing.
+        for _ in 0 ..< 3 {
+            await rig.central.advertise(address)
+            await rig.settled()
+        }
+        #expect(await pairs() == 1)
+        // The wait over, the cuff still shown is paired again; that fails too, and the wait doubles.
+        await rig.clock.sleepers(count: 1)
+        rig.clock.advance(by: .seconds(5))
+        try await failed(waiting: "10.0 seconds")
+        #expect(await pairs() == 2)
+        // Reachable again: after the wait the cuff is paired anew and read.
+        await rig.central.change(address) { $0.reachable = true }
+        await rig.clock.sleepers(count: 1)
+        rig.clock.advance(by: .seconds(10))
+        _ = try await rig.next { if case .recordsDownloaded(address, count: 2) = $0 { true } else { false } }
+        #expect(await pairs() == 3)
+        await rig.stop()
+    }
 }
