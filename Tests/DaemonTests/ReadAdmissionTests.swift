@@ -1,3 +1,4 @@
+import DBus
 import Dispatch
 import ReadingQueries
 import Testing
@@ -91,6 +92,26 @@ struct ReadAdmissionTests {
             // In arrival order the other's would start fourth; in turn, second.
             #expect(order == [Self.reader, Self.other, Self.reader, Self.reader], "\(order)")
         }
+    }
+
+    @Test("A paced read that waited as long as one may is refused with LimitsExceeded, not left to time out; the uid reads again after")
+    func waitedTooLong() async throws {
+        // No wait allowed: a read that cannot start at once is refused when the queue next moves — here, at once.
+        let admission = ReadAdmission(.init(rate: 1000, burst: 10, running: 1, perCaller: 8, maximumWait: 0))
+        let held = HeldRead()
+        async let first: Void = admission.admit(Self.reader, paced: true) { await held.hold(Self.reader) }
+        #expect(await held.nextStarts(1) == [Self.reader])
+        do {
+            try await admission.admit(Self.other, paced: true) {}
+            Issue.record("a read of uid \(Self.other) started while the only place was taken")
+        } catch let refusal as DBusError {
+            #expect(refusal.name == "org.cuffd.Error.LimitsExceeded")
+            #expect(refusal.description.contains("uid 1001's read of the store waited 0 s"), "\(refusal)")
+        }
+        #expect(admission.waiting == 0)
+        held.gate.signal()
+        try await first
+        #expect(try await admission.admit(Self.other, paced: true) { true })
     }
 
     @Test("Reads beyond the burst wait for the pace, and all are answered")
