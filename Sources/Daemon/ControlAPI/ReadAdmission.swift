@@ -28,8 +28,8 @@ public final class ReadAdmission: Sendable {
         /// Reads one uid may have waiting or running.
         public var perCaller: Int
         /// Seconds a paced read may wait; one that waited longer is refused when the queue next moves (a read ends,
-        /// another comes, the pace allows one) with `LimitsExceeded` (``ControlError/waitedTooLong(uid:seconds:)``) rather than left to
-        /// libdbus's call timeout of 25 s, which a client would see as no reply at all.
+        /// another comes, the pace allows one) with `LimitsExceeded` (``ControlError/waitedTooLong(uid:seconds:)``)
+        /// rather than left to libdbus's call timeout of 25 s, which a client would see as no reply at all.
         public var maximumWait: Double
 
         public init(rate: Double = 50, burst: Int = 10, running: Int = 2, perCaller: Int = 16, maximumWait: Double = 10) {
@@ -56,7 +56,8 @@ public final class ReadAdmission: Sendable {
 
     /// Runs `body` once `uid`'s read may start — at once when not `paced` —, counted against `uid`'s bound until it
     /// returns; refused with ``ControlError/tooManyReads(uid:limit:)`` while `uid` has ``Limits/perCaller`` reads
-    /// waiting or running, and with ``ControlError/waitedTooLong(uid:seconds:)`` once it has waited ``Limits/maximumWait``.
+    /// waiting or running, and with ``ControlError/waitedTooLong(uid:seconds:)`` once it has waited
+    /// ``Limits/maximumWait``.
     public func admit<T: Sendable>(_ uid: UInt32, paced: Bool, _ body: () async throws -> T) async throws -> T {
         let admitted = state.withLock { queue in
             guard queue.held[uid, default: 0] < limits.perCaller else { return false }
