@@ -24,6 +24,10 @@ extension CuffGateway {
             // `is_advertisement_compatible`).
             let services = cuff.device.uuids + (await bluetooth.device(id)?.uuids ?? [])
             guard let model = name.lazy.compactMap({ OmronModel.named($0, offering: services) }).first else {
+                // A model refused by name (docs/compatibility.md) says why; any other, which models cuffd reads.
+                if let refusal = name.lazy.compactMap({ CuffCatalog.omronRefusal($0, offering: services) }).first {
+                    throw OmronDownloadError.refusedModel(refusal)
+                }
                 throw OmronDownloadError.unknownModel(cuff.device.name ?? address.description, services: services)
             }
             await inbox.use(model.stack)

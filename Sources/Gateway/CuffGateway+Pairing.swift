@@ -49,9 +49,9 @@ extension CuffGateway {
         if await bluetooth.device(id) == nil { try await discover(id, within: timeout) }
         guard let device = await bluetooth.device(id) else { throw .unknownCuff(address) }
         let model = CuffCatalog.recognise(device.advertisement)
-        if let model, case let .unsupported(why) = model.verdict {
+        if let refusal = model?.refusal {
             // Refused before bluetoothd is asked anything: nothing to undo (docs/compatibility.md).
-            throw .refused(address, "the \(model.title) is not supported: \(why)")
+            throw .refused(address, refusal)
         }
         // A device cuffd did not collect from before is adopted for this pairing only: if it fails, nothing of
         // it stays (the link, the adoption, a bond bluetoothd made before setting it trusted).

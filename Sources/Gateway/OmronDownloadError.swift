@@ -6,6 +6,8 @@ enum OmronDownloadError: Error, CustomStringConvertible {
     /// The advertised name and Model Number name no model of docs/omron.md §4 that speaks a service the cuff
     /// offers (`services`, its `UUIDs`).
     case unknownModel(String, services: [String])
+    /// The Model Number String names a model cuffd refuses (``CuffModel/refusal``): the refusal, naming it.
+    case refusedModel(String)
     /// The cuff did not enter key programming: it does not show "P".
     case notInPairingMode
     /// The cuff took no new key.
@@ -25,6 +27,7 @@ enum OmronDownloadError: Error, CustomStringConvertible {
         case let .unknownModel(name, services):
             "\(name) offers Omron's service \(Self.serviceNames(services)), but cuffd knows its memory there only for "
                 + "\(Self.modelNames(services)) (docs/omron.md §4); its readings cannot be read yet"
+        case .refusedModel(let refusal): refusal
         case .notInPairingMode:
             "the cuff is not in pairing mode: hold its Bluetooth button until \"P\" blinks on the display, then pair again"
         case .keyRefused(let answer): "the cuff refused the new pairing key (\(Self.answer(answer))); pair again while \"P\" blinks"

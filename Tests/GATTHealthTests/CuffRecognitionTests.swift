@@ -46,6 +46,33 @@ struct CuffRecognitionTests {
         }
     }
 
+    @Test(arguments: [
+        ("HEM-7380T1-EOSL", "HEM-7380T1"), ("HEM-7380T1-EBK", "HEM-7380T1"), ("HEM-7384T1-NBBR", "HEM-7380T1"),
+        ("X2+ Connect_C1C5AB252860", "HEM-7188T1"), ("HEM-7188T1-LEO", "HEM-7188T1"), ("HEM-7183T1-AP", "HEM-7188T1"),
+        ("HEM-7196T1-FLE", "HEM-7196T1"), ("HEM-7194T1_FLIN", "HEM-7196T1"),
+    ])
+    func anOmronModelCuffdRefusesIsRefusedByName(_ name: String, _ model: String) throws {
+        // The codes hass-omron's `device_catalog.py` lists for each profile; the X2+ Connect's advertised name from its
+        // issue "HEM-7188T1-LEO" (docs/compatibility.md).
+        let cuff = try #require(CuffCatalog.recognise(CuffAdvertisement(name: name, uuids: [OmronModernService.uuid])), "\(name)")
+        #expect(cuff.title == "Omron " + model && cuff.protocolKind == .omronModern)
+        #expect(cuff.verdict.word == "unsupported")
+        #expect(cuff.refusal?.hasPrefix("the Omron \(model) is not supported: ") == true)
+        #expect(cuff.refusal?.contains("anew") == true, "the reason names the bond made anew on every link")
+        #expect(CuffCatalog.omronRefusal(name, offering: [OmronModernService.uuid]) == cuff.refusal)
+        // Nor is it a model whose memory cuffd reads.
+        #expect(OmronModel.named(name) == nil)
+    }
+
+    @Test func aRefusedCodeOnTheClassicServiceIsOnlyTheFamily() throws {
+        // A code names one firmware (docs/omron.md §6): on the classic service it is no refused model, read once paired.
+        let other = try #require(CuffCatalog.recognise(CuffAdvertisement(name: "HEM-7380T1", uuids: [OmronService.uuid])))
+        #expect(other.model == "(model read once paired)")
+        #expect(CuffCatalog.omronRefusal("HEM-7380T1", offering: [OmronService.uuid]) == nil)
+        #expect(CuffCatalog.omronRefusal("HEM-7142T2", offering: [OmronModernService.uuid]) == nil)
+        #expect(CuffCatalog.recognise(CuffAdvertisement(name: "X2 Smart+ HEM-7146T2", uuids: [OmronModernService.uuid]))?.model == "HEM-7146T2")
+    }
+
     @Test func aModelWithoutCountersOrClockSaysSo() throws {
         let complete = try #require(CuffCatalog.recognise(CuffAdvertisement(name: "HEM-7530T")))
         #expect(complete.verdict.reason.contains("every slot"))

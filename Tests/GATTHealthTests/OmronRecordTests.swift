@@ -177,8 +177,8 @@ struct OmronRecordTests {
     }
 }
 
-/// The bytes of hex text with two digits a byte.
-private func bytes(_ hex: String) -> [UInt8] {
+/// The bytes of hex text with two digits a byte (the Omron tests' published bytes).
+func bytes(_ hex: String) -> [UInt8] {
     let digits = Array(hex)
     return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(digits[$0 ... $0 + 1]), radix: 16)! }
 }

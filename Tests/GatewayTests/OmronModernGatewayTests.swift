@@ -68,6 +68,31 @@ struct OmronModernInProcessTests {
         }
     }
 
+    @Test("A BLESmart cuff whose Model Number String names a model cuffd refuses (HEM-7380T1): refused naming it and why, before any unlock")
+    func refusedModelReadOncePaired() async throws {
+        try await OmronGatewayTests.pairingError(
+            ["\"model\": \"HEM-7142T2-Z\"": "\"model\": \"HEM-7380T1-EOSL\""], file: "omron-fe4a.json", address: Self.address
+        ) { run, error in
+            guard case .refused(Self.address, let why) = error else { Issue.record("\(error)"); return }
+            #expect(why.hasPrefix("the Omron HEM-7380T1 is not supported: "), "\(why)")
+            #expect(why.contains("bonds anew on every link"), "\(why)")
+            #expect(await run.central.writes(to: OmronService.unlock).isEmpty)
+            try await OmronGatewayTests.expectNothingLeft(run, Self.address)
+        }
+    }
+
+    @Test("An X2+ Connect (HEM-7188T1) advertising its name: pair refuses it by name before bluetoothd is asked anything")
+    func refusedModelByItsName() async throws {
+        try await OmronGatewayTests.pairingError(
+            ["\"name\": \"BLESmart_00007142\"": "\"name\": \"X2+ Connect_C1C5AB252860\""], file: "omron-fe4a.json", address: Self.address
+        ) { run, error in
+            guard case .refused(Self.address, let why) = error else { Issue.record("\(error)"); return }
+            #expect(why.hasPrefix("the Omron HEM-7188T1 is not supported: "), "\(why)")
+            #expect(await run.central.calls.filter { $0.hasPrefix("Pair ") }.isEmpty)
+            #expect(await run.gateway.status(Self.address) == nil)
+        }
+    }
+
     @Test("HEM-7146T2: no unlock at all; the bond alone opens the memory")
     func withoutUnlock() async throws {
         let run = try await ScenarioRun.start("omron-fe4a.json", ["HEM-7142T2": "HEM-7146T2"])

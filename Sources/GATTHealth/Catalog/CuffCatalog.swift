@@ -3,7 +3,7 @@
 /// facts and their sources are in docs/compatibility.md, docs/omron.md and docs/reference/GATT-HEALTH.md §13.
 public enum CuffCatalog {
     /// The models, most specific first: a name names a model before a service names a family.
-    public static let models: [CuffModel] = named + omron
+    public static let models: [CuffModel] = named + omron + omronRefused
 
     /// Families for what no model's sign names: the services every member speaks alike.
     public static let families: [CuffModel] = [
@@ -23,6 +23,12 @@ public enum CuffCatalog {
     /// The model or family an advertisement names; nil for a device that is no cuff cuffd knows of.
     public static func recognise(_ advertisement: CuffAdvertisement) -> CuffModel? {
         models.first { $0.matches(advertisement) } ?? families.first { $0.matches(advertisement) }
+    }
+
+    /// The refused Omron model (``omronRefused``) `name` — an advertised name or a Model Number String — names on a
+    /// device offering `services`, with why; nil for any other name.
+    public static func omronRefusal(_ name: String, offering services: [String]) -> String? {
+        omronRefused.first { $0.matches(CuffAdvertisement(name: name, uuids: services)) }?.refusal
     }
 
     /// Whether cuffd asks the cuff `advertisement` names for its stored records (RACP 0x2A52) where it offers them: not
