@@ -23,7 +23,8 @@ struct Cuffd: AsyncParsableCommand {
         discussion: """
             Runs as the systemd service cuffd.service (Type=notify). Owns org.cuffd.Gateway1 on the bus; cuffctl \
             talks to it. Exit status: 0 after a clean shutdown (SIGTERM, SIGINT); 64 usage; 69 the bus is \
-            unreachable or BlueZ cannot be used; 73 the store cannot be opened; 75 another cuffd owns the name; \
+            unreachable or BlueZ cannot be used; 73 the store cannot be opened; 75 another cuffd owns the name, or \
+            (--rewrite-store) the store is open in another process; \
             77 the bus policy forbids owning the name; 78 the configuration file is wrong (the line is named).
             """,
         version: Release.version
@@ -37,6 +38,9 @@ struct Cuffd: AsyncParsableCommand {
 
     @Option(help: "The bus address (default: the system bus; DBUS_SYSTEM_BUS_ADDRESS is honoured).")
     var bus: String?
+
+    @Flag(help: "Rewrite the store with 1 KiB pages, as a new store is made (fewer bytes written per commit), then exit. cuffd must be stopped; needs free space for a copy of the store.")
+    var rewriteStore = false
 
     @Option(help: .hidden)
     var adminGroup = "cuffd-admin"
@@ -52,6 +56,15 @@ struct Cuffd: AsyncParsableCommand {
         let logger = Logger(label: "cuffd")
         let notifier = ServiceNotifier()
         var options = DaemonOptions(configurationPath: config, storePath: store, bus: bus.map { .address($0) } ?? .system)
+        if rewriteStore {
+            do {
+                print("cuffd: \(try Daemon.rewriteStore(options))")
+                return
+            } catch {
+                FileHandle.standardError.write(Data("cuffd: \(TerminalText.escaped(error.description))\n".utf8))
+                throw ExitCode(error.exitStatus)
+            }
+        }
         options.administratorGroup = adminGroup
         options.readerGroup = readerGroup
         // The control API's calls on a thread of their own, less urgent than the main loop's commits: at the niceness

@@ -32,6 +32,14 @@ public final class HealthStore: HealthStoring {
         try HealthStore(engine: SQLiteEngine(readOnlyPath: path, configuration: configuration), configuration: configuration, purging: false)
     }
 
+    /// Rewrites the store at `path` with the page size a new store is made with, 1 KiB (docs/health-store.md, "Bytes
+    /// written"): the page sizes before and after, the same when it had it already. Every row is kept; `VACUUM`
+    /// makes the new file atomically. Fails with ``HealthStoreError/databaseBusy``, changing nothing, while another
+    /// connection has the store open — cuffd must be stopped first.
+    public static func rewritePages(path: String) throws(HealthStoreError) -> (before: Int, after: Int) {
+        try SQLiteStoreRewrite.run(path)
+    }
+
     /// A store in an in-memory SQLite database (no durability; for tests and previews).
     public static func inMemory(configuration: StoreConfiguration = StoreConfiguration()) throws(HealthStoreError) -> HealthStore {
         try HealthStore(engine: SQLiteEngine(inMemoryWith: configuration), configuration: configuration)
