@@ -80,6 +80,9 @@ def advertising_data(cuff: Cuff) -> bytes:
 
 class EmulatedCuff:
     def __init__(self, spec: Cuff, link, restart_bluez: Callable[[], None]):
+        if spec.forgets_bond_after_link:
+            # Its memory is played (OmronRadioParityTests); forgetting the bond is cuff-sim's only (docs/acceptance.md).
+            raise SystemExit(f'{spec.address}: the radio keeps its bond; a cuff that forgets it after each link is not played here')
         self.spec = spec
         self.restart_bluez = restart_bluez
         controller = Controller(spec.name, link=link, public_address=spec.address)

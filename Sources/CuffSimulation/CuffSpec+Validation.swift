@@ -35,6 +35,9 @@ extension CuffSpec {
         guard !switchesOffOnRecordRequest || records != nil else {
             throw ScenarioError(path: path + ".switchesOffOnRecordRequest", message: "needs records")
         }
+        guard !forgetsBondAfterLink || pairing != .none else {
+            throw ScenarioError(path: path + ".forgetsBondAfterLink", message: "needs a cuff that pairs (\"pairing\": \"justWorks\" or a passkey)")
+        }
         guard aAndD == nil || vendor == .aAndD else {
             throw ScenarioError(path: path + ".aAndD", message: "needs \"vendor\": \"aAndD\"")
         }

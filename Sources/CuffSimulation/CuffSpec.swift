@@ -46,10 +46,15 @@ public struct CuffSpec: Decodable, Sendable, Equatable {
     /// A cuff of the `recorded` kind: the GATT database and conversation a capture recorded, played back as they were
     /// (docs/cuff-sim.md, "Recorded cuffs"); nil for a cuff the other fields describe.
     public var recorded: RecordedCuff?
+    /// The cuff forgets its side of the bond whenever a link ends, as hass-omron takes the Omron HEM-7188T1 to do
+    /// (docs/reference/GATT-HEALTH.md §13.13): a later link over the key bluetoothd kept fails with an authentication
+    /// failure, and only a fresh `Pair` (after `RemoveDevice`) reads it again; default `false`.
+    public var forgetsBondAfterLink: Bool
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case address, name, manufacturerID, services, pairing, bonded, deviceInformation, feature, storedRecords, timeline, records,
-            recordSegmentSize, clock, vendor, onStart, omron, aAndD, microlife, switchesOffOnRecordRequest, recorded
+            recordSegmentSize, clock, vendor, onStart, omron, aAndD, microlife, switchesOffOnRecordRequest, recorded,
+            forgetsBondAfterLink
     }
 
     /// What a recorded cuff takes beside `recorded`: who it is and how it pairs; its database and conversation are the
@@ -72,6 +77,7 @@ public struct CuffSpec: Decodable, Sendable, Equatable {
             }
             (services, feature, storedRecords, timeline, onStart) = ([], HexValue(bytes: [0, 0]), [], [], [])
             switchesOffOnRecordRequest = false
+            forgetsBondAfterLink = false
             return
         }
         let serviceNames = try container.decode([String].self, forKey: .services)
@@ -96,6 +102,7 @@ public struct CuffSpec: Decodable, Sendable, Equatable {
         aAndD = try container.decodeIfPresent(AAndDSpec.self, forKey: .aAndD)
         microlife = try container.decodeIfPresent(MicrolifeSpec.self, forKey: .microlife)
         switchesOffOnRecordRequest = try container.decodeIfPresent(Bool.self, forKey: .switchesOffOnRecordRequest) ?? false
+        forgetsBondAfterLink = try container.decodeIfPresent(Bool.self, forKey: .forgetsBondAfterLink) ?? false
     }
 }
 

@@ -21,6 +21,12 @@ struct Cuff {
     /// `startProvisioning` only when nil; canceled and cleared by `linkLost`, so a task that resumes canceled
     /// belongs to a link that is gone and changes nothing more.
     var provisioning: Task<Void, Never>?
+    /// A pairing anew with a cuff that bonds anew on every link (`rebondIfAdvertising`): set only when nil, cleared by
+    /// itself when `Pair` returned — after a failure only once ``GatewayConfiguration/rebondRetry``'s wait is over, so that
+    /// the cuff's advertisements meanwhile start no pairing; canceled by `forget`.
+    var rebonding: Task<Void, Never>?
+    /// The pairings anew that failed in a row (the next wait's number); 0 once one succeeds.
+    var rebondFailures = 0
     /// This link's provisioning ran to its end. Set by the provisioning task, cleared by `linkLost`.
     var provisioned = false
     /// The BPS 1.1 stored-record download of this link: set by `downloadRecords`, advanced by each segment and

@@ -13,12 +13,13 @@ let subscribedCharacteristics: Set<String> = Set([
 
 extension CuffGateway {
     /// Starts collecting from `device` if it is a cuff: bonded with a health service, being paired by
-    /// cuffd, or named by the configuration.
+    /// cuffd, named by the configuration, or remembered as one that bonds anew on every link.
     func consider(_ device: Device) async {
         guard device.id.adapter == state.adapter?.address, state.cuffs[device.id.address] == nil, !state.forgetting.contains(device.id.address) else { return }
         let offersHealth = device.uuids.contains(HealthService.bloodPressure.uuid) || device.uuids.contains(HealthService.heartRate.uuid)
             || OmronStack.isOffered(in: device.uuids) || CuffCatalog.recognise(device.advertisement)?.protocolKind == .microlife
         let wanted = (device.paired && offersHealth) || configuration.knownCuffs.contains(device.id.address) || broker.isPairing(device.id.address)
+            || rebondingModel(device.id.address) != nil
         guard wanted else { return }
         await adopt(device)
     }
@@ -41,6 +42,10 @@ extension CuffGateway {
             // A link that survived a cuffd restart (BlueZ keeps links when a client leaves, §3).
             await publish(address, await session.handle(.connected))
             if device.servicesResolved { startProvisioning(address) }
+        } else if device.paired {
+            await dropBond(device.id)
+        } else {
+            await rebondIfAdvertising(device)
         }
         if let status = await status(address) { emit(.cuffChanged(status)) }
     }
@@ -54,6 +59,7 @@ extension CuffGateway {
                 await publish(address, await previous.session.handle(.connected))
             } else {
                 await linkLost(address)
+                await dropBond(device.id)
             }
         }
         if device.connected, device.servicesResolved, !previous.device.servicesResolved {
@@ -61,6 +67,7 @@ extension CuffGateway {
         }
         let visible: Set<String> = ["Connected", "Paired", "Trusted", "Name", "*"]
         if !changed.isDisjoint(with: visible), let status = await status(address) { emit(.cuffChanged(status)) }
+        await rebondIfAdvertising(device)
     }
 
     /// The link went down: provisioning and any download stop; the session says so.

@@ -14,7 +14,7 @@ extension CuffGateway {
             throw .bluez(error)
         }
         try? await clock.sleep(for: duration)
-        await bluetooth.stopDiscovery(on: adapter.address)
+        await endDiscovery(on: adapter.address)
         return await bluetooth.devices.filter { $0.id.adapter == adapter.address }.compactMap(ScannedCuff.init)
     }
 
@@ -124,7 +124,8 @@ extension CuffGateway {
         guard broker.provide(passkey, for: address) else { throw .unknownCuff(address) }
     }
 
-    /// Forgets a cuff: notifications off, the bond removed from bluetoothd (`RemoveDevice`), what cuffd
+    /// Forgets a cuff: notifications off, the bond removed from bluetoothd (`RemoveDevice`), a pairing anew stopped, the
+    /// discovery that looked for a cuff that bonds anew ended when none is left (docs/omron.md §6), what cuffd
     /// remembered about it dropped — also when bluetoothd dropped the device already (`bluetoothctl remove`), so that
     /// it leaves ``rememberedCuffs``. Readings already stored stay.
     public func forget(_ address: BluetoothAddress) async throws(GatewayError) {
@@ -136,6 +137,7 @@ extension CuffGateway {
         defer { state.endForgetting(address) }
         await bluetooth.stopNotifying(id)
         await linkLost(address)
+        state.cuffs[address]?.rebonding?.cancel()
         state.cuffs[address] = nil
         state.records[address] = nil
         do {
@@ -144,6 +146,8 @@ extension CuffGateway {
             // Forgotten all the same, until cuffd restarts and reads the registry it could not change.
             emit(.problem(address, "cannot save that cuffd forgot the cuff (it is remembered again when cuffd restarts): \(error)"))
         }
+        // No cuff that bonds anew left to look for: discovery stops.
+        await watchForRebonding()
         if known {
             do {
                 try await bluetooth.remove(id)
@@ -162,7 +166,7 @@ extension CuffGateway {
         }
         let bluetooth = bluetooth
         _ = await wait(upTo: timeout, until: { await bluetooth.device(id) != nil })
-        await bluetooth.stopDiscovery(on: id.adapter)
+        await endDiscovery(on: id.adapter)
         guard await bluetooth.device(id) != nil else { throw .unknownCuff(id.address) }
     }
 

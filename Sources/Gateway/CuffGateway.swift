@@ -173,11 +173,7 @@ public actor CuffGateway {
             }
         case .deviceRemoved(let id):
             guard id.adapter == state.adapter?.address, state.cuffs[id.address] != nil else { return }
-            await linkLost(id.address)
-            if !configuration.knownCuffs.contains(id.address) {
-                state.cuffs[id.address] = nil
-                emit(.cuffRemoved(id.address))
-            }
+            await deviceRemoved(id)
         case .notifying(let id, _):
             guard id.adapter == state.adapter?.address, let cuff = state.cuffs[id.address], await bluetooth.isNotifying(id) else { return }
             await publish(id.address, await cuff.session.handle(.subscribed))
@@ -197,6 +193,11 @@ public actor CuffGateway {
         } ?? adapters.first { $0.powered } ?? adapters.first
         let changed = chosen?.address != state.adapter?.address || (chosen?.powered != state.adapter?.powered)
         state.adapter = chosen
-        if changed { emit(.bluetoothAvailable(chosen?.powered == true)) }
+        if changed {
+            emit(.bluetoothAvailable(chosen?.powered == true))
+            // Discovery ends with the adapter's power; the watch starts (at start-up too) on the adapter now in use.
+            state.rebondWatch = nil
+            await watchForRebonding()
+        }
     }
 }

@@ -12,7 +12,8 @@ extension CuffGateway {
     struct State {
         /// The cuffs collected from, by address; each under its own device's address. Added only by
         /// ``collect(_:)`` (from `adopt`, right after `consider` checked, with no suspension between); removed
-        /// by `forget` and when bluetoothd removes a cuff the configuration does not name. Their fields change
+        /// by `forget` and when bluetoothd removes a cuff the configuration does not name and that does not bond anew on
+        /// every link (`deviceRemoved`). Their fields change
         /// on every BlueZ event and in their provisioning tasks (``Cuff``). After an await, look the cuff up
         /// again: it may be gone, or its link down and up again.
         var cuffs: [BluetoothAddress: Cuff] = [:]
@@ -44,6 +45,11 @@ extension CuffGateway {
         /// Devices being captured (docs/capture.md), one capture each at a time: added by `startCapture` before its
         /// first await, removed by `finishCapture`. Each is handed every event before `handle` handles it.
         var captures: [BluetoothAddress: CuffCapture] = [:]
+        /// The adapter on which cuffd keeps discovery on for the cuffs that bond anew on every link (`watchForRebonding`),
+        /// nil while it does not. Set before the `StartDiscovery` it stands for is awaited, so two callers never both
+        /// start it; cleared when discovery stops, or a scan's or a pairing's discovery took it over (`endDiscovery`), or
+        /// the adapter changed.
+        var rebondWatch: BluetoothAddress?
         /// Follows bluetoothd's events; set by `start`, canceled by `stop`.
         var followTask: Task<Void, Never>?
         /// Commits what an earlier run left in the spool; set by `start`, canceled by `stop`.

@@ -28,7 +28,7 @@ public actor CuffSession {
     private var unspooled: Set<String> = []
     /// How many readings may wait for the store before new ones are turned away (each is in the journal).
     public let pendingLimit: Int
-    let retry: StoreRetry
+    let retry: RetryBackoff
     /// What the store retries and the heart-rate window are timed on: the Gateway's clock.
     let clock: any Clock<Duration>
     private let spool: any ReadingSpool
@@ -55,7 +55,7 @@ public actor CuffSession {
     /// the store-retry timer produces; `clock` times that timer and the heart-rate window.
     public init(
         device: DeviceIdentity, users: UserDirectory, store: any ReadingStore, quirk: BloodPressureQuirk?? = nil, identified: Bool = true,
-        timeZone: LocalTimeZone = LocalTimeZone(), spool: any ReadingSpool = NoSpool(), retry: StoreRetry = StoreRetry(),
+        timeZone: LocalTimeZone = LocalTimeZone(), spool: any ReadingSpool = NoSpool(), retry: RetryBackoff = RetryBackoff(),
         pendingLimit: Int = 10_000, heartRateWindow: Duration = .seconds(1), clock: any Clock<Duration> = ContinuousClock(),
         laterEvents: @escaping @Sendable ([SessionEvent]) async -> Void = { _ in }
     ) {

@@ -20,7 +20,10 @@ public struct GatewayConfiguration: Sendable {
     /// How long `pair` waits for a person to type a passkey relayed through the control API.
     public var passkeyTimeout: Duration = .seconds(60)
     /// How sessions try again while the store refuses readings.
-    public var storeRetry = StoreRetry()
+    public var storeRetry = RetryBackoff()
+    /// How long a cuff that bonds anew on every link is left alone after a pairing anew failed, before another `Pair`:
+    /// 5 s, doubling to 5 minutes (docs/omron.md §6).
+    public var rebondRetry = RetryBackoff(first: .seconds(5), maximum: .seconds(300))
     /// How long a heart-rate value waits in memory before its batch is committed (``HeartRateBatch/window``): the
     /// longer, the fewer bytes written per value, and the more values a power cut loses. cuffd sets it from
     /// cuffd.conf's `HeartRateFlushInterval` (docs/configuration.md).

@@ -39,7 +39,7 @@ struct FailureLogTests {
         for n in 0 ..< SpoolFile.slotCount { try await spool.keep(SpoolFileTests.reading(100, sequence: UInt16(n))) }
         let session = CuffSession(
             device: DeviceIdentity(address: GatewayLogTests.cuff), users: UserDirectory(), store: RefusingStore(), spool: spool,
-            retry: StoreRetry(first: .seconds(3600)))
+            retry: RetryBackoff(first: .seconds(3600)))
         let bytes = BloodPressureMeasurement(
             systolic: MedFloat16(mantissa: 131, exponent: 0)!, diastolic: MedFloat16(mantissa: 84, exponent: 0)!,
             meanArterialPressure: MedFloat16(mantissa: 100, exponent: 0)!

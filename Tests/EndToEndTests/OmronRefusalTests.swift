@@ -8,18 +8,18 @@ import Testing
 struct OmronRefusalTests {
     static let address = "28:FF:B2:10:71:42"
 
-    @Test("An X2+ Connect (HEM-7188T1): scan says not supported and why; pair exits 76 naming it, and cuffd keeps nothing")
+    @Test("A HEM-7196T1 advertising its code: scan says not supported and why; pair exits 76 naming it, and cuffd keeps nothing")
     func byItsAdvertisedName() async throws {
-        let stack = try await Stack.make(scenario: "omron-fe4a.json", edits: ["\"name\": \"BLESmart_00007142\"": "\"name\": \"X2+ Connect_C1C5AB252860\""])
+        let stack = try await Stack.make(scenario: "omron-fe4a.json", edits: ["\"name\": \"BLESmart_00007142\"": "\"name\": \"HEM-7196T1-FLE\""])
         try await stack.startDaemon()
         let scan = try await stack.cuffctl(["scan", "--timeout", "2"])
         #expect(scan.status == 0, "\(scan.error)")
         let lines = scan.output.split(separator: "\n").map(String.init)
         let device = try #require(lines.firstIndex { $0.hasPrefix(Self.address + " ") }, "\(scan.output)")
-        #expect(lines[device + 1].hasPrefix("  Omron HEM-7188T1: not supported: its memory is published"), "\(scan.output)")
+        #expect(lines[device + 1].hasPrefix("  Omron HEM-7196T1: not supported: hass-omron's map of its memory"), "\(scan.output)")
         let refused = try await stack.cuffctl(["pair", Self.address, "--timeout", "30"])
         #expect(refused.status == 76, "\(refused.error)")
-        #expect(refused.error.contains("the Omron HEM-7188T1 is not supported: "), "\(refused.error)")
+        #expect(refused.error.contains("the Omron HEM-7196T1 is not supported: "), "\(refused.error)")
         let devices = try await stack.cuffctl(["devices", "--json"])
         #expect(devices.status == 0 && !devices.output.contains(Self.address), "\(devices.output)")
         #expect(try await stack.stopDaemon() == 0)

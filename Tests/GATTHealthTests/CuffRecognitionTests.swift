@@ -38,7 +38,7 @@ struct CuffRecognitionTests {
             #expect(model.name == "HEM-7280T" && model.equivalentOf == "HEM-7322T")
         }
         // Only a model of its own is no one's equivalent.
-        #expect(OmronModel.table.filter { $0.equivalentOf != nil }.map(\.name) == ["HEM-7280T", "HEM-7281T", "HEM-7282T", "HEM-7321T"])
+        #expect(OmronModel.table.filter { $0.equivalentOf != nil }.map(\.name) == ["HEM-7280T", "HEM-7281T", "HEM-7282T", "HEM-7321T", "HEM-7183T1"])
         // The profile's other codes (HEM-7321T-CA, _TI-Z, -ZV), each read as a HEM-7322T under its own model's name.
         for (name, model) in [("HEM-7321T-CA", "HEM-7321T"), ("HEM-7321T_TI-Z", "HEM-7321T"), ("HEM-7281T", "HEM-7281T"), ("BLESmart HEM-7282T", "HEM-7282T")] {
             let found = try #require(OmronModel.named(name, offering: [OmronService.uuid]), "\(name)")
@@ -48,12 +48,10 @@ struct CuffRecognitionTests {
 
     @Test(arguments: [
         ("HEM-7380T1-EOSL", "HEM-7380T1"), ("HEM-7380T1-EBK", "HEM-7380T1"), ("HEM-7384T1-NBBR", "HEM-7380T1"),
-        ("X2+ Connect_C1C5AB252860", "HEM-7188T1"), ("HEM-7188T1-LEO", "HEM-7188T1"), ("HEM-7183T1-AP", "HEM-7188T1"),
         ("HEM-7196T1-FLE", "HEM-7196T1"), ("HEM-7194T1_FLIN", "HEM-7196T1"),
     ])
     func anOmronModelCuffdRefusesIsRefusedByName(_ name: String, _ model: String) throws {
-        // The codes hass-omron's `device_catalog.py` lists for each profile; the X2+ Connect's advertised name from its
-        // issue "HEM-7188T1-LEO" (docs/compatibility.md).
+        // The codes hass-omron's `device_catalog.py` lists for each profile (docs/compatibility.md).
         let cuff = try #require(CuffCatalog.recognise(CuffAdvertisement(name: name, uuids: [OmronModernService.uuid])), "\(name)")
         #expect(cuff.title == "Omron " + model && cuff.protocolKind == .omronModern)
         #expect(cuff.verdict.word == "unsupported")
@@ -62,6 +60,23 @@ struct CuffRecognitionTests {
         #expect(CuffCatalog.omronRefusal(name, offering: [OmronModernService.uuid]) == cuff.refusal)
         // Nor is it a model whose memory cuffd reads.
         #expect(OmronModel.named(name) == nil)
+    }
+
+    @Test(arguments: [
+        ("X2+ Connect_C1C5AB252860", "HEM-7188T1"), ("HEM-7188T1-LEO", "HEM-7188T1"), ("HEM-7183T1-AP", "HEM-7183T1"),
+    ])
+    func theHEM7188T1IsReadBondingAnewOnEveryLink(_ name: String, _ model: String) throws {
+        // Its codes (hass-omron `device_catalog.py`) and the X2+ Connect's advertised name from hass-omron's issue
+        // "HEM-7188T1-LEO" (docs/compatibility.md): a model cuffd reads, on the 0xFE4A service only.
+        let cuff = try #require(CuffCatalog.recognise(CuffAdvertisement(name: name, uuids: [OmronModernService.uuid])), "\(name)")
+        #expect(cuff.title == "Omron " + model && cuff.protocolKind == .omronModern)
+        #expect(cuff.refusal == nil && cuff.verdict.word == "quirk")
+        #expect(CuffCatalog.omronRefusal(name, offering: [OmronModernService.uuid]) == nil)
+        let read = try #require(OmronModel.named(name, offering: [OmronModernService.uuid]))
+        #expect(read.name == model && read.bondsAnewEveryLink && read.stack == .modern(tokenUnlock: true))
+        #expect(read.layout == .littleEndian16 && read.userStartAddresses == [0x01C4] && read.slotsPerUser == 30 && !read.hasCounters)
+        #expect(OmronModel.named(name, offering: [OmronService.uuid]) == nil)
+        if case .quirk(let notes) = cuff.verdict { #expect(notes.contains("forgets its bond after each link"), "\(notes)") }
     }
 
     @Test func aRefusedCodeOnTheClassicServiceIsOnlyTheFamily() throws {

@@ -28,6 +28,21 @@ extension EmbeddedCentral {
         bringUp(address)
     }
 
+    /// The device advertises: bluetoothd connects it if it is bonded and trusted (GattProfile1 auto-connect, §4) —
+    /// unless it forgot the bond, when the stored key fails and no link comes up — and discovery under way finds it if
+    /// bluetoothd does not hold it, or updates the one it holds (its `RSSI`, §2).
+    public func advertise(_ address: BluetoothAddress) {
+        guard let node = nodes[address] else { return }
+        nodes[address]!.silent = false
+        if node.paired, node.trusted {
+            if !node.bondForgotten { linkUp(address) }
+        } else if node.exported, !node.connected, discovering != nil {
+            announce(address, ["RSSI"])
+        } else {
+            discovered(address)
+        }
+    }
+
     /// The device dropped the link.
     public func linkDown(_ address: BluetoothAddress) {
         dropLink(address)
@@ -119,6 +134,7 @@ extension EmbeddedCentral {
     /// the notify sessions, and what the device sends when they start; `ServicesResolved`.
     func bringUp(_ address: BluetoothAddress) {
         nodes[address]!.connected = true
+        if nodes[address]!.peripheral.forgetsBondAfterLink { nodes[address]!.silent = true }
         nodes[address]!.peripheral.recording?.linkUp()
         announce(address, ["Connected"])
         let id = DeviceID(adapter: adapter.address, address: address)
@@ -140,6 +156,7 @@ extension EmbeddedCentral {
         nodes[address]!.notifying = []
         nodes[address]!.peripheral.omron?.linkLost()
         nodes[address]!.peripheral.recording?.linkDown()
+        if nodes[address]!.peripheral.forgetsBondAfterLink, nodes[address]!.paired { nodes[address]!.bondForgotten = true }
         if !nodes[address]!.paired { nodes[address]!.servicesExported = false }
         announce(address, ["ServicesResolved", "Connected"])
     }

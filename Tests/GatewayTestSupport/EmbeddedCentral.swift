@@ -21,6 +21,11 @@ public actor EmbeddedCentral: BluetoothCentral {
         var exported: Bool
         var paired: Bool
         var trusted: Bool
+        /// The device forgot its side of the bond bluetoothd holds (``EmbeddedPeripheral/forgetsBondAfterLink``).
+        var bondForgotten = false
+        /// Such a device is silent from its first link until it advertises again (``advertise(_:)``), as cuff-sim's cuffs
+        /// are after a link: discovery does not find it meanwhile.
+        var silent = false
         var connected = false
         var servicesResolved = false
         /// bluetoothd knows its GATT database: its characteristics are in the mirror (a bond keeps them across links).
@@ -57,6 +62,8 @@ public actor EmbeddedCentral: BluetoothCentral {
     var nodes: [BluetoothAddress: Node] = [:]
     var available = true
     var notifyIntents: [DeviceID: Set<String>] = [:]
+    /// The services the Gateway's discovery session looks for (empty: all), while one runs.
+    var discovering: Set<String>?
     /// A capture's wishes beside the Gateway's (docs/capture.md), never counted by ``isNotifying(_:)``.
     var captureIntents: [DeviceID: Set<String>] = [:]
     /// Reads each device still answers before it drops the link (``dropLink(afterReads:of:)``).
@@ -140,16 +147,21 @@ public actor EmbeddedCentral: BluetoothCentral {
     public func startDiscovery(on adapter: BluetoothAddress, filter: DiscoveryFilter) async throws(BluezError) {
         guard available, adapter == self.adapter.address else { throw Self.error("NoSuchAdapter", "no adapter \(adapter)") }
         calls.append("StartDiscovery \(adapter)")
-        for address in nodes.keys.sorted() where !nodes[address]!.exported && nodes[address]!.peripheral.reachable {
-            let wanted = filter.uuids.map { $0.lowercased() }
-            guard wanted.isEmpty || !Set(wanted).isDisjoint(with: nodes[address]!.peripheral.services) else { continue }
-            nodes[address]!.exported = true
-            announce(address, ["*"])
-        }
+        discovering = Set(filter.uuids.map { $0.lowercased() })
+        for address in nodes.keys.sorted() where nodes[address]!.peripheral.reachable { discovered(address) }
     }
 
     public func stopDiscovery(on adapter: BluetoothAddress) async {
         calls.append("StopDiscovery \(adapter)")
+        discovering = nil
+    }
+
+    /// Discovery under way finds the device at `address` if it passes the filter and is not in the mirror yet.
+    func discovered(_ address: BluetoothAddress) {
+        guard let wanted = discovering, let node = nodes[address], !node.exported, !node.silent,
+              wanted.isEmpty || !wanted.isDisjoint(with: node.peripheral.services) else { return }
+        nodes[address]!.exported = true
+        announce(address, ["*"])
     }
 
     public func connect(_ id: DeviceID) async throws(BluezError) {
@@ -211,7 +223,9 @@ public actor EmbeddedCentral: BluetoothCentral {
         calls.append("RemoveDevice \(address)")
         notifyIntents[id] = nil
         dropLink(address)
+        let silent = nodes[address]!.silent
         nodes[address] = Node(nodes[address]!.peripheral.unbonded)
+        nodes[address]!.silent = silent
         hub.send(.deviceRemoved(id))
     }
 

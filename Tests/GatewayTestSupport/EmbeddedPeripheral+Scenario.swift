@@ -20,6 +20,7 @@ extension EmbeddedPeripheral {
             cuff.address, name: cuff.name, serviceUUIDs: cuff.advertisedUUIDs,
             characteristics: cuff.characteristics.map { Characteristic($0.uuid, service: $0.serviceUUID, Set($0.flags), value: $0.value) },
             pairing: pairing, bonded: cuff.bonded)
+        forgetsBondAfterLink = cuff.forgetsBondAfterLink
         if let recorded = cuff.recorded {
             recording = EmbeddedRecordedCuff(recorded)
             writeHandlers = recording!.writeHandlers
@@ -115,7 +116,7 @@ extension EmbeddedCentral {
         case .disconnect:
             linkDown(address)
         case .advertise:
-            if nodes[address]?.paired == true, nodes[address]?.trusted == true { linkUp(address) }
+            advertise(address)
         case .restartBluez:
             // The cuffs connected then advertise again, and are auto-connected once the client registered again (§10).
             let linked = nodes.keys.filter { nodes[$0]!.connected }.sorted()

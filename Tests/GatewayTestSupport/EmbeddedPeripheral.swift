@@ -83,6 +83,9 @@ public struct EmbeddedPeripheral: Sendable {
     public var pairing: Pairing
     /// bluetoothd holds a bond with it already: in the mirror from the start, paired and trusted.
     public var bonded: Bool
+    /// It forgets its side of the bond when a link ends (cuff-sim's `forgetsBondAfterLink`, docs/cuff-sim.md): bluetoothd's
+    /// kept key then fails, and only a fresh `Pair` after `RemoveDevice` links it again.
+    public var forgetsBondAfterLink = false
     /// Whether `Connect` reaches it (it advertises); a connect to one that does not fails as a real controller's does.
     public var reachable = true
     /// Sent every time notifications on their characteristic are enabled (a cuff that re-sends its history).

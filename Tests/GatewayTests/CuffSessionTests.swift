@@ -68,7 +68,7 @@ struct CuffSessionTests {
         let clock = TestClock()
         let later = LaterEvents()
         let session = CuffSession(
-            device: Fixtures.cuff, users: UserDirectory(), store: store, retry: StoreRetry(first: .seconds(1)), clock: clock, laterEvents: later.receive)
+            device: Fixtures.cuff, users: UserDirectory(), store: store, retry: RetryBackoff(first: .seconds(1)), clock: clock, laterEvents: later.receive)
         let failed = await session.handle(value(.bloodPressureMeasurement, Fixtures.bpmR1))
         guard case let .storeFailed(_, reason, waiting) = failed.first else { Issue.record("\(failed)"); return }
         #expect(reason == "disk full")

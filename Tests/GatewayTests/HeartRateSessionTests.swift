@@ -84,7 +84,7 @@ struct HeartRateSessionTests {
         let clock = TestClock()
         let later = LaterEvents()
         let session = CuffSession(
-            device: Fixtures.cuff, users: UserDirectory(), store: store, retry: StoreRetry(first: .seconds(20), maximum: .seconds(40)),
+            device: Fixtures.cuff, users: UserDirectory(), store: store, retry: RetryBackoff(first: .seconds(20), maximum: .seconds(40)),
             heartRateWindow: .seconds(10), clock: clock, laterEvents: later.receive)
         _ = await session.handle(Self.event(Self.value(70), second: 0))
         _ = await session.handle(Self.event(Self.value(71), second: 1))

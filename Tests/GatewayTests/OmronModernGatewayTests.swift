@@ -81,13 +81,13 @@ struct OmronModernInProcessTests {
         }
     }
 
-    @Test("An X2+ Connect (HEM-7188T1) advertising its name: pair refuses it by name before bluetoothd is asked anything")
+    @Test("A HEM-7196T1 advertising its code: pair refuses it by name before bluetoothd is asked anything")
     func refusedModelByItsName() async throws {
         try await OmronGatewayTests.pairingError(
-            ["\"name\": \"BLESmart_00007142\"": "\"name\": \"X2+ Connect_C1C5AB252860\""], file: "omron-fe4a.json", address: Self.address
+            ["\"name\": \"BLESmart_00007142\"": "\"name\": \"HEM-7196T1-FLE\""], file: "omron-fe4a.json", address: Self.address
         ) { run, error in
             guard case .refused(Self.address, let why) = error else { Issue.record("\(error)"); return }
-            #expect(why.hasPrefix("the Omron HEM-7188T1 is not supported: "), "\(why)")
+            #expect(why.hasPrefix("the Omron HEM-7196T1 is not supported: "), "\(why)")
             #expect(await run.central.calls.filter { $0.hasPrefix("Pair ") }.isEmpty)
             #expect(await run.gateway.status(Self.address) == nil)
         }

@@ -36,7 +36,7 @@ struct SpoolFailureTests {
         let clock = TestClock()
         let later = LaterEvents()
         let session = CuffSession(
-            device: Fixtures.cuff, users: UserDirectory(), store: store, spool: spool, retry: StoreRetry(first: .seconds(1), maximum: .seconds(1)),
+            device: Fixtures.cuff, users: UserDirectory(), store: store, spool: spool, retry: RetryBackoff(first: .seconds(1), maximum: .seconds(1)),
             clock: clock, laterEvents: later.receive)
 
         let first = await session.handle(Self.value(120))

@@ -113,7 +113,7 @@ struct StoreRefusalTests {
         let later = LaterEvents()
         let session = CuffSession(
             device: Fixtures.cuff, users: UserDirectory(), store: store, spool: spool,
-            retry: StoreRetry(first: .seconds(20), maximum: .seconds(40)), clock: clock, laterEvents: later.receive)
+            retry: RetryBackoff(first: .seconds(20), maximum: .seconds(40)), clock: clock, laterEvents: later.receive)
         var produced: [SessionEvent] = []
         for bytes in Self.readings { produced += await session.handle(value(bytes)) }
         let failures = produced.filter { if case .storeFailed = $0 { true } else { false } }
@@ -141,7 +141,7 @@ struct StoreRefusalTests {
     @Test("At most pendingLimit readings wait; more are turned away, named in an event")
     func pendingIsBounded() async {
         let session = CuffSession(
-            device: Fixtures.cuff, users: UserDirectory(), store: FlakyStore(), retry: StoreRetry(first: .seconds(3600)), pendingLimit: 2)
+            device: Fixtures.cuff, users: UserDirectory(), store: FlakyStore(), retry: RetryBackoff(first: .seconds(3600)), pendingLimit: 2)
         var produced: [SessionEvent] = []
         for bytes in Self.readings { produced += await session.handle(value(bytes)) }
         #expect(await session.pending.count == 2)
@@ -152,7 +152,7 @@ struct StoreRefusalTests {
 
     @Test("Backoff doubles up to its maximum")
     func backoff() {
-        let retry = StoreRetry(first: .seconds(1), maximum: .seconds(60))
+        let retry = RetryBackoff(first: .seconds(1), maximum: .seconds(60))
         #expect((1 ... 8).map(retry.delay(before:)) == [1, 2, 4, 8, 16, 32, 60, 60].map(Duration.seconds))
     }
 }
@@ -186,7 +186,7 @@ struct SpoolRecoveryTests {
         let spool = MemorySpool(spooled)
         let store = FlakyStore()
         var configuration = GatewayConfiguration()
-        configuration.storeRetry = StoreRetry(first: .seconds(1), maximum: .seconds(4))
+        configuration.storeRetry = RetryBackoff(first: .seconds(1), maximum: .seconds(4))
         let central = EmbeddedCentral()
         let clock = TestClock()
         let gateway = CuffGateway(bluetooth: central, store: store, configuration: configuration, spool: spool, clock: clock)

@@ -38,7 +38,7 @@ struct StoreRefusesAgainTests {
         let clock = TestClock()
         let later = LaterEvents()
         let session = CuffSession(
-            device: Fixtures.cuff, users: UserDirectory(), store: store, retry: StoreRetry(first: .seconds(1)), clock: clock,
+            device: Fixtures.cuff, users: UserDirectory(), store: store, retry: RetryBackoff(first: .seconds(1)), clock: clock,
             laterEvents: later.receive)
         var produced: [SessionEvent] = []
         for bytes in Self.readings {
@@ -76,7 +76,7 @@ struct StoreRefusesAgainTests {
         let spool = MemorySpool(Array(spooled))
         let store = RoomForReadings()
         var configuration = GatewayConfiguration()
-        configuration.storeRetry = StoreRetry(first: .seconds(1), maximum: .seconds(4))
+        configuration.storeRetry = RetryBackoff(first: .seconds(1), maximum: .seconds(4))
         let clock = TestClock()
         let gateway = CuffGateway(bluetooth: EmbeddedCentral(), store: store, configuration: configuration, spool: spool, clock: clock)
         let events = EventRecorder(await gateway.events())

@@ -114,7 +114,7 @@ struct StoreFileSafetyTests {
             _ = try HealthStore.open(path: path)
         } throws: { error in
             guard case HealthStoreError.unsupportedSchema(let message) = error else { return false }
-            return message.contains("written by cuffd 9.1") && message.contains("v9-from-the-future") && message.contains("v11-rollup-update-when-changed")
+            return message.contains("written by cuffd 9.1") && message.contains("v9-from-the-future") && message.contains("v12-rollup-marks")
         }
         #expect(Snapshot(path) == before)
     }

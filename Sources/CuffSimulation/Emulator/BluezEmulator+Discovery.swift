@@ -116,6 +116,7 @@ extension BluezEmulator {
         if cuffs[index].connected { await dropLink(index, byHost: true) }
         cuffs[index].paired = false
         cuffs[index].trusted = false
+        cuffs[index].bondForgotten = false
         cuffs[index].databaseKnown = false
         cuffs[index].notifySessions = [:]
         cuffs[index].removalToken += 1

@@ -37,6 +37,12 @@ extension BluezEmulator {
             log("\(name(index)) connect failed: the cuff is not advertising")
             throw BluezError.failed("le-connection-abort-by-local")
         }
+        if cuffs[index].paired, cuffs[index].bondForgotten {
+            // The cuff refuses the key bluetoothd offers; bluetoothd then skips auto-connect for a while (§4).
+            cuffs[index].autoConnectArmed = false
+            log("\(name(index)) connect failed: the cuff forgot the bond bluetoothd holds (authentication failure)")
+            throw BluezError.authenticationFailed
+        }
         cuffs[index].advertising = false
         cuffs[index].connected = true
         cuffs[index].removalToken += 1
@@ -68,10 +74,14 @@ extension BluezEmulator {
     /// The link goes down, by the host (`Disconnect`, `RemoveDevice`) or by the cuff: `ServicesResolved`
     /// and `Connected` turn false in one signal. A bonded cuff's GATT objects stay on the bus (measured
     /// on 5.66); other cuffs' go with the link. A client disconnect of an untrusted device disarms
-    /// auto-connect.
+    /// auto-connect. A cuff that forgets its bond after each link (``CuffSpec/forgetsBondAfterLink``) does so here.
     func dropLink(_ index: Int, byHost: Bool) async {
         guard cuffs[index].connected else { return }
         advertiseAgain(index, after: cuffs[index].linkLost())
+        if cuffs[index].spec.forgetsBondAfterLink, cuffs[index].paired {
+            cuffs[index].bondForgotten = true
+            log("\(name(index)) forgot its side of the bond")
+        }
         if byHost && !cuffs[index].trusted { cuffs[index].autoConnectArmed = false }
         log("\(name(index)) disconnected \(byHost ? "by the host" : "by the cuff")")
         await update(cuffs[index].devicePath, Bluez.device, ["ServicesResolved": .boolean(false), "Connected": .boolean(false)])

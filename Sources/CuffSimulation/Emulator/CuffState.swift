@@ -18,6 +18,9 @@ struct CuffState {
     var connected = false
     var paired: Bool
     var trusted: Bool
+    /// The cuff forgot its side of the bond bluetoothd still holds (``CuffSpec/forgetsBondAfterLink``): a link over it
+    /// fails until `RemoveDevice` and a fresh `Pair`.
+    var bondForgotten = false
     /// bluetoothd stops auto-connecting an untrusted device its client disconnected, until the
     /// next `Connect` (`dev_disconnect` in `src/device.c`, docs/reference/BLUEZ-DBUS.md §3).
     var autoConnectArmed = true

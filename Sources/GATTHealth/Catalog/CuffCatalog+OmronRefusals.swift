@@ -1,10 +1,9 @@
 extension CuffCatalog {
     /// The Omron models people own that cuffd refuses by name, each with its reason (docs/omron.md §7,
     /// docs/reference/GATT-HEALTH.md §13.13): models of the 0xFE4A service that hass-omron (`device_catalog.py`)
-    /// bonds anew on every link, taking them to forget their side of the bond after each one. cuffd keeps the bond
-    /// `cuffctl pair` made and bonds again only when asked, so it refuses them rather than lose every link after the
-    /// first. Signs: the codes hass-omron lists for each profile (`equivalent_model_ids`), and the HEM-7188T1's
-    /// advertised name, `X2+ Connect_…` (hass-omron's issue "HEM-7188T1-LEO").
+    /// bonds anew on every link, taking them to forget their side of the bond after each one. cuffd bonds anew on every
+    /// link only for a model whose memory real bytes confirm (the HEM-7188T1, ``OmronModel/bondsAnewEveryLink``); these
+    /// two lack that. Signs: the codes hass-omron lists for each profile (`equivalent_model_ids`).
     static let omronRefused: [CuffModel] = [
         CuffModel(
             brand: "Omron", model: "HEM-7380T1", protocolKind: .omronModern,
@@ -12,20 +11,13 @@ extension CuffCatalog {
             verdict: .unsupported(
                 "its memory is published (omblepy and hass-omron agree: two users of 100 16-byte records), but not how it keeps a "
                     + "bond: hass-omron's users see the links after the pairing one fail and hass-omron now bonds anew on every "
-                    + "link, while omblepy reads it over a kept bond; cuffd keeps its bond and cannot yet bond again on each link")),
-        CuffModel(
-            brand: "Omron", model: "HEM-7188T1", protocolKind: .omronModern,
-            signs: ["HEM-7188T1", "HEM-7183T1"].map { .omronCode($0, service: OmronModernService.uuid) } + [.nameContains("X2+ Connect")],
-            verdict: .unsupported(
-                "its memory is published (hass-omron: one user of 30 16-byte records, and a real cuff's bytes read as cuffd reads "
-                    + "them), but hass-omron takes it to forget its bond after each link and bonds anew every time, which cuffd "
-                    + "cannot do yet")),
+                    + "link, while omblepy reads it over a kept bond; cuffd does not know which of the two to follow")),
         CuffModel(
             brand: "Omron", model: "HEM-7196T1", protocolKind: .omronModern,
             signs: ["HEM-7196T1", "HEM-7194T1"].map { .omronCode($0, service: OmronModernService.uuid) },
             verdict: .unsupported(
                 "hass-omron's map of its memory was replaced once and is not marked verified, no bytes of a real one are published, "
-                    + "and hass-omron bonds it anew on every link, which cuffd cannot do yet")),
+                    + "and hass-omron bonds it anew on every link")),
     ]
 }
 

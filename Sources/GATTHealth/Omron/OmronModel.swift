@@ -25,6 +25,12 @@ public struct OmronModel: Hashable, Sendable {
     /// The model whose memory this code names too, where a source lists the code among that model's equivalents
     /// (hass-omron `device_catalog.py` `equivalent_model_ids`, docs/omron.md §4); nil for a model of its own.
     public private(set) var equivalentOf: String? = nil
+    /// What the model advertises instead of its code, where a source names it (the HEM-7188T1's `X2+ Connect_…`,
+    /// docs/reference/GATT-HEALTH.md §13.13); looked for in the name as the code is.
+    public private(set) var advertisedName: String? = nil
+    /// The cuff forgets its side of the bond after every link, so cuffd removes the bond when a link ends and pairs anew
+    /// when it advertises (hass-omron `BondPolicy.PER_SESSION`; docs/omron.md §6).
+    public var bondsAnewEveryLink = false
 
     public var users: Int { userStartAddresses.count }
 
@@ -73,7 +79,17 @@ public struct OmronModel: Hashable, Sendable {
                    settingsReadAddress: 0x0260, settingsWriteAddress: 0x02A4, counters: nil, clock: .offset8, stack: .modern(tokenUnlock: true)),
         OmronModel(name: "HEM-7146T2", layout: .littleEndian14, userStartAddresses: [0x02E8], slotsPerUser: 30, blockSize: 0x2C,
                    settingsReadAddress: 0x0260, settingsWriteAddress: 0x02A4, counters: nil, clock: .offset8, stack: .modern(tokenUnlock: false)),
+        hem7188T1,
+        hem7188T1.equivalent("HEM-7183T1"),
     ]
+
+    /// HEM-7188T1 ("X2+ Connect"), as hass-omron's pull request #112 maps it and a real cuff's bytes confirm
+    /// (docs/reference/GATT-HEALTH.md §13.13): one user of 30 16-byte slots from 0x01C4, no counters, the "offset 8"
+    /// clock, the token unlock, a bond made anew on every link.
+    static let hem7188T1 = OmronModel(
+        name: "HEM-7188T1", layout: .littleEndian16, userStartAddresses: [0x01C4], slotsPerUser: 30, blockSize: 0x2C,
+        settingsReadAddress: 0x0010, settingsWriteAddress: 0x0054, counters: nil, clock: .offset8, stack: .modern(tokenUnlock: true),
+        advertisedName: "X2+ Connect", bondsAnewEveryLink: true)
 
     /// HEM-7322T, whose memory hass-omron's `device_catalog.py` also gives the HEM-7280T (docs/omron.md §4).
     static let hem7322T = OmronModel(
@@ -86,16 +102,20 @@ public struct OmronModel: Hashable, Sendable {
         var model = self
         model.name = code
         model.equivalentOf = name
+        model.advertisedName = nil
         return model
     }
 
-    /// The model whose code `text` (an advertised name or Model Number String) contains, ignoring case; with
+    /// The model whose code (or ``advertisedName``) `text` (an advertised name or Model Number String) contains, ignoring case; with
     /// `uuids` (a device's services), only a model of a service among them: a model code names one firmware,
     /// and a cuff of the same name on the other service has another memory (hass-omron `device_catalog.py`
     /// lists HEM-7155T on both).
     public static func named(_ text: String, offering uuids: [String]? = nil) -> OmronModel? {
         let upper = text.uppercased()
-        return table.first { upper.contains($0.name) && (uuids?.contains($0.stack.serviceUUID) ?? true) }
+        return table.first { model in
+            (upper.contains(model.name) || model.advertisedName.map { upper.contains($0.uppercased()) } == true)
+                && (uuids?.contains(model.stack.serviceUUID) ?? true)
+        }
     }
 
     /// The models of `stack`'s service, by name.

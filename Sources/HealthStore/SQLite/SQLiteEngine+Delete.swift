@@ -43,18 +43,15 @@ extension SQLiteEngine {
         try write { db in
             let ctx = try SQLiteWriteContext(db, now: now)
             let typeID = try Self.typeID(db, type)
-            var deleted: [String] = []
+            var found: [(row: Row, syncIdentifier: String)] = []
             var seen = Set<String>()
             for syncIdentifier in syncIdentifiers where seen.insert(syncIdentifier).inserted {
-                for row in try Self.correlationRows(db, typeID, syncIdentifier, source, people) {
-                    let id: Int64 = row[0]
-                    for child in try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM sample WHERE correlation_id = ? ORDER BY id"), arguments: [id]) {
-                        deleted.append(try tombstoneAndDelete(rowID: child, ctx))
-                    }
-                    deleted.append(try tombstoneAndDelete(rowID: id, ctx))
-                    try ctx.rememberDeletion(row[1], syncIdentifier)
-                    try ctx.recordEdit(.deleted, typeID: typeID!, sourceID: row[1], syncIdentifier: syncIdentifier, person: row[2], uid: uid, keys: [])
-                }
+                found += try Self.correlationRows(db, typeID, syncIdentifier, source, people).map { ($0, syncIdentifier) }
+            }
+            let deleted = try tombstoneAndDelete(correlations: found.map { $0.row[0] }, ctx)
+            for (row, syncIdentifier) in found {
+                try ctx.rememberDeletion(row[1], syncIdentifier)
+                try ctx.recordEdit(.deleted, typeID: typeID!, sourceID: row[1], syncIdentifier: syncIdentifier, person: row[2], uid: uid, keys: [])
             }
             try ctx.finish()
             return deleted

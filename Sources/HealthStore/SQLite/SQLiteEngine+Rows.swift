@@ -38,7 +38,7 @@ extension SQLiteEngine {
 
     func update(rowID: Int64, with object: some StorageFieldsProviding, value: Double?, _ ctx: SQLiteWriteContext) throws {
         let fields = object.storageFields
-        try ctx.flushPending()  // the update trigger recomputes slots from `sample`
+        try ctx.flushPending()  // the row may be pending
         do {
             try ctx.db.cachedStatement(sql: """
                 UPDATE sample SET uuid = ?, value = ?, start_at = ?, end_at = ?, time_zone = ?, revision_id = ?,
@@ -75,8 +75,8 @@ extension SQLiteEngine {
     /// Tombstones and deletes one row; returns its type identifier.
     @discardableResult
     func tombstoneAndDelete(rowID: Int64, _ ctx: SQLiteWriteContext) throws -> String {
-        try ctx.flushPending()  // the row may be pending; the delete trigger recomputes its slot from `sample`
-        // Cached statements: preparing the DELETE compiles the rollup triggers with it, which made up most of a
+        try ctx.flushPending()  // the row may be pending
+        // Cached statements: preparing the DELETE compiles the rollup trigger with it, which made up most of a
         // deletion's time when prepared anew for each row.
         let row = try Row.fetchOne(ctx.db.cachedStatement(sql: """
             SELECT s.id, s.uuid, s.type_id, s.source_id, s.is_correlation, s.sync_identifier, s.sync_version, t.identifier

@@ -160,6 +160,9 @@ enum SQLiteSchema {
         migrator.registerMigration("v11-rollup-update-when-changed") { db in
             try db.execute(sql: rollupV11)
         }
+        migrator.registerMigration("v12-rollup-marks") { db in
+            try db.execute(sql: rollupV12)
+        }
         return migrator
     }
 
@@ -188,7 +191,7 @@ enum SQLiteSchema {
     }
 
     /// `floor(x / slot)` in SQL (SQLite's integer division truncates toward zero).
-    private static func slot(_ x: String) -> String {
+    static func slot(_ x: String) -> String {
         "(CASE WHEN \(x) >= 0 THEN \(x) / 900000000 ELSE -((-\(x) - 1) / 900000000) - 1 END)"
     }
 
@@ -292,7 +295,7 @@ enum SQLiteSchema {
 
     /// ``rollupPart(correlated:contact:excluded:)`` of the `sample` row `row` in SQL, from migration v9 on: ``part(_:)``
     /// and 8 for a sample excluded on request.
-    private static func partV9(_ row: String) -> String {
+    static func partV9(_ row: String) -> String {
         "(\(part(row)) + CASE WHEN json_extract(\(row).metadata, '\(exclusionPath)') IS NULL THEN 0 ELSE 8 END)"
     }
 
@@ -322,15 +325,21 @@ enum SQLiteSchema {
         """
         DROP TRIGGER sample_rollup_update;
         CREATE TRIGGER sample_rollup_update AFTER UPDATE OF value, start_at, type_id, source_id, correlation_id, metadata ON sample
-        WHEN (OLD.value IS NOT NULL OR NEW.value IS NOT NULL) AND (
-            OLD.value IS NOT NEW.value OR OLD.start_at != NEW.start_at OR OLD.type_id != NEW.type_id
-            OR OLD.source_id != NEW.source_id OR \(partV9("OLD")) != \(partV9("NEW")))
+        WHEN \(rollupChanged)
         BEGIN
             \(recomputeSlot("OLD", part: partV9))
             \(recomputeSlot("NEW", part: partV9))
         END;
         """
     }
+
+    /// When an update of a `sample` row changes what the rollup holds (from migration v11): a quantity sample's value,
+    /// time, type, source or part.
+    static let rollupChanged = """
+        (OLD.value IS NOT NULL OR NEW.value IS NOT NULL) AND (
+            OLD.value IS NOT NEW.value OR OLD.start_at != NEW.start_at OR OLD.type_id != NEW.type_id
+            OR OLD.source_id != NEW.source_id OR \(partV9("OLD")) != \(partV9("NEW")))
+        """
 
     /// ``rollupPart(correlated:contact:excluded:)`` of the `sample` row `row` in SQL.
     private static func part(_ row: String) -> String {
@@ -382,7 +391,7 @@ enum SQLiteSchema {
     }
 
     /// `floor(slot / 96)` in SQL.
-    private static func dayOfSlot(_ x: String) -> String {
+    static func dayOfSlot(_ x: String) -> String {
         "(CASE WHEN \(x) >= 0 THEN \(x) / \(rollupSlotsPerDay) ELSE -((-\(x) - 1) / \(rollupSlotsPerDay)) - 1 END)"
     }
 

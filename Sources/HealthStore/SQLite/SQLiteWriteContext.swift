@@ -7,8 +7,9 @@ import GRDB
 ///
 /// Inserted rows wait in ``SQLiteSampleInserter`` and their rollup deltas here; ``flushPending()``
 /// writes both and must run before any statement that reads or changes `sample` rows the
-/// transaction may have inserted (updates and deletes, whose triggers recompute rollup slots from
-/// `sample`); a sync-key look-up flushes only when its key is pending (``storedKey(_:_:)``).
+/// transaction may have inserted (updates, deletes, tombstones); a sync-key look-up flushes only
+/// when its key is pending (``storedKey(_:_:)``). Slots that deletions and updates mark are
+/// recomputed in ``finish()``, after the last deltas are written (migration v12).
 final class SQLiteWriteContext {
     let db: Database
     let now: Int64
@@ -32,6 +33,12 @@ final class SQLiteWriteContext {
         return seq
     }
 
+    /// The first of the next `count` change sequences, all taken.
+    func nextSeqs(_ count: Int) -> Int64 {
+        seq += Int64(count)
+        return seq - Int64(count) + 1
+    }
+
     /// The next `sample` row id: one above the largest at the transaction's first insert, as
     /// SQLite itself allocates rowids of a table without AUTOINCREMENT.
     func nextRowID() throws -> Int64 {
@@ -40,9 +47,13 @@ final class SQLiteWriteContext {
         return next + 1
     }
 
-    /// Flushes pending rows and the rollup and stores the counter; call last in the transaction.
+    /// Flushes pending rows and the rollup, recomputes the rollup slots marked by deletions and updates (migration v12)
+    /// and stores the counter; call last in the transaction.
     func finish() throws {
         try flushPending()
+        if try Bool.fetchOne(db.cachedStatement(sql: SQLiteSchema.anyMarked)) == true {
+            for sql in SQLiteSchema.recomputeMarked { try db.cachedStatement(sql: sql).execute() }
+        }
         try db.cachedStatement(sql: "UPDATE store_state SET change_seq = ? WHERE id = 1").execute(arguments: [seq])
     }
 
@@ -179,8 +190,8 @@ final class SQLiteWriteContext {
 
     private lazy var rollupUpsert = Result { try SQLiteRawStatement(db, sql: SQLiteSchema.rollupUpsert) }
 
-    /// Writes pending slot deltas; runs (through ``flushPending()``) before any statement that makes
-    /// a trigger recompute a slot from `sample` (updates, deletes), or those rows would count twice.
+    /// Writes pending slot deltas; runs (through ``finish()``) before the marked slots are recomputed from `sample`,
+    /// which then hold them already.
     private func flushRollup() throws {
         if let (key, delta) = currentSlot { pendingRollup[key] = delta }
         currentSlot = nil

@@ -1,6 +1,7 @@
-/// How a session tries again while the store refuses readings (a full disk, a busy or unwritable file):
-/// after `first`, then twice as long each time up to `maximum` (docs/gateway.md, "When the store refuses").
-public struct StoreRetry: Sendable {
+/// How the Gateway tries again after a failure: after `first`, then twice as long each time up to `maximum` — a
+/// session while the store refuses readings (a full disk, a busy or unwritable file; docs/gateway.md, "When the store
+/// refuses"), a pairing anew with a cuff that bonds anew on every link (docs/omron.md §6).
+public struct RetryBackoff: Sendable {
     public var first: Duration
     public var maximum: Duration
 
