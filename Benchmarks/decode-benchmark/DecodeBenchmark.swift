@@ -2,9 +2,9 @@ import ArgumentParser
 import DecodeArguments
 import GATTHealth
 
-/// `decode-benchmark --characteristic C --hex H [--count N] [--quirk NAME] [--json]`: decodes one payload N times
-/// and prints nanoseconds and heap allocations per packet; Benchmarks/compare-decode runs it beside the C
-/// reference. A program of its own, so that its malloc interposer (Benchmarks/CAllocationCounter) is in no program
+/// `decode-benchmark --characteristic C --hex H [--count N] [--quirk NAME] [--every-field] [--json]`: decodes one
+/// payload N times and prints nanoseconds and heap allocations per packet; Benchmarks/compare-decode runs it beside
+/// the C reference. A program of its own, so that its malloc interposer (Benchmarks/CAllocationCounter) is in no program
 /// that ships.
 @main
 struct DecodeBenchmark: ParsableCommand {
@@ -30,6 +30,9 @@ struct DecodeBenchmark: ParsableCommand {
     @Option(help: "Decode with a device quirk (beurerByteSwapped).")
     var quirk: BloodPressureQuirk?
 
+    @Flag(help: "Heart Rate Measurement only: read every field of each decoded value, as the C reference fills its struct.")
+    var everyField = false
+
     @Flag(help: "Print {\"nsPerPacket\":x,\"allocationsPerPacket\":y}.")
     var json = false
 
@@ -37,6 +40,9 @@ struct DecodeBenchmark: ParsableCommand {
         guard count > 0 else { throw ValidationError("--count must be at least 1") }
         guard case let .characteristic(target) = characteristic else {
             throw ValidationError("decode-benchmark takes a characteristic, not a bare scalar")
+        }
+        guard !everyField || target == .heartRateMeasurement else {
+            throw ValidationError("--every-field is for the Heart Rate Measurement (2A37) only")
         }
         do {
             _ = try DecodedCharacteristic.decode(target, hex.bytes, quirk: quirk)
@@ -47,7 +53,8 @@ struct DecodeBenchmark: ParsableCommand {
 
     func run() throws {
         guard case let .characteristic(target) = characteristic else { return }
-        let result = DecodeLoop(characteristic: target, bytes: hex.bytes, quirk: quirk).measure(count: count)
+        let result = DecodeLoop(characteristic: target, bytes: hex.bytes, quirk: quirk, everyField: everyField)
+            .measure(count: count)
         let nanoseconds = format3(result.nanosecondsPerPacket)
         let allocations = format3(result.allocationsPerPacket)
         if json {

@@ -14,6 +14,9 @@ struct DecodeLoop {
     let characteristic: HealthCharacteristic
     let bytes: [UInt8]
     let quirk: BloodPressureQuirk?
+    /// A Heart Rate Measurement's every field read from each decoded value (``HeartRateFields``), as the C decoder
+    /// fills its struct.
+    var everyField = false
 
     struct Result {
         let nanosecondsPerPacket: Double
@@ -44,6 +47,10 @@ struct DecodeLoop {
                 repeatDecoding(count, BloodPressureMeasurement.self, from: buffer, quirk: quirk)
             case .intermediateCuffPressure:
                 repeatDecoding(count, IntermediateCuffPressure.self, from: buffer, quirk: quirk)
+            case .heartRateMeasurement where everyField:
+                repeatDecoding(count) { (fields: UnsafeMutablePointer<HeartRateFields>) throws(GATTDecodingError) in
+                    try decodeEveryField(buffer, into: fields)
+                }
             case .heartRateMeasurement:
                 repeatDecoding(count) { (value: UnsafeMutablePointer<HeartRateMeasurement>) throws(GATTDecodingError) in
                     try decode(buffer, into: value)
@@ -101,6 +108,12 @@ private func decode<Value: GATTCharacteristicValue>(
     _ bytes: UnsafeRawBufferPointer, into value: UnsafeMutablePointer<Value>
 ) throws(GATTDecodingError) {
     value.initialize(to: try Value(decoding: bytes))
+}
+
+/// A Heart Rate Measurement decoded, then each of its fields read into `fields`: `hrm_decode`'s work.
+@inline(never)
+private func decodeEveryField(_ bytes: UnsafeRawBufferPointer, into fields: UnsafeMutablePointer<HeartRateFields>) throws(GATTDecodingError) {
+    fields.initialize(to: HeartRateFields(try HeartRateMeasurement(decoding: bytes)))
 }
 
 @inline(never)

@@ -21,12 +21,24 @@ struct HeartRateLayout {
         @inline(__always) get { 2 &+ sixteenBit &+ energyLength }
     }
 
-    /// The length the flags require: flags, value, energy, and one RR-Interval if bit 4 is set.
-    @inlinable var required: Int {
-        @inline(__always) get { rrStart &+ rrMinimum }
+    /// The length `flags` require — flags, value, energy, and one RR-Interval if bit 4 is set: ``rrStart`` +
+    /// ``rrMinimum`` — read from a table of the 32 values of the flags' low five bits (bits 5–7 are RFU), a mask and a
+    /// load where the sum takes ten instructions on a decoder's hot path (Benchmarks/RESULTS.md, decode speed).
+    @inlinable @inline(__always)
+    static func required(flags: UInt8) -> Int {
+        Int(requiredLengths.utf8Start[Int(flags & 0x1F)])
     }
 
-    /// The whole RR-Intervals in a frame of this layout `length` bytes long, at least ``required``.
+    /// Entry `f`: 2, plus 1 when bit 0 is set (a uint16 value), 2 for bit 3 (energy) and 2 for bit 4 (an RR-Interval).
+    /// A static string's bytes are a constant of the binary: nothing is built or initialised at run time.
+    @inlinable static var requiredLengths: StaticString {
+        """
+        \u{2}\u{3}\u{2}\u{3}\u{2}\u{3}\u{2}\u{3}\u{4}\u{5}\u{4}\u{5}\u{4}\u{5}\u{4}\u{5}\
+        \u{4}\u{5}\u{4}\u{5}\u{4}\u{5}\u{4}\u{5}\u{6}\u{7}\u{6}\u{7}\u{6}\u{7}\u{6}\u{7}
+        """
+    }
+
+    /// The whole RR-Intervals in a frame of this layout `length` bytes long, at least ``required(flags:)``.
     @inlinable @inline(__always)
     func rrPairs(inFrameOf length: Int) -> Int {
         (length &- rrStart) >> 1 & (0 &- rrMinimum >> 1)

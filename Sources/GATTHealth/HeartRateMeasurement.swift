@@ -102,7 +102,7 @@ public struct HeartRateMeasurement: Hashable, Sendable, GATTCharacteristicValue 
     @inlinable @inline(__always)
     public init(decoding bytes: UnsafeRawBufferPointer) throws(GATTDecodingError) {
         guard _fastPath(!bytes.isEmpty) else { try throwTruncation(Self.characteristic, required: 2, actual: 0) }
-        try requireLength(HeartRateLayout(flags: bytes[0]).required, of: bytes, for: Self.characteristic)
+        try requireLength(HeartRateLayout.required(flags: bytes[0]), of: bytes, for: Self.characteristic)
         frame = HeartRateFrame(bytes)
     }
 

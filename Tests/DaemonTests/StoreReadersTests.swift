@@ -94,7 +94,7 @@ struct StoreReadersTests {
     func ungrantedAnsweredAtOnce() async throws {
         let (store, directory) = try Self.store()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let readers = StoreReaders(threads: 2, perCaller: 4)
+        let readers = StoreReaders(threads: 2)
         let held = HeldRead()
         try await onMainLoop {
             async let first: Void = readers.read(ControlAPI.readingTypes, in: store, as: .user(uid: Self.reader)) { held.hold() }
@@ -113,33 +113,6 @@ struct StoreReadersTests {
             held.gate.signal()
             held.gate.signal()
             _ = try await (first, second)
-        }
-    }
-
-    @Test("One uid's reads beyond its limit are refused with LimitsExceeded; another's still run")
-    func perCallerLimit() async throws {
-        let (store, directory) = try Self.store()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let readers = StoreReaders(threads: 2, perCaller: 2)
-        let held = HeldRead()
-        try await onMainLoop {
-            async let first: Void = readers.read(ControlAPI.readingTypes, in: store, as: .user(uid: Self.reader)) { held.hold() }
-            async let second: Void = readers.read(ControlAPI.readingTypes, in: store, as: .user(uid: Self.reader)) { held.hold() }
-            await held.waitForStarts(2)
-            do {
-                // An administrator reads as the daemon, under its own uid: the same limit.
-                try await readers.read(ControlAPI.readingTypes, in: store, as: .daemon(uid: Self.reader)) {}
-                Issue.record("a third read of uid \(Self.reader) was let through")
-            } catch let refusal as ControlError {
-                #expect(refusal.dbusError.name == "org.cuffd.Error.LimitsExceeded")
-                #expect(refusal.dbusError.description.contains("uid 1000 has 2 reads"), "\(refusal.dbusError)")
-            }
-            async let another: Void = readers.read(ControlAPI.readingTypes, in: store, as: .user(uid: Self.other)) {}
-            held.gate.signal()
-            held.gate.signal()
-            _ = try await (first, second, another)
-            // Both answered, so the uid may read again.
-            try await readers.read(ControlAPI.readingTypes, in: store, as: .user(uid: Self.reader)) {}
         }
     }
 

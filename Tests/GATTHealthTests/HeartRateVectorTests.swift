@@ -27,6 +27,19 @@ struct HeartRateVectorTests {
         }
     }
 
+    @Test("Every flags byte requires its fields and no more: one byte short is truncated, its length decodes")
+    func everyFlagsByteRequiresItsFields() throws {
+        for flags in UInt8.min ... UInt8.max {
+            // GATT-HEALTH.md §9: flags, a uint8 or uint16 (bit 0) value, energy (bit 3), one RR-Interval (bit 4).
+            let required = 2 + Int(flags & 0x01) + (flags & 0x08 != 0 ? 2 : 0) + (flags & 0x10 != 0 ? 2 : 0)
+            let frame = [flags] + [UInt8](repeating: 0x01, count: required - 1)
+            #expect(throws: GATTDecodingError(.heartRateMeasurement, .truncated(required: required, actual: required - 1))) {
+                try HeartRateMeasurement(decoding: Array(frame.dropLast()))
+            }
+            #expect(try HeartRateMeasurement(decoding: frame).trailingByteCount == 0)
+        }
+    }
+
     @Test func anOddByteAfterTheIntervalsIsCounted() throws {
         let value = try HeartRateMeasurement(decoding: [0x10, 0x48, 0x00, 0x04, 0x35])
         #expect(value.rrIntervals.map(Array.init) == [0x0400])

@@ -146,12 +146,15 @@ extension ControlAPI {
     /// The types of `Readings`, `ReadingColumns`, `Changes` and `ChangeColumns`.
     static let readingTypes: Set<HealthObjectType> = [.correlation(.bloodPressure)]
 
-    /// A read of the store of what `caller` may see of `types`, `body` given its store client (``StoreReaders``).
+    /// A read of the store of what `caller` may see of `types`, `body` given its store client, once ``ReadAdmission``
+    /// lets it start (an administrator's at once) and on a reading thread (``StoreReaders``).
     func read(
         _ types: Set<HealthObjectType>, for caller: ConnectionCredentials, _ body: @escaping @Sendable (HealthClient) throws -> [DBusValue]
     ) async throws -> [DBusValue] {
         let client = policy.storeClient(for: caller)
-        return try await readers.read(types, in: store, as: client) { try body(client) }
+        return try await admission.admit(caller.uid, paced: policy.role(of: caller) != .administrator) {
+            try await readers.read(types, in: store, as: client) { try body(client) }
+        }
     }
 
     /// Arms a measurement and waits for its end; the reading, or why the measurement failed, comes back as the caller may

@@ -24,17 +24,20 @@ public final class ControlAPI: Sendable {
     let signals: GatewaySignals
     /// Where store reads run (``StoreReaders``).
     let readers: StoreReaders
+    /// When they start (``ReadAdmission``).
+    let admission: ReadAdmission
     /// The people the configuration names, whom a reading may be entered or moved for.
     let people: Set<String>
 
-    /// `logger` receives the signals that could not be sent (``GatewaySignals``); `readers` runs the store reads; `people`
-    /// are the configuration's.
+    /// `logger` receives the signals that could not be sent (``GatewaySignals``); `readers` runs the store reads,
+    /// `admission` paces them; `people` are the configuration's.
     public init(
         connection: DBusConnection, gateway: CuffGateway, store: any HealthStoring, policy: AccessPolicy, version: String, logger: Logger,
-        readers: StoreReaders = StoreReaders(), people: Set<String> = []
+        readers: StoreReaders = StoreReaders(), admission: ReadAdmission = ReadAdmission(), people: Set<String> = []
     ) {
         self.connection = connection
         self.readers = readers
+        self.admission = admission
         self.people = people
         signals = GatewaySignals(emitter: connection, logger: logger)
         self.gateway = gateway
