@@ -9,7 +9,8 @@ is connected or subscribed goes nowhere, as on air — except a measurement, whi
 advertises again (a real cuff stays awake a while); after its own `disconnect` step it is quiet until
 an `advertise` step. A cuff with `records` answers RACP (record_access.py), one with the Current Time
 service keeps its clock (cuff_clock.py), a QardioArm measures on its start command (qardio_arm.py), an Omron
-cuff answers its own protocol from its memory (omron.py) and starts its timeline at its first end of transmission.
+cuff answers its own protocol from its memory (omron.py) and starts its timeline at its first end of transmission,
+a Microlife cuff answers its commands on 0xFFF0 (microlife.py).
 """
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ from bumble.transport.common import AsyncPipeSink
 from .cuff_clock import CuffClock
 from .events import emit
 from .gatt_layout import GattLayout
-from . import a_and_d, omron, qardio_arm
+from . import a_and_d, microlife, omron, qardio_arm
 from .omron import OmronMemory
 from .qardio_arm import VendorControl
 from .record_access import RecordAccess
@@ -69,7 +70,7 @@ def advertising_data(cuff: Cuff) -> bytes:
         short = name[:31 - len(flags) - 18 - 2]
         return (flags + bytes([17, 0x07]) + bytes.fromhex(service.replace('-', ''))[::-1]
                 + bytes([len(short) + 1, 0x09 if short == name else 0x08]) + short)
-    uuids = b''.join(bytes.fromhex(u)[::-1] for u in cuff.services)
+    uuids = b''.join(bytes.fromhex(u)[::-1] for u in cuff.services + ((microlife.SERVICE,) if cuff.microlife else ()))
     manufacturer = b'' if cuff.manufacturer_id is None else bytes([3, 0xFF]) + cuff.manufacturer_id.to_bytes(2, 'little')
     appearance = bytes([3, 0x19]) + APPEARANCE_BLOOD_PRESSURE_ARM.to_bytes(2, 'little')
     rest = manufacturer + bytes([len(name) + 1, 0x09]) + name
@@ -94,6 +95,7 @@ class EmulatedCuff:
             spec.address, lambda: self._play(spec.on_start, 'on-start'),
             lambda value: self.send(qardio_arm.UUID, value, indicate=False, kind='phase'))
         self.omron = OmronMemory(spec.address, spec.omron) if spec.omron else None
+        self.microlife = microlife.MicrolifeCuff(spec.microlife) if spec.microlife else None
         self.layout = GattLayout(spec, self.device.gatt_server, self)
         self.layout.add_to(self.device)
         self.connection = None
@@ -198,6 +200,21 @@ class EmulatedCuff:
         if value == a_and_d.DISCONNECT_REQUEST and self.connection is connection:
             self.leaving = True
             asyncio.ensure_future(connection.disconnect())
+
+    def write_microlife(self, connection, value: bytes):
+        """Microlife's 0xFFF2: a whole command is answered on 0xFFF1 piece by piece; *disconnect* ends the link once
+        the write is answered."""
+        reaction = self.microlife.write(value)
+        emit('microlife-command', self.spec.address, value=value.hex(), did=reaction.log)
+        if reaction.notifications:
+            asyncio.ensure_future(self._send_microlife(reaction.notifications))
+        if reaction.disconnects and self.connection is connection:
+            self.leaving = True
+            asyncio.ensure_future(connection.disconnect())
+
+    async def _send_microlife(self, pieces: list[bytes]):
+        for piece in pieces:
+            await self.send(microlife.NOTIFY, piece, indicate=False, kind='microlife')
 
     def write_record_access(self, connection, value: bytes):
         if self.spec.switches_off_on_record_request:

@@ -11,12 +11,13 @@ failed measurement (MESSAGE_IDs of docs/journal.md), and a cuff with a clock mus
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import time
 from collections import Counter
 
-from . import clock_check, journal, status_names
+from . import capture_check, clock_check, journal, status_names
 from .outcome import Outcome
 from .scenario import Scenario
 
@@ -76,6 +77,8 @@ class CuffctlClient:
         outcome = Outcome(scenario.name, self.name)
         began = time.monotonic()
         starts = {}
+        # scripts/acceptance --capture: each cuff captured while it pairs and is collected from (capture_check.py).
+        captures = {c.address: capture_check.start(os.getcwd(), scenario, c) for c in scenario.cuffs} if os.environ.get('ACCEPTANCE_CAPTURE') else {}
         for cuff in scenario.cuffs:
             arguments = ['pair', cuff.address, '--timeout', '60']
             if cuff.passkey is not None:
@@ -105,6 +108,8 @@ class CuffctlClient:
                 commands = [e['command'] for e in events if e['event'] == 'vendor-command' and e['cuff'] == cuff.address]
                 outcome.check(f'{cuff.address}: cuffctl start sent the vendor start command', commands[:1] == ['start'],
                               f'commands {commands}')
+            if cuff.address in captures:
+                capture_check.check(os.getcwd(), scenario, cuff, captures[cuff.address], outcome)
         self._check_stop(outcome)
         return outcome
 

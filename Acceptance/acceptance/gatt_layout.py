@@ -1,5 +1,5 @@
 """The GATT database of an emulated cuff: the services a scenario names, as docs/cuff-sim.md lists
-them (docs/reference/GATT-HEALTH.md §2; BPS 1.1's records §7–§8; Current Time §10; QardioArm §12), so cuff-sim and
+them (docs/reference/GATT-HEALTH.md §2; BPS 1.1's records §7–§8; Current Time §10; QardioArm §12; Microlife §13.12), so cuff-sim and
 the real stack expose the same characteristics."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from bumble.att import Attribute
 from bumble.gatt import (GATT_CLIENT_CHARACTERISTIC_CONFIGURATION_DESCRIPTOR, Characteristic,
                          CharacteristicValue, Descriptor, Service)
 
-from . import a_and_d, omron, qardio_arm
+from . import a_and_d, microlife, omron, qardio_arm
 from .gatt_handles import add_at_handles
 from .scenario import Cuff
 
@@ -24,7 +24,7 @@ OMRON_RECEIVE_HANDLES = (0x0360, 0x0370, 0x0380, 0x0390)
 
 # The services whose characteristics a cuff that pairs protects (cuff-sim's `GattLayout.protectedServices`):
 # measurements, records, control points and the clock; Device Information and Battery stay open.
-PROTECTED = {'1810', '180D', '1805', omron.SERVICE, omron.MODERN_SERVICE, a_and_d.SERVICE}
+PROTECTED = {'1810', '180D', '1805', omron.SERVICE, omron.MODERN_SERVICE, a_and_d.SERVICE, microlife.SERVICE}
 
 
 class Behaviour(Protocol):
@@ -33,6 +33,7 @@ class Behaviour(Protocol):
     def write_clock(self, connection, value: bytes) -> None: ...
     def write_date_time(self, connection, value: bytes) -> None: ...
     def write_a_and_d(self, connection, value: bytes) -> None: ...
+    def write_microlife(self, connection, value: bytes) -> None: ...
     def write_record_access(self, connection, value: bytes) -> None: ...
     def write_vendor_control(self, connection, value: bytes) -> None: ...
     def write_omron_unlock(self, connection, value: bytes) -> None: ...
@@ -76,6 +77,10 @@ class GattLayout:
             self.service = a_and_d.SERVICE
             self.services.append(Service(a_and_d.SERVICE, [self._make(
                 a_and_d.COMMAND, P.WRITE, CharacteristicValue(write=self.behaviour.write_a_and_d))]))
+        if cuff.vendor == 'microlife':
+            self.service = microlife.SERVICE
+            self.services.append(Service(microlife.SERVICE, [self._make(microlife.NOTIFY, P.NOTIFY), self._make(
+                microlife.COMMAND, P.WRITE, CharacteristicValue(write=self.behaviour.write_microlife))]))
 
     def add_to(self, device):
         """The services into the device's GATT server; Omron's last, at its handles."""

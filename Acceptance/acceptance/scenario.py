@@ -69,13 +69,14 @@ class Cuff:
     records: tuple[Record, ...] | None = None      # None: no RACP (a BPS 1.0 cuff)
     record_segment_size: int | None = None
     clock: Clock | None = None                     # None: a writable clock at the machine's local time
-    vendor: str | None = None                      # qardioArm | omron | omronModern
+    vendor: str | None = None                      # qardioArm | omron | omronModern | aAndD | microlife
     on_start: tuple[Step, ...] = ()
     omron: dict | None = None                      # with vendor omron(Modern): model, pairingMode, users, corruptReads, refusesToken (omron.py)
     cooperation_mode: bool = False                 # with vendor aAndD: it advertises A&D's service (a_and_d.py)
     switches_off_on_record_request: bool = False   # with records: a RACP write switches the cuff off (Beurer BM48)
     forgets_bond_after_link: bool = False          # the cuff forgets its bond after each link: the radio cannot (cuff.py)
     manufacturer_id: int | None = None             # the company identifier of its manufacturer data (Medisana: 18498)
+    microlife: dict | None = None                  # with vendor microlife: selectedUser, patientIDs, readings (microlife.py)
 
     @property
     def date_time_clock(self) -> bool:
@@ -194,7 +195,8 @@ def _cuff(document: dict, path: str) -> Cuff:
         cooperation_mode=bool(document.get('aAndD', {}).get('cooperationMode', False)),
         switches_off_on_record_request=bool(document.get('switchesOffOnRecordRequest', False)),
         forgets_bond_after_link=bool(document.get('forgetsBondAfterLink', False)),
-        manufacturer_id=document.get('manufacturerID'))
+        manufacturer_id=document.get('manufacturerID'),
+        microlife=_field(document, 'microlife', dict, path) if document.get('vendor') == 'microlife' else None)
 
 
 def _records(document: dict, path: str) -> tuple[Record, ...] | None:
@@ -220,8 +222,8 @@ def _clock(document: dict | None, path: str) -> Clock | None:
 
 def _vendor(document: dict, path: str) -> str | None:
     vendor = document.get('vendor')
-    if vendor not in (None, 'qardioArm', 'omron', 'omronModern', 'aAndD'):
-        raise ScenarioError(f'{path}.vendor', f'{vendor!r} is not qardioArm, omron, omronModern or aAndD')
+    if vendor not in (None, 'qardioArm', 'omron', 'omronModern', 'aAndD', 'microlife'):
+        raise ScenarioError(f'{path}.vendor', f'{vendor!r} is not qardioArm, omron, omronModern, aAndD or microlife')
     return vendor
 
 
