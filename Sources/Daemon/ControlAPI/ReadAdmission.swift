@@ -51,7 +51,7 @@ public final class ReadAdmission: Sendable {
 
     /// Paced reads waiting to start, all uids together.
     var waiting: Int {
-        state.withLock { $0.waiting.values.reduce(0) { $0 + $1.count } }
+        state.withLock { $0.waiting.count }
     }
 
     /// Runs `body` once `uid`'s read may start — at once when not `paced` —, counted against `uid`'s bound until it
@@ -109,9 +109,7 @@ public final class ReadAdmission: Sendable {
     private struct Queue {
         var tokens: Double
         var refilledAt: UInt64
-        var waiting: [UInt32: [Turn]] = [:]
-        /// The uids with reads waiting, the next to start first.
-        var turn: [UInt32] = []
+        var waiting = CallerTurns<Turn>()
         /// Reads waiting or running, by uid.
         var held: [UInt32: Int] = [:]
         /// Paced reads running.
@@ -119,8 +117,7 @@ public final class ReadAdmission: Sendable {
         var timerSet = false
 
         mutating func wait(_ continuation: CheckedContinuation<Bool, Never>, for uid: UInt32, since: UInt64) {
-            if waiting[uid] == nil { turn.append(uid) }
-            waiting[uid, default: []].append(Turn(continuation: continuation, since: since))
+            waiting.append(Turn(continuation: continuation, since: since), for: uid)
         }
 
         /// The reads to resume now — true to start, false for one left waiting that waited ``Limits/maximumWait`` —, and
@@ -129,29 +126,15 @@ public final class ReadAdmission: Sendable {
             tokens = min(Double(limits.burst), tokens + Double(now - refilledAt) / 1e9 * limits.rate)
             refilledAt = now
             var resumed: [(Turn, Bool)] = []
-            while !turn.isEmpty, running < limits.running, tokens >= 1 {
-                let uid = turn.removeFirst()
-                var reads = waiting[uid]!
-                let next = reads.removeFirst()
-                if reads.isEmpty {
-                    waiting[uid] = nil
-                } else {
-                    waiting[uid] = reads
-                    turn.append(uid)
-                }
+            while running < limits.running, tokens >= 1, let next = waiting.next() {
                 resumed.append((next, true))
                 tokens -= 1
                 running += 1
             }
             // Of the reads left waiting, each uid's oldest wait longest: those that waited too long are refused.
             let oldest = now - min(now, UInt64(limits.maximumWait * 1e9))
-            for (uid, reads) in waiting where reads[0].since <= oldest {
-                let expired = reads.prefix { $0.since <= oldest }
-                resumed += expired.map { ($0, false) }
-                waiting[uid] = expired.count == reads.count ? nil : Array(reads.dropFirst(expired.count))
-            }
-            turn.removeAll { waiting[$0] == nil }
-            guard !turn.isEmpty, running < limits.running, !timerSet else { return (resumed, nil) }
+            resumed += waiting.removeLeading { $0.since <= oldest }.map { ($0, false) }
+            guard !waiting.isEmpty, running < limits.running, !timerSet else { return (resumed, nil) }
             timerSet = true
             return (resumed, UInt64((1 - tokens) / limits.rate * 1e9) + 1)
         }

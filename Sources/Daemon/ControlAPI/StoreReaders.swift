@@ -59,31 +59,14 @@ public final class StoreReaders: Sendable {
     }
 }
 
-/// Jobs for the reading threads: each uid's in the order they came, the uids in turn — the next job is the oldest of
-/// the uid that was served longest ago —, so that a caller's read waits for at most one read of each other caller
-/// (at most ``ReadAdmission/Limits-swift.struct/perCaller`` of a caller wait at once), not for every read queued before it: with twenty
+/// Jobs for the reading threads, taken in callers' turns (``CallerTurns``), so that a caller's read waits for at most
+/// one read of each other caller (at most ``ReadAdmission/Limits-swift.struct/perCaller`` of a caller wait at once), not for every read queued before it: with twenty
 /// uids hammering, an administrator's `Statistics` waited for some eighty reads in arrival order (seconds), and
 /// waits for about twenty in turn. A stop ends the thread that takes it once no job waits.
 final class ReadJobs: Sendable {
     private struct Queues {
-        var jobs: [UInt32: [@Sendable () -> Void]] = [:]
-        /// The uids with jobs waiting, the next to be served first.
-        var turn: [UInt32] = []
+        var jobs = CallerTurns<@Sendable () -> Void>()
         var stops = 0
-
-        mutating func next() -> (@Sendable () -> Void)? {
-            guard !turn.isEmpty else { return nil }
-            let uid = turn.removeFirst()
-            var waiting = jobs[uid]!
-            let job = waiting.removeFirst()
-            if waiting.isEmpty {
-                jobs[uid] = nil
-            } else {
-                jobs[uid] = waiting
-                turn.append(uid)
-            }
-            return job
-        }
     }
 
     private let queues = Mutex(Queues())
@@ -92,8 +75,7 @@ final class ReadJobs: Sendable {
 
     func append(_ job: @escaping @Sendable () -> Void, for uid: UInt32) {
         queues.withLock { queues in
-            if queues.jobs[uid] == nil { queues.turn.append(uid) }
-            queues.jobs[uid, default: []].append(job)
+            queues.jobs.append(job, for: uid)
         }
         queued.signal()
     }
@@ -110,7 +92,7 @@ final class ReadJobs: Sendable {
         while true {
             queued.wait()
             let job = queues.withLock { queues -> (@Sendable () -> Void)? in
-                if let job = queues.next() { return job }
+                if let job = queues.jobs.next() { return job }
                 queues.stops -= 1
                 return nil
             }
