@@ -33,16 +33,16 @@ struct OmronBondLearningGatewayTests {
                     await run.rig.settled()
                 }
                 try await Self.downloaded(5, from: address, run)
-        }
-        // pair's discovery and Pair; discovery on while cuffd learns; the first link over the bond ends it. No other call.
-        #expect(await run.central.calls == [
-            "StartDiscovery \(adapter)", "StopDiscovery \(adapter)", "Pair \(address)", "StartDiscovery \(adapter)", "StopDiscovery \(adapter)",
-        ])
-        #expect(await run.rig.registry.records()[address]?.bond == .kept)
-        #expect(await run.rig.store.readings.count == 5)
-        #expect(!run.rig.events.all.contains { if case .bondForgotten = $0 { true } else { false } })
-        let status = try #require(await run.gateway.status(address))
-        #expect(status.paired)
+            }
+            // pair's discovery and Pair; discovery on while cuffd learns; the first link over the bond ends it. No other call.
+            #expect(await run.central.calls == [
+                "StartDiscovery \(adapter)", "StopDiscovery \(adapter)", "Pair \(address)", "StartDiscovery \(adapter)", "StopDiscovery \(adapter)",
+            ])
+            #expect(await run.rig.registry.records()[address]?.bond == .kept)
+            #expect(await run.rig.store.readings.count == 5)
+            #expect(!run.rig.events.all.contains { if case .bondForgotten = $0 { true } else { false } })
+            let status = try #require(await run.gateway.status(address))
+            #expect(status.paired && !status.pairsAnewEachLink)
         }
     }
 
@@ -66,6 +66,7 @@ struct OmronBondLearningGatewayTests {
             #expect(await run.central.calls.last == "RemoveDevice \(address)")
             #expect(await run.central.holds(address).paired == false)
             #expect(await run.gateway.rememberedCuffs == [address])
+            #expect(await run.gateway.status(address)?.pairsAnewEachLink == true)
             // Learned once, said once; each reading stored once.
             #expect(run.rig.events.all.filter { if case .bondForgotten = $0 { true } else { false } }.count == 1)
             ShippedScenarioGatewayTests.expectFailuresAndNoDuplicates(run.rig.events.all, run.scenario)
