@@ -67,6 +67,9 @@ import Testing
             let query = CorrelationQuery(type: .bloodPressure)
             let rows = try store.correlationRows(query, columns: Self.columns, as: client)
             #expect(rows == (try store.correlations(query, as: client).map(Self.expected)))
+            // The feed's page reads its values by another path (one scan of the members): the same rows, in commit order.
+            let page = try store.correlationRowChanges(of: .bloodPressure, columns: Self.columns, since: nil, limit: 100, as: client)
+            #expect(Set(page.added) == Set(rows) && page.added.count == rows.count)
             if client == Fixture.alice {
                 #expect(rows.count == 7 && rows.allSatisfy { $0.values[0] != nil && $0.values[3] == nil })
             } else {

@@ -21,15 +21,15 @@ extension SQLiteEngine {
     /// The feed of one correlation type read flat (``CorrelationColumns``): the page ``changes(_:since:limit:)``
     /// would answer for `filters` naming only that type. One statement reads the page: the type's rows, flat, and its
     /// tombstones, each along the index of its `change_seq`, merged in that order (SQLite's MERGE of a compound
-    /// SELECT, no sort) and stopped after `limit + 1` — each row visited once, each member's value read only for a
-    /// row of the page.
+    /// SELECT, no sort) and stopped after `limit + 1` — each row visited once; then one more the values of the page's
+    /// correlations (``FlatSelect/ValueRead/memberScan``).
     public func correlationRowChanges(
         _ filters: [String: ChangeScope], since anchor: QueryAnchor?, limit: Int, columns: CorrelationColumns, valueSources: [String?]
     ) throws(HealthStoreError) -> CorrelationRowBatch {
         try read { db in
             let current = try pageStart(db, since: anchor)
             let after = anchor?.rawValue ?? 0
-            let flat = try FlatSelect(db, columns, valueSources)
+            let flat = try FlatSelect(db, columns, valueSources, values: .memberScan)
             // `+s`, `+t`: SQLite's unary plus keeps the planner off `sample_type_start` (which would read every
             // correlation of the type and sort them) and on `change_seq`'s own index (SQLite, "The SQLite Query
             // Optimizer Overview", §"Disqualifying WHERE clause terms using unary-+").
@@ -43,6 +43,7 @@ extension SQLiteEngine {
                 ORDER BY 2 LIMIT ?
                 """)
             var added: [CorrelationRow] = []
+            var addedIDs: [Int64] = []
             var deletedIDs: [Int64] = []
             var last: Int64?
             var devices = FlatSelect.Devices()
@@ -58,10 +59,12 @@ extension SQLiteEngine {
                 last = row[1]
                 if row[0] as Int == 0 {
                     added.append(try flat.row(row, from: 2, devices: &devices, db))
+                    addedIDs.append(flat.id(row, from: 2))
                 } else {
                     deletedIDs.append(row[2])
                 }
             }
+            try flat.readValues(into: &added, ids: addedIDs, db)
             let newAnchor = hasMore ? last! : current
             return CorrelationRowBatch(added: added, deleted: try tombstones(db, deletedIDs), newAnchor: QueryAnchor(rawValue: newAnchor), hasMore: hasMore)
         }

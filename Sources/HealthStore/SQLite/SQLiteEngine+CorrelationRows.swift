@@ -34,26 +34,47 @@ extension SQLiteEngine {
     }
 
     /// The result columns of a flat read of the correlation aliased `s` (``CorrelationColumns``): its uuid, start, device,
-    /// sync identifier and version, then each value a correlated sub-select on the index `sample_correlation`, then each
-    /// metadata value SQLite's `json_extract`; and how a row of them becomes a ``CorrelationRow``.
+    /// sync identifier and version, id, then each value (``ValueRead``), then each metadata value SQLite's
+    /// `json_extract`; and how a row of them becomes a ``CorrelationRow``.
     struct FlatSelect {
+        /// How the value of each member or linked type is read: the first sample of the correlation of that type (by
+        /// id), of the column's source when it has one.
+        enum ValueRead {
+            /// A correlated sub-select per value column, on the index `sample_correlation`: a read in any order.
+            case subselect
+            /// After the rows, one scan of `sample_correlation` over their range of correlation ids
+            /// (``readValues(into:ids:_:)``): a page of the feed, whose ids are as close together as its changes —
+            /// ids and `change_seq` both grow with each insert, and neither changes after it. The sub-selects opened
+            /// two cursors each and walked one member after the other per column: 3 µs of the 10 cuffd spent on a
+            /// reading of `ChangeColumns` (Benchmarks/RESULTS.md, "The feed's page in one statement").
+            case memberScan
+        }
+
         let columns: String
         /// The arguments of the value sub-selects, bound before any of the statement's own.
         let arguments: StatementArguments
         /// How many result columns ``columns`` holds.
         let count: Int
+        private let valueRead: ValueRead
         private let metadata: [MetadataKey]
-        private let valueCount: Int
+        /// Per value column, its type's id (nil for a type the store has never had) and the source it is restricted to.
+        private let valueColumns: [(typeID: Int64?, source: String?)]
+        /// The value columns among ``columns``: none when they are read by ``ValueRead/memberScan``.
+        private let selectedValues: Int
 
         /// Each stored device read once a statement (`device.payload`), by its id.
         typealias Devices = [Int64: HealthDevice?]
 
-        init(_ db: Database, _ flat: CorrelationColumns, _ valueSources: [String?]) throws {
+        init(_ db: Database, _ flat: CorrelationColumns, _ valueSources: [String?], values valueRead: ValueRead = .subselect) throws {
             precondition(valueSources.count == flat.values.count, "one source restriction per value column")
-            var select = ["s.uuid", "s.start_at", "s.device_id", "s.sync_identifier", "s.sync_version"]
+            var select = ["s.uuid", "s.start_at", "s.device_id", "s.sync_identifier", "s.sync_version", "s.id"]
             var arguments: StatementArguments = []
+            var valueColumns: [(typeID: Int64?, source: String?)] = []
             for (type, source) in zip(flat.values, valueSources) {
-                guard let typeID = try SQLiteEngine.typeID(db, type.identifier) else {
+                let typeID = try SQLiteEngine.typeID(db, type.identifier)
+                valueColumns.append((typeID, source))
+                guard case .subselect = valueRead else { continue }
+                guard let typeID else {
                     select.append("NULL")
                     continue
                 }
@@ -62,17 +83,23 @@ extension SQLiteEngine {
                 arguments += [typeID]
                 if let source { arguments += [source] }
             }
+            selectedValues = select.count - 6
             for key in flat.metadata {
                 select.append(SQLiteCoding.extract(key.name, from: "s.metadata"))
             }
             columns = select.joined(separator: ", ")
             self.arguments = arguments
             count = select.count
+            self.valueRead = valueRead
             metadata = flat.metadata
-            valueCount = flat.values.count
+            self.valueColumns = valueColumns
         }
 
-        /// The correlation in `row`'s columns from `start` on.
+        /// The id of the correlation in `row`'s columns from `start` on.
+        func id(_ row: Row, from start: Int) -> Int64 { row[start + 5] }
+
+        /// The correlation in `row`'s columns from `start` on; its values nil until ``readValues(into:ids:_:)`` reads
+        /// them, when they are read by ``ValueRead/memberScan``.
         func row(_ row: Row, from start: Int, devices: inout Devices, _ db: Database) throws -> CorrelationRow {
             var device: HealthDevice?
             if let deviceID: Int64 = row[start + 2] {
@@ -84,17 +111,48 @@ extension SQLiteEngine {
                     devices[deviceID] = device
                 }
             }
-            var values: [Double?] = []
-            values.reserveCapacity(valueCount)
-            for index in 0 ..< valueCount { values.append(row[start + 5 + index]) }
+            var values: [Double?] = Array(repeating: nil, count: valueColumns.count)
+            for index in 0 ..< selectedValues { values[index] = row[start + 6 + index] }
             var metadataValues: [MetadataValue?] = []
             metadataValues.reserveCapacity(metadata.count)
             for (offset, key) in metadata.enumerated() {
-                metadataValues.append(SQLiteEngine.metadataValue(row[start + 5 + valueCount + offset], kind: key.kind))
+                metadataValues.append(SQLiteEngine.metadataValue(row[start + 6 + selectedValues + offset], kind: key.kind))
             }
             return CorrelationRow(
                 uuid: SQLiteCoding.uuid(row[start]), startDate: SQLiteCoding.date(row[start + 1]), values: values, metadata: metadataValues,
                 syncIdentifier: row[start + 3], syncVersion: row[start + 4], device: device)
+        }
+
+        /// The values of `rows`, the correlations with ids `ids`, read by ``ValueRead/memberScan``: every sample whose
+        /// correlation id lies between the least and the greatest of `ids`, along `sample_correlation` — by
+        /// correlation, then id —, each the value of its correlation's column of its type (and source) unless an
+        /// earlier one was.
+        func readValues(into rows: inout [CorrelationRow], ids: [Int64], _ db: Database) throws {
+            guard case .memberScan = valueRead, let least = ids.min(), let greatest = ids.max() else { return }
+            let positions = Dictionary(zip(ids, ids.indices), uniquingKeysWith: { first, _ in first })
+            var columnsOfType: [Int64: [(column: Int, source: Int64?)]] = [:]
+            for (column, value) in valueColumns.enumerated() {
+                guard let typeID = value.typeID else { continue }
+                var source: Int64?
+                if let bundle = value.source {
+                    // A source the store has never had wrote none of the samples: the column stays nil.
+                    guard let known = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM source WHERE bundle_identifier = ?"), arguments: [bundle])
+                    else { continue }
+                    source = known
+                }
+                columnsOfType[typeID, default: []].append((column, source))
+            }
+            let members = try Row.fetchCursor(db.cachedStatement(sql: """
+                SELECT m.correlation_id, m.type_id, m.source_id, m.value FROM sample m
+                WHERE m.correlation_id BETWEEN ? AND ? ORDER BY m.correlation_id, m.id
+                """), arguments: [least, greatest])
+            while let member = try members.next() {
+                guard let position = positions[member[0]], let columns = columnsOfType[member[1]] else { continue }
+                let source: Int64 = member[2]
+                for (column, restriction) in columns where rows[position].values[column] == nil && (restriction == nil || restriction == source) {
+                    rows[position].values[column] = member[3]
+                }
+            }
         }
     }
 
