@@ -78,6 +78,19 @@ import Testing
         }
     }
 
+    @Test("A page longer than a run of member reads has every row's values, each its own reading's")
+    func pageOfManyRuns() throws {
+        let store = try Fixture.store()
+        let count = 2 * SQLiteEngine.FlatSelect.memberRun + 3
+        _ = try store.saveBloodPressure((1...count).map { Fixture.reading($0, systolic: 100 + Double($0 % 90), pulse: $0 % 5 == 0 ? nil : 60) }, as: Fixture.daemon)
+        let page = try store.correlationRowChanges(of: .bloodPressure, columns: Self.columns, since: nil, limit: 10_000, as: Fixture.daemon)
+        #expect(page.added.count == count && !page.hasMore)
+        for row in page.added {
+            let n = try #require(row.syncIdentifier?.split(separator: "-").last.flatMap { Int($0) })
+            #expect(row.values == [100 + Double(n % 90), 80, 93, n % 5 == 0 ? nil : 60], "reading \(n)")
+        }
+    }
+
     @Test("The feed read flat pages as the object feed does: the same rows, deletions, anchors and more")
     func feedEqualsObjectFeed() throws {
         let store = try Self.store()

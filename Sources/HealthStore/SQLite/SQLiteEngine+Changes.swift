@@ -21,7 +21,7 @@ extension SQLiteEngine {
     /// The feed of one correlation type read flat (``CorrelationColumns``): the page ``changes(_:since:limit:)``
     /// would answer for `filters` naming only that type. One statement reads the page: the type's rows, flat, and its
     /// tombstones, each along the index of its `change_seq`, merged in that order (SQLite's MERGE of a compound
-    /// SELECT, no sort) and stopped after `limit + 1` — each row visited once; then one more the values of the page's
+    /// SELECT, no sort) and stopped after `limit + 1` — each row visited once —; another the values of each run of its
     /// correlations (``FlatSelect/ValueRead/memberScan``).
     public func correlationRowChanges(
         _ filters: [String: ChangeScope], since anchor: QueryAnchor?, limit: Int, columns: CorrelationColumns, valueSources: [String?]
@@ -49,7 +49,7 @@ extension SQLiteEngine {
             var devices = FlatSelect.Devices()
             let cursor = try Row.fetchCursor(
                 statement, arguments: flat.arguments + [after] + samples.arguments + [after] + deletions.arguments + [limit + 1])
-            var count = 0, hasMore = false
+            var count = 0, hasMore = false, valuesRead = 0
             while let row = try cursor.next() {
                 guard count < limit else {
                     hasMore = true
@@ -60,11 +60,15 @@ extension SQLiteEngine {
                 if row[0] as Int == 0 {
                     added.append(try flat.row(row, from: 2, devices: &devices, db))
                     addedIDs.append(flat.id(row, from: 2))
+                    if addedIDs.count - valuesRead == FlatSelect.memberRun {
+                        try flat.readValues(into: &added, ids: addedIDs[valuesRead...], db)
+                        valuesRead = addedIDs.count
+                    }
                 } else {
                     deletedIDs.append(row[2])
                 }
             }
-            try flat.readValues(into: &added, ids: addedIDs, db)
+            try flat.readValues(into: &added, ids: addedIDs[valuesRead...], db)
             let newAnchor = hasMore ? last! : current
             return CorrelationRowBatch(added: added, deleted: try tombstones(db, deletedIDs), newAnchor: QueryAnchor(rawValue: newAnchor), hasMore: hasMore)
         }

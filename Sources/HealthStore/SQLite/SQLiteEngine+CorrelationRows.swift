@@ -42,13 +42,18 @@ extension SQLiteEngine {
         enum ValueRead {
             /// A correlated sub-select per value column, on the index `sample_correlation`: a read in any order.
             case subselect
-            /// After the rows, one scan of `sample_correlation` over their range of correlation ids
+            /// After a run of rows, one scan of `sample_correlation` over their range of correlation ids
             /// (``readValues(into:ids:_:)``): a page of the feed, whose ids are as close together as its changes —
             /// ids and `change_seq` both grow with each insert, and neither changes after it. The sub-selects opened
             /// two cursors each and walked one member after the other per column: 3 µs of the 10 cuffd spent on a
             /// reading of `ChangeColumns` (Benchmarks/RESULTS.md, "The feed's page in one statement").
             case memberScan
         }
+
+        /// The rows whose values one scan reads (``ValueRead/memberScan``): few enough that their members' pages are
+        /// still in SQLite's page cache (2 MiB a reading connection; a reading and its members take about 1 KiB), so
+        /// that the scan does not read them from the file a second time.
+        static let memberRun = 256
 
         let columns: String
         /// The arguments of the value sub-selects, bound before any of the statement's own.
@@ -57,8 +62,11 @@ extension SQLiteEngine {
         let count: Int
         private let valueRead: ValueRead
         private let metadata: [MetadataKey]
-        /// Per value column, its type's id (nil for a type the store has never had) and the source it is restricted to.
-        private let valueColumns: [(typeID: Int64?, source: String?)]
+        /// How many value columns each row has.
+        private let valueCount: Int
+        /// For ``ValueRead/memberScan``, the value columns of each type, with the id of the source each is restricted
+        /// to; a column restricted to a source the store has never had is in none (that source wrote no sample).
+        private let memberColumns: [Int64: [(column: Int, source: Int64?)]]
         /// The value columns among ``columns``: none when they are read by ``ValueRead/memberScan``.
         private let selectedValues: Int
 
@@ -69,11 +77,20 @@ extension SQLiteEngine {
             precondition(valueSources.count == flat.values.count, "one source restriction per value column")
             var select = ["s.uuid", "s.start_at", "s.device_id", "s.sync_identifier", "s.sync_version", "s.id"]
             var arguments: StatementArguments = []
-            var valueColumns: [(typeID: Int64?, source: String?)] = []
-            for (type, source) in zip(flat.values, valueSources) {
+            var memberColumns: [Int64: [(column: Int, source: Int64?)]] = [:]
+            for (column, (type, source)) in zip(flat.values, valueSources).enumerated() {
                 let typeID = try SQLiteEngine.typeID(db, type.identifier)
-                valueColumns.append((typeID, source))
-                guard case .subselect = valueRead else { continue }
+                guard case .subselect = valueRead else {
+                    guard let typeID else { continue }
+                    if let source {
+                        guard let sourceID = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM source WHERE bundle_identifier = ?"), arguments: [source])
+                        else { continue }
+                        memberColumns[typeID, default: []].append((column, sourceID))
+                    } else {
+                        memberColumns[typeID, default: []].append((column, nil))
+                    }
+                    continue
+                }
                 guard let typeID else {
                     select.append("NULL")
                     continue
@@ -92,7 +109,8 @@ extension SQLiteEngine {
             count = select.count
             self.valueRead = valueRead
             metadata = flat.metadata
-            self.valueColumns = valueColumns
+            valueCount = flat.values.count
+            self.memberColumns = memberColumns
         }
 
         /// The id of the correlation in `row`'s columns from `start` on.
@@ -111,7 +129,7 @@ extension SQLiteEngine {
                     devices[deviceID] = device
                 }
             }
-            var values: [Double?] = Array(repeating: nil, count: valueColumns.count)
+            var values: [Double?] = Array(repeating: nil, count: valueCount)
             for index in 0 ..< selectedValues { values[index] = row[start + 6 + index] }
             var metadataValues: [MetadataValue?] = []
             metadataValues.reserveCapacity(metadata.count)
@@ -123,31 +141,19 @@ extension SQLiteEngine {
                 syncIdentifier: row[start + 3], syncVersion: row[start + 4], device: device)
         }
 
-        /// The values of `rows`, the correlations with ids `ids`, read by ``ValueRead/memberScan``: every sample whose
-        /// correlation id lies between the least and the greatest of `ids`, along `sample_correlation` — by
-        /// correlation, then id —, each the value of its correlation's column of its type (and source) unless an
-        /// earlier one was.
-        func readValues(into rows: inout [CorrelationRow], ids: [Int64], _ db: Database) throws {
+        /// The values of the correlations with ids `ids`, read by ``ValueRead/memberScan`` into `rows` at the ids'
+        /// indices: every sample whose correlation id lies between the least and the greatest of `ids`, along
+        /// `sample_correlation` — by correlation, then id —, each the value of its correlation's column of its type
+        /// (and source) unless an earlier one was.
+        func readValues(into rows: inout [CorrelationRow], ids: ArraySlice<Int64>, _ db: Database) throws {
             guard case .memberScan = valueRead, let least = ids.min(), let greatest = ids.max() else { return }
             let positions = Dictionary(zip(ids, ids.indices), uniquingKeysWith: { first, _ in first })
-            var columnsOfType: [Int64: [(column: Int, source: Int64?)]] = [:]
-            for (column, value) in valueColumns.enumerated() {
-                guard let typeID = value.typeID else { continue }
-                var source: Int64?
-                if let bundle = value.source {
-                    // A source the store has never had wrote none of the samples: the column stays nil.
-                    guard let known = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM source WHERE bundle_identifier = ?"), arguments: [bundle])
-                    else { continue }
-                    source = known
-                }
-                columnsOfType[typeID, default: []].append((column, source))
-            }
             let members = try Row.fetchCursor(db.cachedStatement(sql: """
                 SELECT m.correlation_id, m.type_id, m.source_id, m.value FROM sample m
                 WHERE m.correlation_id BETWEEN ? AND ? ORDER BY m.correlation_id, m.id
                 """), arguments: [least, greatest])
             while let member = try members.next() {
-                guard let position = positions[member[0]], let columns = columnsOfType[member[1]] else { continue }
+                guard let position = positions[member[0]], let columns = memberColumns[member[1]] else { continue }
                 let source: Int64 = member[2]
                 for (column, restriction) in columns where rows[position].values[column] == nil && (restriction == nil || restriction == source) {
                     rows[position].values[column] = member[3]
