@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 
 /// Flat reads of correlations (``CorrelationColumns``): one SQL row per correlation, each value a correlated
-/// sub-select on the index `sample_correlation`, each metadata value SQLite's `json_extract` of the stored JSON
+/// sub-select on the index `sample_correlation` (for a page of the feed, one scan of that index a run of rows,
+/// ``FlatSelect/ValueRead``), each metadata value SQLite's `json_extract` of the stored JSON
 /// (``SQLiteCoding/json(_:)``), so nothing is decoded that the reader did not ask for.
 extension SQLiteEngine {
     /// The correlations `query` selects, flat; `valueSources[i]`, when not nil, restricts `columns.values[i]` to
