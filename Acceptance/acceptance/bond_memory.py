@@ -5,7 +5,7 @@ central's LTK request on a later link from it. A cuff that forgets its bond afte
 the Omron HEM-7188T1 as hass-omron reads it, docs/reference/GATT-HEALTH.md §13.13) drops those keys when a link ends,
 by either side, as cuff-sim's `BluezEmulator.dropLink` does: a later link over the key bluetoothd kept then gets a
 negative LTK reply (PIN or Key Missing), the central's encryption fails and it drops the link, and only a fresh pairing
-links again. No Bumble import here, so OmronRebondRadioParityTests can play it beside cuff-sim with a plain python3.
+links again. No Bumble import here, so BondMemoryRadioParityTests can play it beside cuff-sim with a plain python3.
 """
 from __future__ import annotations
 
