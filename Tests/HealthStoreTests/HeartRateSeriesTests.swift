@@ -210,6 +210,17 @@ import Testing
             }
         }
         try compare("saved")
+        // Sample queries too, the first and last few of each predicate (the series rows read bounded by the limit).
+        for predicate in predicates {
+            for sort in [SampleSort.startDateAscending, .startDateDescending] {
+                for limit in [1, 5, 61, 700] {
+                    let query = SampleQuery(type: .heartRate, predicate: predicate, sort: sort, limit: limit)
+                    let a = try series.samples(query, as: Fixture.daemon), b = try rows.samples(query, as: Fixture.daemon)
+                    #expect(a.map(\.startDate) == b.map(\.startDate) && a.map(\.quantity) == b.map(\.quantity), "\(predicate) \(sort) \(limit)")
+                    #expect(a.count == min(limit, try rows.samples(SampleQuery(type: .heartRate, predicate: predicate), as: Fixture.daemon).count))
+                }
+            }
+        }
         let doomed = (0 ..< 4000).filter { $0 % 9 == 4 || (1000 ..< 1100).contains($0) }
         #expect(try series.delete(doomed.map { values(true)[$0].uuid }, as: Fixture.daemon) == doomed.count)
         let rowUUIDs = try Self.all(rows).map(\.uuid)

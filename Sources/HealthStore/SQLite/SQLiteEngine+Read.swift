@@ -10,7 +10,7 @@ extension SQLiteEngine {
             guard let typeID = try Self.typeID(db, query.type.identifier) else { return [] }
             let predicate = SQLitePredicate(query.predicate)
             return try loadSamples(
-                db, from: SQLiteSchema.samples(series: try Self.seriesRows(db, typeID, query.predicate)), where: "s.type_id = ? AND \(predicate.sql)",
+                db, from: SQLiteSchema.samples(series: try Self.seriesRows(db, typeID, query.predicate, sort: query.sort, limit: query.limit)), where: "s.type_id = ? AND \(predicate.sql)",
                 [typeID] + predicate.arguments, order: SQLitePredicate.order(query.sort), limit: query.limit)
         }
     }

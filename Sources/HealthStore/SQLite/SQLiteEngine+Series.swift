@@ -38,13 +38,15 @@ extension SQLiteEngine {
     }
 
     /// The series rows that may hold samples of `typeID` that `predicate` selects (``SQLiteSchema/seriesRows(_:from:before:)``
-    /// narrowed by its dates, positions and UUIDs), nil when none can.
-    static func seriesRows(_ db: Database, _ typeID: Int64, _ predicate: SamplePredicate) throws -> String? {
-        guard try hasSeries(db, typeID) else { return nil }
-        var from = predicate.dateRange?.start.map(SQLiteCoding.micros)
-        var before = predicate.dateRange?.end.map(SQLiteCoding.micros)
-        if let position = predicate.after.map({ SQLiteCoding.micros($0.startDate) }) { from = max(from ?? position, position) }
-        if let position = predicate.before.map({ SQLiteCoding.micros($0.startDate) + 1 }) { before = min(before ?? position, position) }
+    /// narrowed by its dates, positions and UUIDs, and for the first `limit` in `sort`'s order by ``limitBound(_:_:_:sort:limit:)``),
+    /// nil when none can (a series value belongs to no correlation).
+    static func seriesRows(_ db: Database, _ typeID: Int64, _ predicate: SamplePredicate, sort: SampleSort? = nil, limit: Int? = nil) throws -> String? {
+        guard !predicate.onlyCorrelated, try hasSeries(db, typeID) else { return nil }
+        var range = Range(from: predicate.dateRange?.start.map(SQLiteCoding.micros), before: predicate.dateRange?.end.map(SQLiteCoding.micros))
+        if let position = predicate.after.map({ SQLiteCoding.micros($0.startDate) }) { range.from = max(range.from ?? position, position) }
+        if let position = predicate.before.map({ SQLiteCoding.micros($0.startDate) + 1 }) { range.before = min(range.before ?? position, position) }
+        if let sort, let limit { range = try limitBound(db, typeID, predicate, range, sort: sort, limit: limit) }
+        let (from, before) = (range.from, range.before)
         var rows = SQLiteSchema.seriesRows(typeID, from: from, before: before)
         if let uuids = predicate.uuids {
             let times = uuids.compactMap(\.sensorValueMicros)
@@ -52,6 +54,55 @@ extension SQLiteEngine {
             rows += " AND (" + times.sorted().map { SQLiteSchema.seriesRows(typeID, from: $0, before: $0 + 1) }.joined(separator: " OR ") + ")"
         }
         return rows
+    }
+
+    /// Times from and before, in microseconds; nil for open.
+    struct Range {
+        var from: Int64?
+        var before: Int64?
+    }
+
+    /// `range` narrowed to the times the first `limit` values in `sort`'s order can have, when `predicate` filters the
+    /// values by nothing their rows do not hold (sources, device, person, sensor contact): the rows are read in time
+    /// order along `sample_series_type_start` until those wholly in `range` hold `limit` values. Oldest first, the
+    /// first `limit` values are no later than the latest value of those rows; newest first, no earlier than the
+    /// earliest start of those rows. Without it, the newest values of a year of heart rate (`HeartRates` on D-Bus) would
+    /// expand every row of the year.
+    private static func limitBound(_ db: Database, _ typeID: Int64, _ predicate: SamplePredicate, _ range: Range, sort: SampleSort, limit: Int) throws -> Range {
+        guard predicate.uuids == nil, predicate.metadata.keys.allSatisfy(SQLiteSeriesValue.rowKeys.map(\.name).contains) else { return range }
+        let rowFilter = SQLitePredicate(
+            SamplePredicate(sourceBundleIdentifiers: predicate.sourceBundleIdentifiers, deviceIdentity: predicate.deviceIdentity,
+                            metadata: predicate.metadata, deviceLocalIdentifier: predicate.deviceLocalIdentifier),
+            alias: "r")
+        let newestFirst = sort == .startDateDescending || sort == .endDateDescending
+        var clauses = ["r.type_id = ?"]
+        var arguments: StatementArguments = [typeID]
+        if let from = range.from {
+            clauses.append("r.start_at > ? AND r.end_at >= ?")
+            arguments += [from - SQLiteSchema.rollupSlotMicros, from]
+        }
+        if let before = range.before {
+            clauses.append("r.start_at < ?")
+            arguments += [before]
+        }
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT r.start_at, r.end_at, r.n FROM sample_series r WHERE \(clauses.joined(separator: " AND ")) AND \(rowFilter.sql)
+            ORDER BY r.start_at \(newestFirst ? "DESC" : "ASC")
+            """, arguments: arguments + rowFilter.arguments)
+        var count = 0
+        var latestEnd = Int64.min
+        while let row = try rows.next() {
+            let start: Int64 = row[0], end: Int64 = row[1], n: Int = row[2]
+            latestEnd = max(latestEnd, end)
+            guard start >= range.from ?? .min, end < range.before ?? .max else { continue }
+            count += n
+            if count >= limit {
+                var bounded = range
+                if newestFirst { bounded.from = max(range.from ?? start, start) } else { bounded.before = min(range.before ?? latestEnd + 1, latestEnd + 1) }
+                return bounded
+            }
+        }
+        return range
     }
 
     /// The series rows that may hold the value timed `micros`, of any type.
