@@ -54,6 +54,14 @@ struct HeartRateFrame: Sendable {
         withUnsafeBytes(of: words) { $0.load(fromByteOffset: index &* 8, as: UInt64.self) }
     }
 
+    /// The eight bytes from `offset` + 8 × `index` (`offset` 1 to 7, `index` 0 to 3): word `index` shifted down by
+    /// `offset` bytes, the next word's low bytes above it — no load, as the words are kept in little-endian order.
+    @inlinable @inline(__always)
+    func word(_ index: Int, from offset: Int) -> UInt64 {
+        let shift = UInt64(truncatingIfNeeded: offset &* 8)
+        return word(index) &>> shift | word(index &+ 1) &<< (64 &- shift)
+    }
+
     /// Byte `index` (below ``capacity``).
     @inlinable @inline(__always)
     func byte(_ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: word(index >> 3) &>> ((index & 7) &* 8)) }

@@ -33,51 +33,63 @@ public struct HeartRateMeasurement: Hashable, Sendable, GATTCharacteristicValue 
     /// would send it.
     @usableFromInline var frame: HeartRateFrame
 
-    @usableFromInline var flags: UInt8 { frame.byte(0) }
-    @usableFromInline var layout: HeartRateLayout { HeartRateLayout(flags: flags) }
+    @inlinable var flags: UInt8 { @inline(__always) get { frame.byte(0) } }
+    @inlinable var layout: HeartRateLayout { @inline(__always) get { HeartRateLayout(flags: flags) } }
     /// The whole RR-Intervals the frame carried, kept or not.
-    var pairs: Int { layout.rrPairs(inFrameOf: frame.length) }
+    @inlinable var pairs: Int { @inline(__always) get { layout.rrPairs(inFrameOf: frame.length) } }
+
+    // The fields below are inlinable so that a reader in another module reads each from the frame's words where it
+    // holds the value, instead of calling out with a copy of it (Benchmarks/RESULTS.md, decode speed, "like for like").
 
     /// True when the value was sent as uint16 (flag bit 0).
-    public var isSixteenBitValue: Bool { flags & 0x01 != 0 }
+    @inlinable public var isSixteenBitValue: Bool { @inline(__always) get { flags & 0x01 != 0 } }
 
     /// Beats per minute, unsigned (255 is a valid uint8 value).
-    public var heartRate: UInt16 {
-        // uint8 or uint16: the high byte counts only when flag bit 0 says so.
-        UInt16(truncatingIfNeeded: frame.word(0) &>> 8) & (isSixteenBitValue ? 0xFFFF : 0x00FF)
+    @inlinable public var heartRate: UInt16 {
+        @inline(__always) get {
+            // uint8 or uint16: the high byte counts only when flag bit 0 says so.
+            UInt16(truncatingIfNeeded: frame.word(0) &>> 8) & (isSixteenBitValue ? 0xFFFF : 0x00FF)
+        }
     }
 
     /// Flags bits 1–2.
-    public var sensorContact: SensorContact {
-        switch flags >> 1 & 0x03 {
-        case 3: .detected
-        case 2: .notDetected
-        default: .notSupported
+    @inlinable public var sensorContact: SensorContact {
+        @inline(__always) get {
+            switch flags >> 1 & 0x03 {
+            case 3: .detected
+            case 2: .notDetected
+            default: .notSupported
+            }
         }
     }
 
     /// Flag bits 5–7 (RFU) as received.
-    public var reservedFlags: UInt8 { flags & 0xE0 }
+    @inlinable public var reservedFlags: UInt8 { @inline(__always) get { flags & 0xE0 } }
 
     /// Kilojoules since the last reset (flag bit 3).
-    public var energyExpended: UInt16? {
-        flags & 0x08 != 0 ? UInt16(truncatingIfNeeded: frame.word(0) &>> ((2 &+ layout.sixteenBit) &* 8)) : nil
+    @inlinable public var energyExpended: UInt16? {
+        @inline(__always) get {
+            flags & 0x08 != 0 ? UInt16(truncatingIfNeeded: frame.word(0) &>> ((2 &+ layout.sixteenBit) &* 8)) : nil
+        }
     }
 
     /// The RR-Intervals, oldest first (the first ``RRIntervals/capacity``); nil when flag bit 4 is clear.
-    public var rrIntervals: RRIntervals? {
-        guard flags & 0x10 != 0 else { return nil }
-        let kept = Swift.min(pairs, RRIntervals.capacity), start = layout.rrStart
-        return frame.withBytes { bytes in
-            kept <= 4 ? RRIntervals(bytes, from: start, upToFour: kept) : RRIntervals(bytes, from: start, fourOrMore: kept)
+    /// Four words of the frame from the first interval on, each one shift pair (``HeartRateFrame/word(_:from:)``).
+    @inlinable public var rrIntervals: RRIntervals? {
+        @inline(__always) get {
+            guard flags & 0x10 != 0 else { return nil }
+            let start = layout.rrStart
+            return RRIntervals(
+                words: (frame.word(0, from: start), frame.word(1, from: start), frame.word(2, from: start), frame.word(3, from: start)),
+                count: Swift.min(pairs, RRIntervals.capacity))
         }
     }
 
     /// Intervals the frame carried beyond ``RRIntervals/capacity`` (after the sixteen oldest); 0 normally.
-    public var omittedRRIntervalCount: Int { Swift.max(0, pairs &- RRIntervals.capacity) }
+    @inlinable public var omittedRRIntervalCount: Int { @inline(__always) get { Swift.max(0, pairs &- RRIntervals.capacity) } }
 
     /// Bytes after the last whole field: ignored, and counted here.
-    public var trailingByteCount: Int { frame.length &- layout.rrStart &- 2 &* pairs }
+    @inlinable public var trailingByteCount: Int { @inline(__always) get { frame.length &- layout.rrStart &- 2 &* pairs } }
 
     /// A measurement to encode; the value goes out as uint16 when it does not fit a byte or when asked.
     public init(

@@ -8,10 +8,11 @@
 /// the raw payload still holds them.
 public struct RRIntervals: RandomAccessCollection, Hashable, Sendable {
     /// The intervals one value keeps.
-    public static let capacity = 16
+    @inlinable public static var capacity: Int { 16 }
 
     /// Sixteen UInt16 in four words, interval `i` in bits `16 * (i % 4)` of word `i / 4`: zeroing and
-    /// copying them is four plain moves.
+    /// copying them is four plain moves. The bits past ``count`` are never read: a decoded list leaves there
+    /// whatever its frame held after the intervals (``HeartRateMeasurement/rrIntervals``).
     @usableFromInline var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
     @usableFromInline var storedCount = 0
 
@@ -28,39 +29,6 @@ public struct RRIntervals: RandomAccessCollection, Hashable, Sendable {
             }
             storedCount += 1
         }
-    }
-
-    /// Reads `count` (4 to ``capacity``) little-endian intervals at `start` of `bytes`, which holds them all,
-    /// without a loop or a branch per interval (an element loop here becomes a call to memcpy for a
-    /// handful of bytes): each word is one 8-byte load, and a word the list fills only in part is the 8
-    /// bytes that end where the list ends, shifted down. No load reaches outside the intervals' own bytes.
-    @inlinable @inline(__always)
-    init(_ bytes: UnsafeRawBufferPointer, from start: Int, fourOrMore count: Int) {
-        let end = start &+ count &* 2
-        /// Word `index`: whole, the list's last bytes shifted down, or zero past the list.
-        @inline(__always) func word(_ index: Int) -> UInt64 {
-            let from = start &+ index &* 8
-            if from &+ 8 <= end { return bytes.littleEndian(UInt64.self, at: from) }
-            if from < end { return bytes.littleEndian(UInt64.self, at: end &- 8) &>> ((from &+ 8 &- end) &* 8) }
-            return 0
-        }
-        self.init(words: (bytes.littleEndian(UInt64.self, at: start), word(1), word(2), word(3)), count: count)
-    }
-
-    /// Reads `count` (≤ 4) little-endian intervals at `start` of `bytes` into the first word: two 4-byte
-    /// loads that overlap when there are three intervals, or one 2-byte load for a single interval.
-    @inlinable @inline(__always)
-    init(_ bytes: UnsafeRawBufferPointer, from start: Int, upToFour count: Int) {
-        let length = count &* 2
-        var word: UInt64 = 0
-        if length >= 4 {
-            let first = UInt64(bytes.littleEndian(UInt32.self, at: start))
-            let last = UInt64(bytes.littleEndian(UInt32.self, at: start &+ length &- 4))
-            word = first | last &<< ((length &- 4) &* 8)
-        } else if length == 2 {
-            word = UInt64(bytes.littleEndian(UInt16.self, at: start))
-        }
-        self.init(words: (word, 0, 0, 0), count: count)
     }
 
     @inlinable @inline(__always)
