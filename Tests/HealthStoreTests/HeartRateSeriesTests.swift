@@ -23,7 +23,7 @@ import Testing
         metadata.personIdentifier = person
         metadata[.heartRateSensorContact] = .integer(contact)
         if n % 3 != 0 { metadata[.rrIntervals] = .string("\(800 + n % 97),\(790 + n % 13)") }
-        if n % 5 == 0 { metadata[.energyExpended] = .integer(Int64(n)) }
+        if n % 5 == 0 { metadata[.energyExpended] = .integer(Int64(n % 60_000)) }
         return QuantitySample(
             uuid: series ? .sensorValue(syncIdentifier: sync, at: at) : .timeOrdered(), type: .heartRate,
             quantity: HealthQuantity(unit: .countPerMinute, doubleValue: Double(55 + n * 7 % 61)), start: at, end: at, device: strap,

@@ -93,14 +93,21 @@ extension SQLiteEngine {
     /// The arm of ``changePage(_:_:since:limit:)`` reading the values of series rows (migration v13) changed after
     /// `after`, each at its own change sequence, so a page ends between two values of a row as it does between two
     /// rows. A row's values have the sequences `first_seq` to `last_seq` and no other row's lie between them, so the
-    /// `limit + 1` rows of the filters' types, sources and people with the lowest `last_seq` above `after` hold the
-    /// page's values; their ids are written into the SQL.
+    /// rows of the filters' types, sources and people with the lowest `last_seq` above `after` hold the page's values —
+    /// the first of them perhaps some seen already, the others `limit + 1` values at least; their ids are written into
+    /// the SQL.
     private func seriesChanges(_ db: Database, _ filters: [String: ChangeScope], after: Int64, limit: Int) throws -> String {
         guard try Self.hasSeries(db) else { return "" }
         let filter = try changeFilter(db, filters, alias: "r", person: SQLiteSchema.person("r.metadata"))
-        let rowIDs = try Int64.fetchAll(
-            db, sql: "SELECT r.id FROM sample_series r WHERE r.last_seq > ? AND \(filter.sql) ORDER BY r.last_seq LIMIT ?",
-            arguments: [after] + filter.arguments + [limit + 1])
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT r.id, r.n FROM sample_series r WHERE r.last_seq > ? AND \(filter.sql) ORDER BY r.last_seq",
+            arguments: [after] + filter.arguments)
+        var rowIDs: [Int64] = []
+        var values = 0
+        while values <= limit, let row = try rows.next() {
+            if !rowIDs.isEmpty { values += row[1] as Int }
+            rowIDs.append(row[0])
+        }
         guard !rowIDs.isEmpty else { return "" }
         return """
             UNION ALL

@@ -7,16 +7,16 @@ import GRDB
 extension SQLiteEngine {
     /// The SQL functions expanding series rows, for every connection: ``SQLiteSchema/seriesFunction`` and
     /// ``SQLiteSchema/seriesUUIDFunction``.
-    static func seriesFunctions(_ registry: [String: MetadataKey]) -> [DatabaseFunction] {
+    static func seriesFunctions() -> [DatabaseFunction] {
         let expand = DatabaseFunction(SQLiteSchema.seriesFunction, argumentCount: 4, pure: true) { arguments in
             guard let blob = Data.fromDatabaseValue(arguments[0]), let start = Int64.fromDatabaseValue(arguments[1]),
                   let first = Int64.fromDatabaseValue(arguments[2]) else { return nil }
-            let shared = SQLiteCoding.metadata(String.fromDatabaseValue(arguments[3]), registry: registry)
+            let shared = String.fromDatabaseValue(arguments[3])
             var out = "["
             for (index, value) in SQLiteSeriesValue.decode(blob, startMicros: start, firstSeq: first).enumerated() {
                 out += index == 0 ? "[" : ",["
                 out += "\(value.micros),\(value.seq),\(Double(value.beatsPerMinute)),"
-                if let json = SQLiteCoding.json(value.metadata(shared)) { SQLiteCoding.appendString(json, to: &out) } else { out += "null" }
+                if let json = value.metadataJSON(shared) { SQLiteCoding.appendString(json, to: &out) } else { out += "null" }
                 out += "]"
             }
             return out + "]"
@@ -193,11 +193,6 @@ extension SQLiteEngine {
                 outcomes.append((item.index, .alreadyStored(try loadSamples(ctx.db, where: "s.id = ?", [stored.id])[0])))
                 continue
             }
-            if let stored = try seriesValue(ctx.db, sourceID: sourceID, syncIdentifier: syncIdentifier),
-               let sample = try SQLiteRowDecoder(db: ctx.db, engine: self).sample(stored) {
-                outcomes.append((item.index, .alreadyStored(sample)))
-                continue
-            }
             var shared = HealthMetadata()
             for key in SQLiteSeriesValue.rowKeys { shared[key] = item.sample.metadata[key] }
             let key = SeriesKey(
@@ -207,8 +202,19 @@ extension SQLiteEngine {
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(item)
         }
+        // Values stored in series rows already: looked up a group at a time, each group's rows read once.
+        for key in order {
+            let stored = try storedSeriesValues(of: key, micros: groups[key]!.map(\.value.micros), ctx.db)
+            guard !stored.isEmpty else { continue }
+            groups[key]!.removeAll { item in
+                guard let sample = stored[item.sample.metadata.syncIdentifier!] else { return false }
+                outcomes.append((item.index, .alreadyStored(sample)))
+                return true
+            }
+        }
         for key in order {
             var items = groups[key]!
+            guard !items.isEmpty else { continue }
             items.sort { $0.value.micros < $1.value.micros }
             let first = ctx.nextSeqs(items.count)
             let values = items.enumerated().map { offset, item in
@@ -232,6 +238,28 @@ extension SQLiteEngine {
             outcomes += items.map { ($0.index, .inserted($0.sample)) }
         }
         return outcomes
+    }
+}
+
+extension SQLiteEngine {
+    /// The samples stored in series rows of `key`'s type, source and sync identifier prefix at any of the times `micros`,
+    /// by sync identifier: the rows that can hold them are read, and only when one does, expanded.
+    fileprivate func storedSeriesValues(of key: SeriesKey, micros: [Int64], _ db: Database) throws -> [String: QuantitySample] {
+        guard let first = micros.min(), let last = micros.max() else { return [:] }
+        let wanted = Set(micros)
+        var holding: [Int64] = []
+        for row in try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT r.id, r.start_at, r.first_seq, r.series_values FROM sample_series r
+            WHERE r.type_id = ? AND r.start_at > ? AND r.start_at <= ? AND r.end_at >= ? AND r.source_id = ? AND r.sync_prefix = ?
+            """), arguments: [key.typeID, first - SQLiteSchema.rollupSlotMicros, last, first, key.sourceID, key.prefix]) {
+            if SQLiteSeriesValue.decode(row[3], startMicros: row[1], firstSeq: row[2]).contains(where: { wanted.contains($0.micros) }) {
+                holding.append(row[0])
+            }
+        }
+        guard !holding.isEmpty else { return [:] }
+        let rows = SQLiteSchema.seriesValues(where: "r.id IN (\(holding.map(String.init).joined(separator: ",")))")
+        let samples = try loadSamples(db, from: "(\(rows)) s", where: "s.start_at IN (\(SQLitePredicate.marks(wanted.count)))", StatementArguments(Array(wanted)))
+        return Dictionary(samples.map { ($0.metadata.syncIdentifier!, $0) }, uniquingKeysWith: { a, _ in a })
     }
 }
 

@@ -36,7 +36,7 @@ public final class SQLiteEngine: HealthStoreEngine {
         // its own; SQLite changes it only by rewriting the file, which WAL mode forbids).
         grdb.prepareDatabase { db in
             try db.execute(sql: "PRAGMA page_size = \(Self.pageSize)")
-            Self.addFunctions(db, configuration.metadataRegistry)
+            Self.addFunctions(db)
         }
         do {
             let pool = try DatabasePool(path: path, configuration: grdb)
@@ -69,7 +69,7 @@ public final class SQLiteEngine: HealthStoreEngine {
         try SQLiteStoreFile.check(path)
         var grdb = Configuration()
         grdb.readonly = true
-        grdb.prepareDatabase { db in Self.addFunctions(db, configuration.metadataRegistry) }
+        grdb.prepareDatabase { db in Self.addFunctions(db) }
         do {
             writer = try DatabaseQueue(path: SQLiteStoreFile.readOnlyLocation(path), configuration: grdb)
         } catch { throw SQLiteErrorMapping.map(error) }
@@ -82,7 +82,7 @@ public final class SQLiteEngine: HealthStoreEngine {
     public init(inMemoryWith configuration: StoreConfiguration) throws(HealthStoreError) {
         var grdb = Configuration()
         grdb.foreignKeysEnabled = true
-        grdb.prepareDatabase { db in Self.addFunctions(db, configuration.metadataRegistry) }
+        grdb.prepareDatabase { db in Self.addFunctions(db) }
         do { writer = try DatabaseQueue(configuration: grdb) } catch { throw SQLiteErrorMapping.map(error) }
         types = configuration.quantityTypes
         correlationTypes = Dictionary(configuration.correlationTypes.map { ($0.identifier, $0) }, uniquingKeysWith: { a, _ in a })
@@ -90,9 +90,9 @@ public final class SQLiteEngine: HealthStoreEngine {
         try migrate(recording: configuration.sourceVersion)
     }
 
-    /// Adds the SQL functions reads use (``seriesFunctions(_:)``) to a connection.
-    private static func addFunctions(_ db: Database, _ registry: [String: MetadataKey]) {
-        for function in seriesFunctions(registry) { db.add(function: function) }
+    /// Adds the SQL functions reads use (``seriesFunctions()``) to a connection.
+    private static func addFunctions(_ db: Database) {
+        for function in seriesFunctions() { db.add(function: function) }
     }
 
     /// `PRAGMA journal_mode` and `PRAGMA synchronous` as seen by the writer connection.

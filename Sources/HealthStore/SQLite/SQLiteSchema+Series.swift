@@ -38,7 +38,7 @@ extension SQLiteSchema {
         """
 
     /// The SQL function expanding a series row: `cuffd_series(series_values, start_at, first_seq, metadata)` is a JSON
-    /// array of its values, each `[time, change sequence, value, metadata]` (``SQLiteEngine/seriesFunctions(_:)``).
+    /// array of its values, each `[time, change sequence, value, metadata]` (``SQLiteEngine/seriesFunctions()``).
     static let seriesFunction = "cuffd_series"
     /// The SQL function of a series value's UUID: `cuffd_series_uuid(sync identifier, time)`.
     static let seriesUUIDFunction = "cuffd_series_uuid"

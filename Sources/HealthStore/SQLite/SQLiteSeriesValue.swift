@@ -64,12 +64,15 @@ struct SQLiteSeriesValue: Equatable {
     /// The RR intervals as ``MetadataKey/rrIntervals`` holds them.
     static func text(_ rr: [UInt16]) -> String { rr.map(String.init).joined(separator: ",") }
 
-    /// The value's metadata: its row's entries (`shared`) and its own.
-    func metadata(_ shared: HealthMetadata) -> HealthMetadata {
-        var metadata = shared
-        if let energy { metadata[.energyExpended] = .integer(Int64(energy)) }
-        if !rrIntervals.isEmpty { metadata[.rrIntervals] = .string(Self.text(rrIntervals)) }
-        return metadata
+    /// The value's metadata as JSON: its own entries and its row's, `shared` (the row's `metadata` column, a flat JSON
+    /// object or nil), written as text, not decoded and encoded again (its keys then not sorted, which nothing
+    /// needs). The RR intervals are digits and commas, so nothing in them needs escaping.
+    func metadataJSON(_ shared: String?) -> String? {
+        var fields: [String] = []
+        if let energy { fields.append("\"\(MetadataKey.energyExpended.name)\":\(energy)") }
+        if !rrIntervals.isEmpty { fields.append("\"\(MetadataKey.rrIntervals.name)\":\"\(Self.text(rrIntervals))\"") }
+        if let shared, shared.count > 2 { fields.append(String(shared.dropFirst().dropLast())) }
+        return fields.isEmpty ? nil : "{" + fields.joined(separator: ",") + "}"
     }
 
     // MARK: The series blob
