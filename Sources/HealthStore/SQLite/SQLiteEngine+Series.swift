@@ -69,7 +69,9 @@ extension SQLiteEngine {
     /// earliest start of those rows. Without it, the newest values of a year of heart rate (`HeartRates` on D-Bus) would
     /// expand every row of the year.
     private static func limitBound(_ db: Database, _ typeID: Int64, _ predicate: SamplePredicate, _ range: Range, sort: SampleSort, limit: Int) throws -> Range {
-        guard predicate.uuids == nil, predicate.metadata.keys.allSatisfy(SQLiteSeriesValue.rowKeys.map(\.name).contains) else { return range }
+        var valuesOnly = predicate
+        (valuesOnly.before, valuesOnly.after) = (nil, nil)  // bounds of the range already
+        guard filtersRows(valuesOnly) else { return range }
         let rowFilter = SQLitePredicate(
             SamplePredicate(sourceBundleIdentifiers: predicate.sourceBundleIdentifiers, deviceIdentity: predicate.deviceIdentity,
                             metadata: predicate.metadata, deviceLocalIdentifier: predicate.deviceLocalIdentifier),
@@ -103,6 +105,14 @@ extension SQLiteEngine {
             }
         }
         return range
+    }
+
+    /// Whether `predicate` filters values by nothing but what their series rows hold — sources, device, person, sensor
+    /// contact, dates —, so that a row lying wholly inside what it selects can be taken whole
+    /// (``SQLiteSchema/statisticsSamples(rows:boundaries:whole:hint:)``, ``limitBound(_:_:_:_:sort:limit:)``).
+    static func filtersRows(_ predicate: SamplePredicate) -> Bool {
+        predicate.uuids == nil && predicate.before == nil && predicate.after == nil
+            && predicate.metadata.keys.allSatisfy(SQLiteSeriesValue.rowKeys.map(\.name).contains)
     }
 
     /// The series rows that may hold the value timed `micros`, of any type.

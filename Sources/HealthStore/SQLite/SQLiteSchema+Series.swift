@@ -71,6 +71,29 @@ extension SQLiteSchema {
         return "(SELECT \(sampleColumns) FROM sample\(hint) UNION ALL \(seriesValues(where: series))) s"
     }
 
+    /// The table expression statistics sum, aliased `s`, when series rows of the type exist: `sample`'s columns and, for
+    /// each row, how many values it stands for and their sum, minimum, maximum, latest time and latest value — a
+    /// `sample` row (with `hint`) or a series value for one, and a series row that `rows` selects and that no time of
+    /// `boundaries` (microseconds) falls inside for all its values, when the predicate filters values by nothing their
+    /// row does not hold (`whole`): every value of such a row lies on the same side of every bucket, layer and date bound,
+    /// so the row is summed from its own columns without reading its values. The others' values are read one by one.
+    static func statisticsSamples(rows: String, boundaries: [Int64], whole: Bool, hint: String) -> String {
+        let weights = "value IS NOT NULL, value, value, value, start_at, value"
+        let inside = "EXISTS (SELECT 1 FROM json_each('[\(boundaries.map(String.init).joined(separator: ","))]') WHERE value > r.start_at AND value <= r.end_at)"
+        var arms = [
+            "SELECT \(sampleColumns), value IS NOT NULL AS n, value AS total, value AS lo, value AS hi, start_at AS last_at, value AS last_value FROM sample\(hint)",
+            "SELECT *, \(weights) FROM (\(seriesValues(where: whole ? "\(rows) AND \(inside)" : rows)))",
+        ]
+        if whole {
+            arms.append("""
+                SELECT NULL, NULL, r.type_id, 0, r.last_value, r.start_at, r.end_at, NULL, r.source_id, r.revision_id, r.device_id, r.metadata,
+                    NULL, NULL, NULL, 0, r.created_at, NULL, r.n, r.total, r.lo, r.hi, r.end_at, r.last_value
+                FROM sample_series r WHERE \(rows) AND NOT \(inside)
+                """)
+        }
+        return "(" + arms.joined(separator: " UNION ALL ") + ") s"
+    }
+
     /// The series rows of type `typeID` holding values timed in `[from, before)` (nil: open), found along
     /// `sample_series_type_start` (a row starts less than a slot before its last value); the numbers are written into the
     /// SQL, so that it binds no parameter wherever it stands in a statement.
