@@ -38,7 +38,7 @@ extension SQLiteEngine {
     /// `Row` subscript per column (those do runtime metadata look-ups across the module boundary).
     /// `cached` keeps the prepared statement for the next query with the same SQL (GRDB's
     /// statement cache, which never shrinks: only for SQL from a small set of texts).
-    /// `table` is the table expression of the rows, aliased `s` (``SQLiteSchema/samples(series:hint:)``).
+    /// `table` is the table expression of the rows, aliased `s` (``SQLiteSchema/samples(series:)``).
     func rows(
         _ db: Database, from table: String = "sample s", where condition: String, _ arguments: StatementArguments, order: String? = nil,
         limit: Int? = nil, cached: Bool = false

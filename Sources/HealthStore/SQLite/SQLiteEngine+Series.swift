@@ -3,7 +3,7 @@ import GRDB
 
 /// Heart-rate series rows (migration v13; docs/health-store.md, "Heart-rate series"): saving a sensor's values many to
 /// a row, finding one value by its sync identifier or UUID, and taking one out of its row. Reading them as samples is
-/// SQL's (``SQLiteSchema/samples(series:hint:)``), through the functions here.
+/// SQL's (``SQLiteSchema/samples(series:)``), through the functions here.
 extension SQLiteEngine {
     /// The SQL functions expanding series rows, for every connection: ``SQLiteSchema/seriesFunction`` and
     /// ``SQLiteSchema/seriesUUIDFunction``.
@@ -38,7 +38,7 @@ extension SQLiteEngine {
     }
 
     /// The series rows that may hold samples of `typeID` that `predicate` selects (``SQLiteSchema/seriesRows(_:from:before:)``
-    /// narrowed by its dates, positions and UUIDs, and for the first `limit` in `sort`'s order by ``limitBound(_:_:_:sort:limit:)``),
+    /// narrowed by its dates, positions and UUIDs, and for the first `limit` in `sort`'s order by ``limitBound(_:_:_:_:sort:limit:)``),
     /// nil when none can (a series value belongs to no correlation).
     static func seriesRows(_ db: Database, _ typeID: Int64, _ predicate: SamplePredicate, sort: SampleSort? = nil, limit: Int? = nil) throws -> String? {
         guard !predicate.onlyCorrelated, try hasSeries(db, typeID) else { return nil }

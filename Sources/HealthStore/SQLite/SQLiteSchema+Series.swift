@@ -1,6 +1,6 @@
 /// Quantity series rows (migration v13; docs/health-store.md, "Heart-rate series"): a sensor's heart-rate values stored
 /// many to a row, as HealthKit's quantity series samples keep theirs (docs/reference/HEALTH-STORE.md §2), and read
-/// back as one sample each, the row expanded in SQL (``samples(series:hint:)``) wherever `sample` rows are read.
+/// back as one sample each, the row expanded in SQL (``samples(series:)``) wherever `sample` rows are read.
 extension SQLiteSchema {
     /// v13: `sample_series`, one row a window's values of one device, source, person, sensor contact and 15-minute
     /// rollup slot: what they share in columns, each value's own fields in `series_values`
@@ -64,11 +64,11 @@ extension SQLiteSchema {
             """
     }
 
-    /// The table expression of quantity samples aliased `s`: `sample` alone (with the index hint `hint`) when no series
-    /// row can hold what is read (`series` nil), else `sample`'s rows and the values of the series rows `series` selects.
-    static func samples(series: String?, hint: String = "") -> String {
-        guard let series else { return "sample s\(hint)" }
-        return "(SELECT \(sampleColumns) FROM sample\(hint) UNION ALL \(seriesValues(where: series))) s"
+    /// The table expression of quantity samples aliased `s`: `sample` alone when no series row can hold what is read
+    /// (`series` nil), else `sample`'s rows and the values of the series rows `series` selects.
+    static func samples(series: String?) -> String {
+        guard let series else { return "sample s" }
+        return "(SELECT \(sampleColumns) FROM sample UNION ALL \(seriesValues(where: series))) s"
     }
 
     /// The table expression statistics sum, aliased `s`, when series rows of the type exist: `sample`'s columns and, for
