@@ -110,6 +110,20 @@ import Testing
         #expect(try Self.all(store).map(\.uuid) == old.map(\.uuid) + new.suffix(50).map(\.uuid))
     }
 
+    /// A store from before migration v13 opened read-only (`cuffctl --store` on a backup) is not migrated: it has no
+    /// series table, and its heart rate reads as before. (Its statistics do not: it lacks the rollup of days of
+    /// migration v6 as well, before and after v13.)
+    @Test func aStoreFromBeforeSeriesReadsReadOnly() throws {
+        let directory = try Fixture.temporaryDirectory()
+        let path = directory.appendingPathComponent("store-0.1.sqlite").path
+        try FileManager.default.copyItem(atPath: StoreUpgradeTests.fixtures.appendingPathComponent("store-0.1.sqlite").path, toPath: path)
+        let store = try HealthStore.openReadOnly(path: path)
+        let values = try Self.all(store)
+        #expect(!values.isEmpty)
+        let feed = try store.changes(of: [.quantity(.heartRate)], since: nil, limit: 10_000, as: Fixture.daemon)
+        #expect(feed.added.count == values.count)
+    }
+
     @Test func feedPagesThroughSeriesValuesOnceEach() throws {
         let store = try Fixture.store()
         var expected: [UUID] = []

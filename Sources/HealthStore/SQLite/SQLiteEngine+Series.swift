@@ -29,8 +29,10 @@ extension SQLiteEngine {
     }
 
     /// Whether the store holds any series row of type `typeID` (any type: nil). Mostly not, and then reads run on
-    /// `sample` alone, as before migration v13.
+    /// `sample` alone, as before migration v13 — and a store from before it, opened read-only (not migrated), has no
+    /// series table at all.
     static func hasSeries(_ db: Database, _ typeID: Int64? = nil) throws -> Bool {
+        guard try db.tableExists("sample_series") else { return false }
         if let typeID {
             return try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sample_series WHERE type_id = ?)"), arguments: [typeID]) ?? false
         }
