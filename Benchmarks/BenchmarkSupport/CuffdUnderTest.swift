@@ -44,10 +44,13 @@ public final class CuffdUnderTest: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Ends cuffd, then cuff-sim (a global's deinit never runs: a program ends them itself).
+    /// Ends cuffd, then cuff-sim, then the bus's dbus-daemon (a global's deinit never runs: a program ends them itself —
+    /// `gateways-benchmark` left its 50 buses running after each run, each holding one of the user's 128 inotify
+    /// instances, until other programs' `inotify_init1` failed with EMFILE).
     public func stop() {
         daemon.terminate()
         simulator.terminate()
+        bus.stop()
     }
 }
 

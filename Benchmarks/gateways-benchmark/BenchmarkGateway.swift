@@ -51,7 +51,7 @@ final class BenchmarkGateway {
         forwarder = nil
     }
 
-    /// Ends cuff-forward, cuffd and cuff-sim.
+    /// Ends cuff-forward, cuffd, cuff-sim and the gateway's bus.
     func stop() {
         stopForwarder()
         cuffd.stop()

@@ -178,6 +178,8 @@ extension Array: DBusRepresentable where Element: DBusRepresentable {
             self = doubles as! [Element]
         case .int64s(let integers) where Element.self == Int64.self:
             self = integers as! [Element]
+        case .strings(let texts) where Element.self == String.self:
+            self = texts as! [Element]
         case .array(let element, let items) where element == Element.dbusType:
             self = []
             reserveCapacity(items.count)

@@ -2,7 +2,9 @@
 /// empty array still has a signature. Arrays of bytes (`ay`, BlueZ's `Value`, the GATT payloads), doubles
 /// (`ad`) and 64-bit integers (`ax`) have their own compact cases, marshalled as one block (libdbus's fixed
 /// arrays) rather than element by element — the columns of cuffd's pages (docs/dbus-api.md, "Columns"); the
-/// reader always produces `.bytes`, `.doubles` and `.int64s` for them.
+/// reader always produces `.bytes`, `.doubles` and `.int64s` for them. `.strings` is an `as` the writer appends string
+/// by string from the texts themselves, without a `.string` value boxed for each — a page's text columns; the reader
+/// produces `.array(.string, …)` for an `as`, and `[String]` decodes from either.
 public indirect enum DBusValue: Hashable, Sendable, CustomStringConvertible {
     case byte(UInt8)
     case boolean(Bool)
@@ -20,6 +22,7 @@ public indirect enum DBusValue: Hashable, Sendable, CustomStringConvertible {
     case bytes([UInt8])
     case doubles([Double])
     case int64s([Int64])
+    case strings([String])
     case array(DBusType, [DBusValue])
     case dictionary(key: DBusType, value: DBusType, [DBusDictionaryEntry])
     case structure([DBusValue])
@@ -43,6 +46,7 @@ public indirect enum DBusValue: Hashable, Sendable, CustomStringConvertible {
         case .bytes: .array(.byte)
         case .doubles: .array(.double)
         case .int64s: .array(.int64)
+        case .strings: .array(.string)
         case .array(let element, _): .array(element)
         case .dictionary(let key, let value, _): .dictionary(key: key, value: value)
         case .structure(let fields): .structure(fields.map(\.type))
@@ -68,6 +72,7 @@ public indirect enum DBusValue: Hashable, Sendable, CustomStringConvertible {
         case .bytes(let v): "[" + v.map { String($0) }.joined(separator: ", ") + "]"
         case .doubles(let v): "[" + v.map { String($0) }.joined(separator: ", ") + "]"
         case .int64s(let v): "[" + v.map { String($0) }.joined(separator: ", ") + "]"
+        case .strings(let v): "[" + v.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
         case .array(_, let items): "[" + items.map(\.description).joined(separator: ", ") + "]"
         case .dictionary(_, _, let entries): "{" + entries.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "}"
         case .structure(let fields): "(" + fields.map(\.description).joined(separator: ", ") + ")"

@@ -79,6 +79,10 @@ enum MessageWriter {
         case .bytes(let bytes): return fixedArray(bytes, code: cdbus_type_byte, signature: "y", to: &iterator)
         case .doubles(let doubles): return fixedArray(doubles, code: cdbus_type_double, signature: "d", to: &iterator)
         case .int64s(let integers): return fixedArray(integers, code: cdbus_type_int64, signature: "x", to: &iterator)
+        case .strings(let texts):
+            return container(cdbus_type_array, signature: "s", in: &iterator) { inner in
+                texts.allSatisfy { string($0, code: cdbus_type_string, to: &inner) }
+            }
         case .array(let element, let items):
             return container(cdbus_type_array, signature: element.signature, in: &iterator) { inner in
                 items.allSatisfy { append($0, to: &inner) }

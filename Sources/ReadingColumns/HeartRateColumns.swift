@@ -13,7 +13,7 @@ public enum HeartRateColumns {
         let (devices, deviceColumn) = ReadingColumns.deviceTable(records.map(\.device))
         func integers(_ field: (HeartRateRecord) -> Int64?) -> DBusVariant { DBusVariant(.int64s(records.map { field($0) ?? -1 })) }
         func strings(_ field: (HeartRateRecord) -> String?) -> DBusVariant {
-            DBusVariant(.array(.string, records.map { .string(field($0) ?? "") }))
+            DBusVariant(.strings(records.map { field($0) ?? "" }))
         }
         return [
             "heartRate": DBusVariant(.doubles(records.map(\.beatsPerMinute))), "time": DBusVariant(.doubles(records.map(\.time))),

@@ -2,8 +2,9 @@ import DBus
 
 /// A page of readings as columns (docs/dbus-api.md, "Columns"), the form of `ReadingColumns` and `ChangeColumns`:
 /// one array per field instead of one dictionary per reading. Pressures, times and integers travel as `ad` and `ax`
-/// blocks that libdbus copies whole (``DBusValue/doubles(_:)``), each device once in `devices`; a page of 10 000
-/// readings marshals, crosses the bus and decodes faster than 1 000 dictionaries.
+/// blocks that libdbus copies whole (``DBusValue/doubles(_:)``), texts as `as` appended from the strings themselves
+/// (``DBusValue/strings(_:)``), each device once in `devices`; a page of 10 000 readings marshals, crosses the bus and
+/// decodes faster than 1 000 dictionaries.
 ///
 /// Keys: `systolic`, `diastolic`, `meanArterialPressure`, `pulseRate`, `time` (`ad`; NaN where absent),
 /// `syncVersion` (`ax`), `userID`, `status` (`ax`, −1 where absent), `device` (`ax`, an index into `devices`),
@@ -20,7 +21,7 @@ public enum ReadingColumns {
         func doubles(_ field: (ReadingRecord) -> Double?) -> DBusVariant { DBusVariant(.doubles(records.map { field($0) ?? .nan })) }
         func integers(_ field: (ReadingRecord) -> Int64?) -> DBusVariant { DBusVariant(.int64s(records.map { field($0) ?? -1 })) }
         func strings(_ field: (ReadingRecord) -> String?) -> DBusVariant {
-            DBusVariant(.array(.string, records.map { .string(field($0) ?? "") }))
+            DBusVariant(.strings(records.map { field($0) ?? "" }))
         }
         return [
             "systolic": doubles(\.systolic), "diastolic": doubles(\.diastolic),
@@ -129,7 +130,9 @@ public enum ReadingColumns {
     }
 
     static func strings(_ properties: DBusProperties, _ key: String, _ count: Int) throws(ReadingColumnsError) -> [String] {
-        try elements(properties, key, .string, "as", count) { if case .string(let text) = $0 { text } else { nil } }
+        // A page made in this process, not read from the bus, holds its text columns as they are written.
+        if case .strings(let texts) = try column(properties, key) { return try counted(texts, key, count) }
+        return try elements(properties, key, .string, "as", count) { if case .string(let text) = $0 { text } else { nil } }
     }
 
     private static func booleans(_ properties: DBusProperties, _ key: String, _ count: Int) throws(ReadingColumnsError) -> [Bool] {

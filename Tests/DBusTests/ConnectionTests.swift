@@ -5,7 +5,7 @@ import Testing
 
 @Suite("D-Bus connections on a private bus")
 struct ConnectionTests {
-    @Test("Every type survives a method call and its reply between two connections")
+    @Test("Every type survives a method call and its reply between two connections; texts written as .strings arrive as the as they stand for")
     func roundTripsEveryType() async throws {
         let bus = try PrivateBus()
         let server = try DBusConnection.open(.address(bus.address), label: "server")
@@ -16,6 +16,14 @@ struct ConnectionTests {
         for value in try ValueSamples.all() {
             let reply = try await client.call(server.uniqueName, EchoService.path, EchoService.interfaceName, "Echo", [.variant(value)])
             #expect(reply == [.variant(value)], "\(value.type.signature)")
+        }
+        for texts in [[], ["systolic 120 mmHg, ümlaut ✓", "", "E83CA1-0001"]] {
+            let sent = DBusValue.strings(texts)
+            #expect(sent.type == .array(.string))
+            #expect(try [String](dbusValue: sent) == texts)
+            let reply = try await client.call(server.uniqueName, EchoService.path, EchoService.interfaceName, "Echo", [.variant(sent)])
+            #expect(reply == [.variant(.array(.string, texts.map(DBusValue.string)))])
+            #expect(try reply.first?.decode(DBusVariant.self).decode([String].self) == texts)
         }
     }
 

@@ -48,6 +48,18 @@ struct ControlArgumentTests {
         #expect(try Self.filter(["after": .string("")]).page == .oldest(after: nil, before: nil))
     }
 
+    @Test("A cursor is the time in microseconds and the UUID as uuidString writes it, and names its reading's place again")
+    func cursorText() {
+        let edges = [UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+                     UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255))]
+        for (index, uuid) in (edges + (0 ..< 200).map { _ in UUID() }).enumerated() {
+            let position = SamplePosition(startDate: Date(timeIntervalSince1970: 1_773_000_000.25 + Double(index)), uuid: uuid)
+            let text = ReadingCursor.text(position)
+            #expect(text == "\(1_773_000_000_250_000 + index * 1_000_000):\(uuid.uuidString)")
+            #expect(ReadingCursor.position(text) == position)
+        }
+    }
+
     @Test("Grant's access words: read, share or both, each once")
     func accessWords() throws {
         #expect(try ControlAPI.access(parsing: "read,share") == (read: true, share: true))

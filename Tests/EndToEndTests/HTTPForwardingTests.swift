@@ -178,7 +178,9 @@ struct HTTPForwardingTests {
         }.sorted()
         #expect(try points() == expected)
 
-        // Everything sent again, as after a crash before the anchor's write: InfluxDB overwrites, nothing doubles.
+        // Everything sent again, as after a crash before the anchor's write: InfluxDB overwrites, nothing doubles. The
+        // points are in InfluxDB a moment before the anchor is written, and the page's log line after it: waited for.
+        try await forwarding.stack.wait(for: "forwarded \(readings.count) readings", in: "forward.log")
         try await forwarding.stopForwarder()
         try FileManager.default.removeItem(atPath: forwarding.anchorPath)
         try forwarding.startForwarder(log: "forward-again.log")

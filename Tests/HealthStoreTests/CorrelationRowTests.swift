@@ -67,11 +67,27 @@ import Testing
             let query = CorrelationQuery(type: .bloodPressure)
             let rows = try store.correlationRows(query, columns: Self.columns, as: client)
             #expect(rows == (try store.correlations(query, as: client).map(Self.expected)))
+            // The feed's page reads its values by another path (one scan of the members): the same rows, in commit order.
+            let page = try store.correlationRowChanges(of: .bloodPressure, columns: Self.columns, since: nil, limit: 100, as: client)
+            #expect(Set(page.added) == Set(rows) && page.added.count == rows.count)
             if client == Fixture.alice {
                 #expect(rows.count == 7 && rows.allSatisfy { $0.values[0] != nil && $0.values[3] == nil })
             } else {
                 #expect(rows.isEmpty)
             }
+        }
+    }
+
+    @Test("A page longer than a run of member reads has every row's values, each its own reading's")
+    func pageOfManyRuns() throws {
+        let store = try Fixture.store()
+        let count = 2 * SQLiteEngine.FlatSelect.memberRun + 3
+        _ = try store.saveBloodPressure((1...count).map { Fixture.reading($0, systolic: 100 + Double($0 % 90), pulse: $0 % 5 == 0 ? nil : 60) }, as: Fixture.daemon)
+        let page = try store.correlationRowChanges(of: .bloodPressure, columns: Self.columns, since: nil, limit: 10_000, as: Fixture.daemon)
+        #expect(page.added.count == count && !page.hasMore)
+        for row in page.added {
+            let n = try #require(row.syncIdentifier?.split(separator: "-").last.flatMap { Int($0) })
+            #expect(row.values == [100 + Double(n % 90), 80, 93, n % 5 == 0 ? nil : 60], "reading \(n)")
         }
     }
 

@@ -79,6 +79,7 @@ struct BusctlInteropTests {
         case .bytes(let v): v.map { Int($0) }
         case .doubles(let v): v
         case .int64s(let v): v.map { Int($0) }
+        case .strings(let v): v
         case .array(_, let elements): elements.map(json)
         case .structure(let fields): fields.map(json)
         case .dictionary(_, _, let entries):

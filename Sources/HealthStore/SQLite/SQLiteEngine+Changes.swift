@@ -19,24 +19,58 @@ extension SQLiteEngine {
     }
 
     /// The feed of one correlation type read flat (``CorrelationColumns``): the page ``changes(_:since:limit:)``
-    /// would answer for `filters` naming only that type. Its rows are read in one pass along the index of
-    /// `change_seq`, between the anchor and the page's last change, in the same snapshot as the page.
+    /// would answer for `filters` naming only that type. One statement reads the page: the type's rows, flat, and its
+    /// tombstones, each along the index of its `change_seq`, merged in that order (SQLite's MERGE of a compound
+    /// SELECT, no sort) and stopped after `limit + 1` — each row visited once —; another the values of each run of its
+    /// correlations (``FlatSelect/ValueRead/memberScan``).
     public func correlationRowChanges(
         _ filters: [String: ChangeScope], since anchor: QueryAnchor?, limit: Int, columns: CorrelationColumns, valueSources: [String?]
     ) throws(HealthStoreError) -> CorrelationRowBatch {
         try read { db in
-            let page = try changePage(db, filters, since: anchor, limit: limit)
-            var rows: [CorrelationRow] = []
-            if let last = page.lastAddedSeq {
-                // `+s.type_id`: SQLite's unary plus keeps the planner off `sample_type_start` (which would read every
-                // correlation of the type and sort them) and on `change_seq`'s own index (SQLite, "The SQLite Query
-                // Optimizer Overview", §"Disqualifying WHERE clause terms using unary-+").
-                let filter = try changeFilter(db, filters, alias: "+s", person: SQLiteSchema.person("s.metadata"))
-                rows = try flatRows(
-                    db, columns, valueSources, where: "s.change_seq > ? AND s.change_seq <= ? AND \(filter.sql)",
-                    [anchor?.rawValue ?? 0, last] + filter.arguments, order: "s.change_seq")
+            let current = try pageStart(db, since: anchor)
+            let after = anchor?.rawValue ?? 0
+            let flat = try FlatSelect(db, columns, valueSources, values: .memberScan)
+            // `+s`, `+t`: SQLite's unary plus keeps the planner off `sample_type_start` (which would read every
+            // correlation of the type and sort them) and on `change_seq`'s own index (SQLite, "The SQLite Query
+            // Optimizer Overview", §"Disqualifying WHERE clause terms using unary-+").
+            let samples = try changeFilter(db, filters, alias: "+s", person: SQLiteSchema.person("s.metadata"))
+            let deletions = try changeFilter(db, filters, alias: "+t", person: "t.person")
+            let statement = try db.makeStatement(sql: """
+                SELECT 0, s.change_seq, \(flat.columns) FROM sample s WHERE s.change_seq > ? AND \(samples.sql)
+                UNION ALL
+                SELECT 1, t.change_seq, t.id\(String(repeating: ", NULL", count: flat.count - 1)) FROM tombstone t
+                WHERE t.change_seq > ? AND \(deletions.sql)
+                ORDER BY 2 LIMIT ?
+                """)
+            var added: [CorrelationRow] = []
+            var addedIDs: [Int64] = []
+            var deletedIDs: [Int64] = []
+            var last: Int64?
+            var devices = FlatSelect.Devices()
+            let cursor = try Row.fetchCursor(
+                statement, arguments: flat.arguments + [after] + samples.arguments + [after] + deletions.arguments + [limit + 1])
+            var count = 0, hasMore = false, valuesRead = 0
+            while let row = try cursor.next() {
+                guard count < limit else {
+                    hasMore = true
+                    break
+                }
+                count += 1
+                last = row[1]
+                if row[0] as Int == 0 {
+                    added.append(try flat.row(row, from: 2, devices: &devices, db))
+                    addedIDs.append(flat.id(row, from: 2))
+                    if addedIDs.count - valuesRead == FlatSelect.memberRun {
+                        try flat.readValues(into: &added, ids: addedIDs[valuesRead...], db)
+                        valuesRead = addedIDs.count
+                    }
+                } else {
+                    deletedIDs.append(row[2])
+                }
             }
-            return CorrelationRowBatch(added: rows, deleted: try tombstones(db, page.deletedIDs), newAnchor: page.newAnchor, hasMore: page.hasMore)
+            try flat.readValues(into: &added, ids: addedIDs[valuesRead...], db)
+            let newAnchor = hasMore ? last! : current
+            return CorrelationRowBatch(added: added, deleted: try tombstones(db, deletedIDs), newAnchor: QueryAnchor(rawValue: newAnchor), hasMore: hasMore)
         }
     }
 
@@ -62,15 +96,11 @@ extension SQLiteEngine {
         return (clauses.isEmpty ? "0" : "(" + clauses.joined(separator: " OR ") + ")", arguments)
     }
 
-    /// Which rows one page of the feed holds: sample and tombstone ids in commit order, the change of the last
-    /// sample, the anchor after them and whether more wait, all read in one snapshot.
+    /// Which rows one page of the feed holds: sample and tombstone ids in commit order, the anchor after them and whether more wait, all read in one snapshot.
     private func changePage(_ db: Database, _ filters: [String: ChangeScope], since anchor: QueryAnchor?, limit: Int) throws -> (
-        addedIDs: [Int64], lastAddedSeq: Int64?, deletedIDs: [Int64], newAnchor: QueryAnchor, hasMore: Bool
+        addedIDs: [Int64], deletedIDs: [Int64], newAnchor: QueryAnchor, hasMore: Bool
     ) {
-        let state = try Row.fetchOne(db, sql: "SELECT change_seq, purged_through_seq FROM store_state WHERE id = 1")!
-        let current: Int64 = state[0]
-        let purged: Int64 = state[1]
-        if let anchor, anchor.rawValue < purged { throw HealthStoreError.anchorExpired(anchor) }
+        let current = try pageStart(db, since: anchor)
         let after = anchor?.rawValue ?? 0
         // `+t`: along the index of `change_seq`, not the type's (see correlationRowChanges).
         let samples = try changeFilter(db, filters, alias: "+t", person: SQLiteSchema.person("t.metadata"))
@@ -87,7 +117,16 @@ extension SQLiteEngine {
         let newAnchor = hasMore ? (rows.last![1] as Int64) : current
         let added = rows.filter { ($0[0] as Int) == 0 }
         let deletedIDs: [Int64] = rows.filter { ($0[0] as Int) == 1 }.map { $0[2] }
-        return (added.map { $0[2] }, added.last.map { $0[1] }, deletedIDs, QueryAnchor(rawValue: newAnchor), hasMore)
+        return (added.map { $0[2] }, deletedIDs, QueryAnchor(rawValue: newAnchor), hasMore)
+    }
+
+    /// The store's change counter, read in the page's snapshot; an anchor below the newest purged tombstone throws
+    /// ``HealthStoreError/anchorExpired(_:)``.
+    private func pageStart(_ db: Database, since anchor: QueryAnchor?) throws -> Int64 {
+        let state = try Row.fetchOne(db, sql: "SELECT change_seq, purged_through_seq FROM store_state WHERE id = 1")!
+        let purged: Int64 = state[1]
+        if let anchor, anchor.rawValue < purged { throw HealthStoreError.anchorExpired(anchor) }
+        return state[0]
     }
 
     /// The arm of ``changePage(_:_:since:limit:)`` reading the values of series rows (migration v13) changed after
