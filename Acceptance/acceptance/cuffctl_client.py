@@ -24,7 +24,7 @@ from .scenario import Scenario
 CUFFCTL = '/usr/bin/cuffctl'
 # cuffd commits a strap's values together, at most this many seconds after the first of them waits
 # (HeartRateFlushInterval=, its default; docs/configuration.md): a wait for stored values must outlast it.
-HEART_RATE_FLUSH_WINDOW = 60
+HEART_RATE_FLUSH_WINDOW = 120
 STOP_LIMIT = 20.0     # seconds; generous for emulation
 COMPARED = ('address', 'systolic', 'diastolic', 'pulseRate', 'userID', 'deviceTime')
 
