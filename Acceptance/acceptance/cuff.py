@@ -10,7 +10,8 @@ advertises again (a real cuff stays awake a while); after its own `disconnect` s
 an `advertise` step. A cuff with `records` answers RACP (record_access.py), one with the Current Time
 service keeps its clock (cuff_clock.py), a QardioArm measures on its start command (qardio_arm.py), an Omron
 cuff answers its own protocol from its memory (omron.py) and starts its timeline at its first end of transmission,
-a Microlife cuff answers its commands on 0xFFF0 (microlife.py).
+a Microlife cuff answers its commands on 0xFFF0 (microlife.py), a cuff that forgets its bond after each link drops its
+keys when a link ends (bond_memory.py).
 """
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from bumble.host import Host
 from bumble.pairing import PairingConfig, PairingDelegate
 from bumble.transport.common import AsyncPipeSink
 
+from .bond_memory import BondMemory
 from .cuff_clock import CuffClock
 from .events import emit
 from .gatt_layout import GattLayout
@@ -81,9 +83,6 @@ def advertising_data(cuff: Cuff) -> bytes:
 
 class EmulatedCuff:
     def __init__(self, spec: Cuff, link, restart_bluez: Callable[[], None]):
-        if spec.forgets_bond_after_link:
-            # Its memory is played (OmronRadioParityTests); forgetting the bond is cuff-sim's only (docs/acceptance.md).
-            raise SystemExit(f'{spec.address}: the radio keeps its bond; a cuff that forgets it after each link is not played here')
         self.spec = spec
         self.restart_bluez = restart_bluez
         controller = Controller(spec.name, link=link, public_address=spec.address)
@@ -111,6 +110,7 @@ class EmulatedCuff:
     async def start(self):
         self.device.pairing_config_factory = lambda _: self._pairing_config()
         await self.device.power_on()
+        self.bonds = BondMemory(self.spec.address, self.spec.forgets_bond_after_link, self.device.keystore)
         await self.advertise()
 
     def _pairing_config(self) -> PairingConfig:
@@ -148,6 +148,7 @@ class EmulatedCuff:
         if self.omron:
             self.omron.link_lost()
         emit('disconnected', self.spec.address, by='cuff' if self.leaving else 'host', reason=str(reason))
+        asyncio.ensure_future(self.bonds.link_ended(str(connection.peer_address)))
         if not self.leaving:
             asyncio.ensure_future(self.advertise())
 

@@ -17,14 +17,14 @@ import subprocess
 import time
 from collections import Counter
 
-from . import capture_check, clock_check, journal, status_names
+from . import capture_check, clock_check, journal, rebond_check, status_names
 from .outcome import Outcome
 from .scenario import Scenario
 
 CUFFCTL = '/usr/bin/cuffctl'
 # cuffd commits a strap's values together, at most this many seconds after the first of them waits
 # (HeartRateFlushInterval=, its default; docs/configuration.md): a wait for stored values must outlast it.
-HEART_RATE_FLUSH_WINDOW = 60
+HEART_RATE_FLUSH_WINDOW = 120
 STOP_LIMIT = 20.0     # seconds; generous for emulation
 COMPARED = ('address', 'systolic', 'diastolic', 'pulseRate', 'userID', 'deviceTime')
 
@@ -108,6 +108,8 @@ class CuffctlClient:
                 commands = [e['command'] for e in events if e['event'] == 'vendor-command' and e['cuff'] == cuff.address]
                 outcome.check(f'{cuff.address}: cuffctl start sent the vendor start command', commands[:1] == ['start'],
                               f'commands {commands}')
+            if cuff.forgets_bond_after_link:
+                rebond_check.check_fresh_bonds(cuff, events, outcome)
             if cuff.address in captures:
                 capture_check.check(os.getcwd(), scenario, cuff, captures[cuff.address], outcome)
         self._check_stop(outcome)

@@ -74,7 +74,7 @@ class Cuff:
     omron: dict | None = None                      # with vendor omron(Modern): model, pairingMode, users, corruptReads, refusesToken (omron.py)
     cooperation_mode: bool = False                 # with vendor aAndD: it advertises A&D's service (a_and_d.py)
     switches_off_on_record_request: bool = False   # with records: a RACP write switches the cuff off (Beurer BM48)
-    forgets_bond_after_link: bool = False          # the cuff forgets its bond after each link: the radio cannot (cuff.py)
+    forgets_bond_after_link: bool = False          # the cuff forgets its bond after each link (bond_memory.py)
     manufacturer_id: int | None = None             # the company identifier of its manufacturer data (Medisana: 18498)
     microlife: dict | None = None                  # with vendor microlife: selectedUser, patientIDs, readings (microlife.py)
 

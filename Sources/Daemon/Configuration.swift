@@ -41,7 +41,7 @@ public struct Configuration: Equatable, Sendable {
     public var storePath = "/var/lib/cuffd/health.sqlite"
     /// Seconds a heart-rate value waits in memory before its batch is committed (docs/configuration.md, "Heart-rate
     /// values and the SD card": the bytes written per value against the values a power cut loses).
-    public var heartRateFlushInterval = 60
+    public var heartRateFlushInterval = 120
     /// What `HeartRateFlushInterval` may be: a second at least (a commit per value), a batch a sensor's 1 Hz fills
     /// below the Gateway's full batch (1 000 values, docs/gateway.md "Heart rate") at most.
     public static let heartRateFlushIntervals = 1...900

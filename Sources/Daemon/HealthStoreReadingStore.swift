@@ -24,7 +24,9 @@ public struct HealthStoreReadingStore: ReadingStore {
     }
 
     /// The store's sample of a heart-rate value: a `heartRate` quantity at the time it was received, with the
-    /// sensor contact, energy expended and RR intervals as metadata (docs/health-store.md, "Heart rate"). Nothing
+    /// sensor contact, energy expended and RR intervals as metadata (docs/health-store.md, "Heart rate"), its UUID
+    /// derived from its sync identifier, so that the store keeps it in a series row (docs/health-store.md,
+    /// "Heart-rate series") and it is the same sample whenever it is committed again. Nothing
     /// more: a sensor's values are most of what a store holds, and every byte of a row is written twice (docs/health-store.md,
     /// "Bytes written"), so neither `WasUserEntered` false (what its absence says) nor the frame as `DeviceValue`
     /// (its fields are all kept; nothing reads it back) is stored.
@@ -37,7 +39,7 @@ public struct HealthStoreReadingStore: ReadingStore {
         if let energy = heartRate.energyExpended { metadata[.energyExpended] = .integer(Int64(energy)) }
         if !heartRate.rrIntervals.isEmpty { metadata[.rrIntervals] = .string(heartRate.rrIntervals.map(String.init).joined(separator: ",")) }
         return QuantitySample(
-            type: .heartRate, quantity: HealthQuantity(unit: .countPerMinute, doubleValue: Double(heartRate.beatsPerMinute)),
+            uuid: .sensorValue(syncIdentifier: heartRate.syncIdentifier, at: heartRate.receivedAt), type: .heartRate, quantity: HealthQuantity(unit: .countPerMinute, doubleValue: Double(heartRate.beatsPerMinute)),
             start: heartRate.receivedAt, end: heartRate.receivedAt, device: device(heartRate.device, type: "heart-rate-sensor"), metadata: metadata)
     }
 

@@ -13,13 +13,8 @@ struct ForgottenBondTests {
                 pairing: "justWorks", timeline: #"[{"after": 0.1, "disconnect": true}, {"after": 0.3, "advertise": true}]"#,
                 extra: #""forgetsBondAfterLink": true"#))
             teardown.add { await harness.stop() }
-            try await harness.discover()
-            _ = try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "Pair")
-            let measurement = try await harness.characteristicPath("2a35")
-            let signals = try await harness.recordSignals()
             // Enabling indications starts the timeline: the cuff drops the link, forgets the bond and advertises again.
-            _ = try await harness.call(measurement, "org.bluez.GattCharacteristic1", "StartNotify")
-            _ = try await signals.next { $0.changes(EmulatorHarness.device)?["Connected"] == .boolean(false) }
+            let signals = try await harness.pairUntilTheCuffEndsTheLink()
             try await harness.events.waitFor("\(EmulatorHarness.cuffName) forgot its side of the bond")
             try await harness.events.waitFor("\(EmulatorHarness.cuffName) advertising")
             let refused = await #expect(throws: DBusError.self) { try await harness.call(EmulatorHarness.device, "org.bluez.Device1", "Connect") }
@@ -34,5 +29,19 @@ struct ForgottenBondTests {
             _ = try await signals.next { $0.changes(EmulatorHarness.device)?["Connected"] == .boolean(true) }
             _ = try await signals.next { $0.changes(EmulatorHarness.device)?["Paired"] == .boolean(true) }
         }
+    }
+}
+
+extension EmulatorHarness {
+    /// Discovers and pairs the cuff, enables its 0x2A35 indications (which starts its timeline) and returns once the link
+    /// is down; the signals recorded from the enabling on.
+    func pairUntilTheCuffEndsTheLink() async throws -> StreamRecorder<DBusMessage> {
+        try await discover()
+        _ = try await call(Self.device, "org.bluez.Device1", "Pair")
+        let measurement = try await characteristicPath("2a35")
+        let signals = try await recordSignals()
+        _ = try await call(measurement, "org.bluez.GattCharacteristic1", "StartNotify")
+        _ = try await signals.next { $0.changes(Self.device)?["Connected"] == .boolean(false) }
+        return signals
     }
 }

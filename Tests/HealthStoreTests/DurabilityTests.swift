@@ -64,7 +64,7 @@ import Testing
         let reopened = try HealthStore.open(path: path)
         #expect(try reopened.correlations(CorrelationQuery(type: .bloodPressure), as: Fixture.daemon).map(\.uuid) == [saved.uuid])
         let migrations = try engine(reopened).read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(migrations == ["v1", "v2-rollup", "v3-store-identifier", "v4-application-id", "v5-writer-release", "v6-rollup-parts", "v7-grant-people", "v8-deleted-sync-keys", "v9-rollup-exclusion", "v10-edit-history", "v11-rollup-update-when-changed", "v12-rollup-marks"])
+        #expect(migrations == ["v1", "v2-rollup", "v3-store-identifier", "v4-application-id", "v5-writer-release", "v6-rollup-parts", "v7-grant-people", "v8-deleted-sync-keys", "v9-rollup-exclusion", "v10-edit-history", "v11-rollup-update-when-changed", "v12-rollup-marks", "v13-heart-rate-series"])
         #expect(try engine(reopened).integrityCheck() == "ok")
     }
 
@@ -74,7 +74,7 @@ import Testing
         let path = dir.appendingPathComponent("h.sqlite").path
         let store = try HealthStore.open(path: path)
         try engine(store).write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99')") }
-        #expect(throws: HealthStoreError.unsupportedSchema("written by a newer cuffd (schema v99); this build reads schemas up to v12-rollup-marks")) {
+        #expect(throws: HealthStoreError.unsupportedSchema("written by a newer cuffd (schema v99); this build reads schemas up to v13-heart-rate-series")) {
             try HealthStore.open(path: path)
         }
     }

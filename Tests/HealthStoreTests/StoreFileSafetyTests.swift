@@ -114,7 +114,7 @@ struct StoreFileSafetyTests {
             _ = try HealthStore.open(path: path)
         } throws: { error in
             guard case HealthStoreError.unsupportedSchema(let message) = error else { return false }
-            return message.contains("written by cuffd 9.1") && message.contains("v9-from-the-future") && message.contains("v12-rollup-marks")
+            return message.contains("written by cuffd 9.1") && message.contains("v9-from-the-future") && message.contains("v13-heart-rate-series")
         }
         #expect(Snapshot(path) == before)
     }

@@ -105,7 +105,8 @@ enum SQLiteCoding {
             localIdentifier: f["localIdentifier"], udiDeviceIdentifier: f["udiDeviceIdentifier"])
     }
 
-    private static func appendString(_ string: String, to out: inout String) {
+    /// Appends `string` to `out` as a JSON string.
+    static func appendString(_ string: String, to out: inout String) {
         out += "\""
         // Fast path: nothing to escape (the usual case for keys, identifiers and model names).
         if !string.utf8.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }) {

@@ -109,6 +109,7 @@ extension SQLiteEngine {
             SELECT 0, t.change_seq, t.id FROM sample t WHERE t.change_seq > ? AND \(samples.sql)
             UNION ALL
             SELECT 1, t.change_seq, t.id FROM tombstone t WHERE t.change_seq > ? AND \(tombstones.sql)
+            \(try seriesChanges(db, filters, after: after, limit: limit))
             ORDER BY 2 LIMIT ?
             """, arguments: [after] + samples.arguments + [after] + tombstones.arguments + [limit + 1])
         let hasMore = page.count > limit
@@ -126,6 +127,32 @@ extension SQLiteEngine {
         let purged: Int64 = state[1]
         if let anchor, anchor.rawValue < purged { throw HealthStoreError.anchorExpired(anchor) }
         return state[0]
+    }
+
+    /// The arm of ``changePage(_:_:since:limit:)`` reading the values of series rows (migration v13) changed after
+    /// `after`, each at its own change sequence, so a page ends between two values of a row as it does between two
+    /// rows. A row's values have the sequences `first_seq` to `last_seq` and no other row's lie between them, so the
+    /// rows of the filters' types, sources and people with the lowest `last_seq` above `after` hold the page's values —
+    /// the first of them perhaps some seen already, the others `limit + 1` values at least; their ids are written into
+    /// the SQL.
+    private func seriesChanges(_ db: Database, _ filters: [String: ChangeScope], after: Int64, limit: Int) throws -> String {
+        guard try Self.hasSeries(db) else { return "" }
+        let filter = try changeFilter(db, filters, alias: "r", person: SQLiteSchema.person("r.metadata"))
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT r.id, r.n FROM sample_series r WHERE r.last_seq > ? AND \(filter.sql) ORDER BY r.last_seq",
+            arguments: [after] + filter.arguments)
+        var rowIDs: [Int64] = []
+        var values = 0
+        while values <= limit, let row = try rows.next() {
+            if !rowIDs.isEmpty { values += row[1] as Int }
+            rowIDs.append(row[0])
+        }
+        guard !rowIDs.isEmpty else { return "" }
+        return """
+            UNION ALL
+            SELECT 0, t.change_seq, t.id FROM (\(SQLiteSchema.seriesValues(where: "r.id IN (\(rowIDs.map(String.init).joined(separator: ",")))"))) t
+            WHERE t.change_seq > \(after)
+            """
     }
 
     public func purgeTombstones(deletedBefore cutoff: Date) throws(HealthStoreError) -> Int {
@@ -146,12 +173,18 @@ extension SQLiteEngine {
         guard !ids.isEmpty else { return [] }
         let marks = SQLitePredicate.marks(ids.count)
         var byID: [Int64: HealthObject] = [:]
-        let quantityRows = try rows(db, where: "s.id IN (\(marks)) AND s.is_correlation = 0", StatementArguments(ids))
+        var quantityRows = try rows(db, where: "s.id IN (\(marks)) AND s.is_correlation = 0", StatementArguments(ids))
+        // Values of series rows (migration v13): their ids are negative and name their rows.
+        let seriesRowIDs = Set(ids.filter { $0 < 0 }.map(Self.seriesRowID))
+        if !seriesRowIDs.isEmpty {
+            let series = SQLiteSchema.seriesValues(where: "r.id IN (\(seriesRowIDs.sorted().map(String.init).joined(separator: ",")))")
+            quantityRows += try rows(db, from: "(\(series)) s", where: "s.id IN (\(marks))", StatementArguments(ids))
+        }
         let decoder = SQLiteRowDecoder(db: db, engine: self)
         for row in quantityRows {
             if let sample = try decoder.sample(row) { byID[row.id] = .quantity(sample) }
         }
-        let correlationIDs = Set(ids).subtracting(quantityRows.map { $0.id })
+        let correlationIDs = Set(ids.filter { $0 > 0 }).subtracting(quantityRows.map { $0.id })
         if !correlationIDs.isEmpty {
             let list = Array(correlationIDs)
             let correlations = try loadCorrelations(db, where: "s.id IN (\(SQLitePredicate.marks(list.count)))", StatementArguments(list), order: "s.id")

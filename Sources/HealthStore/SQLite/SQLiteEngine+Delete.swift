@@ -6,18 +6,25 @@ import GRDB
 /// correlation tombstones it with its members and linked samples atomically (cuffd rule); members
 /// are never deleted alone, so no correlation is ever half-present.
 extension SQLiteEngine {
-    public func delete(_ uuids: [UUID], ownedBy source: String, at now: Date) throws(HealthStoreError) -> [String] {
+    public func delete(_ uuids: [UUID], ownedBy sourceName: String, at now: Date) throws(HealthStoreError) -> [String] {
         try write { db in
             let ctx = try SQLiteWriteContext(db, now: now)
             var deleted: [String] = []
             var seen = Set<UUID>()
             for uuid in uuids where seen.insert(uuid).inserted {
+                if let value = try seriesValue(db, uuid: uuid) {
+                    let source = try String.fetchOne(db, sql: "SELECT bundle_identifier FROM source WHERE id = (SELECT source_id FROM sample_series WHERE id = ?)",
+                                                     arguments: [Self.seriesRowID(value.id)])
+                    guard source == sourceName else { throw HealthStoreError.notOwner(uuid) }
+                    deleted.append(try removeSeriesValue(rowID: Self.seriesRowID(value.id), micros: value.start, ctx))
+                    continue
+                }
                 guard let row = try Row.fetchOne(db, sql: """
                     SELECT s.id, src.bundle_identifier, s.correlation_id, s.is_correlation
                     FROM sample s JOIN source src ON src.id = s.source_id WHERE s.uuid = ?
                     """, arguments: [SQLiteCoding.blob(uuid)])
                 else { throw HealthStoreError.objectNotFound(uuid) }
-                guard (row[1] as String) == source else { throw HealthStoreError.notOwner(uuid) }
+                guard (row[1] as String) == sourceName else { throw HealthStoreError.notOwner(uuid) }
                 guard (row[2] as Int64?) == nil else { throw HealthStoreError.memberOfCorrelation(uuid) }
                 let id: Int64 = row[0]
                 if row[3] as Bool {

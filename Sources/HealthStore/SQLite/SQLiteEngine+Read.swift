@@ -10,7 +10,7 @@ extension SQLiteEngine {
             guard let typeID = try Self.typeID(db, query.type.identifier) else { return [] }
             let predicate = SQLitePredicate(query.predicate)
             return try loadSamples(
-                db, where: "s.type_id = ? AND \(predicate.sql)",
+                db, from: SQLiteSchema.samples(series: try Self.seriesRows(db, typeID, query.predicate, sort: query.sort, limit: query.limit)), where: "s.type_id = ? AND \(predicate.sql)",
                 [typeID] + predicate.arguments, order: SQLitePredicate.order(query.sort), limit: query.limit)
         }
     }
@@ -38,17 +38,23 @@ extension SQLiteEngine {
     /// `Row` subscript per column (those do runtime metadata look-ups across the module boundary).
     /// `cached` keeps the prepared statement for the next query with the same SQL (GRDB's
     /// statement cache, which never shrinks: only for SQL from a small set of texts).
-    func rows(_ db: Database, where condition: String, _ arguments: StatementArguments, order: String? = nil, limit: Int? = nil, cached: Bool = false) throws -> [SQLiteValues] {
-        var sql = "SELECT \(Self.columns) FROM sample s WHERE \(condition)"
+    /// `table` is the table expression of the rows, aliased `s` (``SQLiteSchema/samples(series:)``).
+    func rows(
+        _ db: Database, from table: String = "sample s", where condition: String, _ arguments: StatementArguments, order: String? = nil,
+        limit: Int? = nil, cached: Bool = false
+    ) throws -> [SQLiteValues] {
+        var sql = "SELECT \(Self.columns) FROM \(table) WHERE \(condition)"
         if let order { sql += " ORDER BY \(order)" }
         if let limit { sql += " LIMIT \(max(0, limit))" }
         let statement = try cached ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
         return try Array(Row.fetchCursor(statement, arguments: arguments).map(SQLiteValues.init))
     }
 
-    func loadSamples(_ db: Database, where condition: String, _ arguments: StatementArguments, order: String? = nil, limit: Int? = nil) throws -> [QuantitySample] {
+    func loadSamples(
+        _ db: Database, from table: String = "sample s", where condition: String, _ arguments: StatementArguments, order: String? = nil, limit: Int? = nil
+    ) throws -> [QuantitySample] {
         let decoder = SQLiteRowDecoder(db: db, engine: self)
-        return try rows(db, where: condition, arguments, order: order, limit: limit).compactMap(decoder.sample)
+        return try rows(db, from: table, where: condition, arguments, order: order, limit: limit).compactMap(decoder.sample)
     }
 
     /// Correlations with all their members and linked samples (two queries). A caller loading one correlation after

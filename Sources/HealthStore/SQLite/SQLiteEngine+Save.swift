@@ -12,13 +12,20 @@ extension SQLiteEngine {
     public func saveSamples(_ samples: [QuantitySample], at now: Date) throws(HealthStoreError) -> [SaveOutcome<QuantitySample>] {
         try write { db in
             let ctx = try SQLiteWriteContext(db, now: now)
-            var outcomes: [SaveOutcome<QuantitySample>] = []
+            var outcomes: [SaveOutcome<QuantitySample>?] = []
             outcomes.reserveCapacity(samples.count)
-            for sample in samples {
-                outcomes.append(try upsert(sample, ctx))
+            var series: [(index: Int, sample: QuantitySample, value: SQLiteSeriesValue)] = []
+            for (index, sample) in samples.enumerated() {
+                if let value = SQLiteSeriesValue(sample, seq: 0) {
+                    series.append((index, sample, value))
+                    outcomes.append(nil)
+                } else {
+                    outcomes.append(try upsert(sample, ctx))
+                }
             }
+            for (index, outcome) in try saveSeries(series, ctx) { outcomes[index] = outcome }
             try ctx.finish()
-            return outcomes
+            return outcomes.map { $0! }
         }
     }
 
@@ -81,6 +88,18 @@ extension SQLiteEngine {
                 try tombstone(stored, ctx)
                 try update(rowID: stored.id, with: sample, value: sample.quantity.value, ctx)
                 return .replaced(sample, replacedUUID: stored.uuid)
+            }
+            // A value of a series row (migration v13) is replaced by a row of its own.
+            if let stored = try seriesValue(ctx.db, sourceID: sourceID, syncIdentifier: syncID) {
+                guard stored.typeID == typeID else {
+                    throw HealthStoreError.invalidMetadata(key: MetadataKey.syncIdentifier.name, reason: "'\(syncID)' is already used by an object of another type")
+                }
+                guard sample.metadata.syncVersion! > 1 else {
+                    return .alreadyStored(try SQLiteRowDecoder(db: ctx.db, engine: self).sample(stored)!)
+                }
+                try removeSeriesValue(rowID: Self.seriesRowID(stored.id), micros: stored.start, ctx)
+                _ = try insert(sample.uuid, typeID: typeID, isCorrelation: false, value: sample.quantity.value, object: sample.storageFields, correlationID: nil, isMember: false, ctx)
+                return .replaced(sample, replacedUUID: SQLiteCoding.uuid(stored.uuid))
             }
         }
         _ = try insert(sample.uuid, typeID: typeID, isCorrelation: false, value: sample.quantity.value, object: sample.storageFields, correlationID: nil, isMember: false, ctx)

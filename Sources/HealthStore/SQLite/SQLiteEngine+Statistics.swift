@@ -68,16 +68,22 @@ extension SQLiteEngine {
             if slotsBefore < hi { layers.append((.samples, slotsBefore, hi)) }
         }
         var result: Aggregates = ([:], [:])
+        let hasSeries = try SQLiteEngine.hasSeries(db, typeID)
         for (level, from, before) in layers {
             let filter = level == .samples
                 ? SQLitePredicate(SQLiteRollupSelection.withoutDates(predicate), alias: level.alias)
                 : rollupFilter(selection, alias: level.alias)
             let condition = "\(level.alias).type_id = ? AND \(level.alias).\(level.position) >= ? AND \(level.alias).\(level.position) < ? AND \(filter.sql)"
             let arguments: StatementArguments = [typeID, from, before] + filter.arguments
+            let table = level == .samples && hasSeries
+                ? SQLiteSchema.statisticsSamples(
+                    rows: SQLiteSchema.seriesRows(typeID, from: from, before: before), boundaries: [from, before],
+                    whole: SQLiteEngine.filtersRows(predicate), hint: "")
+                : nil
             for grouped in options.contains(.separateBySource) ? [false, true] : [false] {
-                try collect(db, level.aggregates(grouped, latest: false, where: condition), arguments, into: &result) { $0.add($1) }
+                try collect(db, level.aggregates(grouped, latest: false, where: condition, from: table), arguments, into: &result) { $0.add($1) }
                 if options.contains(.mostRecent) {
-                    try collect(db, level.aggregates(grouped, latest: true, where: condition), arguments, into: &result) { $0.addLatest($1) }
+                    try collect(db, level.aggregates(grouped, latest: true, where: condition, from: table), arguments, into: &result) { $0.addLatest($1) }
                 }
             }
         }
@@ -94,7 +100,17 @@ extension SQLiteEngine {
         let rollup = selection.flatMap { $0.from == nil && $0.before == nil && micros.allSatisfy { $0 % slot == 0 } ? $0 : nil }
         let level = rollup == nil ? Level.samples : .slots
         let json = "[" + micros.map { String(rollup == nil ? $0 : $0 / slot) }.joined(separator: ",") + "]"
-        let filter = rollup.map { rollupFilter($0, alias: level.alias) } ?? SQLitePredicate(predicate, alias: level.alias)
+        var filter = rollup.map { rollupFilter($0, alias: level.alias) } ?? SQLitePredicate(predicate, alias: level.alias)
+        // Series rows (migration v13) of the buckets' range, whose values are read with `sample`'s rows; the range is
+        // also written as constants, so that SQLite takes it into `sample`'s arm and stays on `sample_type_start`.
+        var table: String?
+        if rollup == nil, let first = micros.first, let last = micros.last, try SQLiteEngine.hasSeries(db, typeID) {
+            let dates = [predicate.dateRange?.start, predicate.dateRange?.end].compactMap { $0.map(SQLiteCoding.micros) }
+            table = SQLiteSchema.statisticsSamples(
+                rows: SQLiteSchema.seriesRows(typeID, from: first, before: last), boundaries: micros + dates,
+                whole: SQLiteEngine.filtersRows(predicate), hint: SQLitePredicate.personIndexHint(predicate))
+            filter.clauses.append("s.start_at >= \(first) AND s.start_at < \(last)")
+        }
         let condition = """
             b.hi IS NOT NULL AND \(level.alias).type_id = ? AND \(level.alias).\(level.position) >= b.lo AND \(level.alias).\(level.position) < b.hi
             AND \(filter.sql)
@@ -106,7 +122,7 @@ extension SQLiteEngine {
             WITH b(i, lo, hi) AS (
                 SELECT CAST(key AS INTEGER), value, lead(value) OVER (ORDER BY CAST(key AS INTEGER)) FROM json_each(?)
             )
-            \(level.aggregates(grouped, latest: latest, where: condition, bucketed: true, hint: rollup == nil ? SQLitePredicate.personIndexHint(predicate) : ""))
+            \(level.aggregates(grouped, latest: latest, where: condition, bucketed: true, hint: rollup == nil ? SQLitePredicate.personIndexHint(predicate) : "", from: table))
             """
         }
         var result: Aggregates = ([:], [:])
@@ -182,19 +198,21 @@ private enum Level {
 
     /// A query of rows (bucket, source or NULL, count, min, max, sum) — or with `latest` (bucket, source or NULL,
     /// latest start, its value) — over the rows `condition` selects, per source when `grouped`; `bucketed`: joined
-    /// with the buckets `b`, one row per bucket, else bucket 0; `hint` follows the table (``SQLitePredicate/personIndexHint(_:)``).
-    func aggregates(_ grouped: Bool, latest: Bool, where condition: String, bucketed: Bool = false, hint: String = "") -> String {
-        let values = switch (self, latest) {
-        case (.samples, false): "count(s.value), min(s.value), max(s.value), sum(s.value)"
-        case (.samples, true): "max(s.start_at), s.value"
-        case (_, false): "sum(r.n), min(r.lo), max(r.hi), sum(r.total)"
-        case (_, true): "max(r.last_at), r.last_value"
+    /// with the buckets `b`, one row per bucket, else bucket 0; `hint` follows the table (``SQLitePredicate/personIndexHint(_:)``);
+    /// `table`, when given, is read instead of the level's table and hint: ``SQLiteSchema/statisticsSamples(rows:boundaries:whole:hint:)``,
+    /// summed as the rollup is.
+    func aggregates(_ grouped: Bool, latest: Bool, where condition: String, bucketed: Bool = false, hint: String = "", from table: String? = nil) -> String {
+        let values = switch (self, latest, table) {
+        case (.samples, false, nil): "count(s.value), min(s.value), max(s.value), sum(s.value)"
+        case (.samples, true, nil): "max(s.start_at), s.value"
+        case (_, false, _): "sum(\(alias).n), min(\(alias).lo), max(\(alias).hi), sum(\(alias).total)"
+        case (_, true, _): "max(\(alias).last_at), \(alias).last_value"
         }
         let source = grouped ? "(SELECT bundle_identifier FROM source WHERE id = \(alias).source_id)" : "NULL"
         let groups: [String] = (bucketed ? ["b.i"] : []) + (grouped ? ["\(alias).source_id"] : [])
         return """
             SELECT \(bucketed ? "b.i" : "0"), \(source), \(values)
-            FROM \(bucketed ? "b CROSS JOIN " : "")\(table)\(hint)
+            FROM \(bucketed ? "b CROSS JOIN " : "")\(table ?? self.table + hint)
             WHERE \(condition)
             \(groups.isEmpty ? "" : "GROUP BY " + groups.joined(separator: ", "))
             """

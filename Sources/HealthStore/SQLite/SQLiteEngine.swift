@@ -34,7 +34,10 @@ public final class SQLiteEngine: HealthStoreEngine {
         grdb.foreignKeysEnabled = true
         // Before the pool switches a new, empty file to WAL: the page size it is made with (an existing store keeps
         // its own; SQLite changes it only by rewriting the file, which WAL mode forbids).
-        grdb.prepareDatabase { db in try db.execute(sql: "PRAGMA page_size = \(Self.pageSize)") }
+        grdb.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA page_size = \(Self.pageSize)")
+            Self.addFunctions(db)
+        }
         do {
             let pool = try DatabasePool(path: path, configuration: grdb)
             // FULL after open (GRDB's setUpWALMode set NORMAL); a 64 MiB page cache keeps a batch's
@@ -66,6 +69,7 @@ public final class SQLiteEngine: HealthStoreEngine {
         try SQLiteStoreFile.check(path)
         var grdb = Configuration()
         grdb.readonly = true
+        grdb.prepareDatabase { db in Self.addFunctions(db) }
         do {
             writer = try DatabaseQueue(path: SQLiteStoreFile.readOnlyLocation(path), configuration: grdb)
         } catch { throw SQLiteErrorMapping.map(error) }
@@ -78,11 +82,17 @@ public final class SQLiteEngine: HealthStoreEngine {
     public init(inMemoryWith configuration: StoreConfiguration) throws(HealthStoreError) {
         var grdb = Configuration()
         grdb.foreignKeysEnabled = true
+        grdb.prepareDatabase { db in Self.addFunctions(db) }
         do { writer = try DatabaseQueue(configuration: grdb) } catch { throw SQLiteErrorMapping.map(error) }
         types = configuration.quantityTypes
         correlationTypes = Dictionary(configuration.correlationTypes.map { ($0.identifier, $0) }, uniquingKeysWith: { a, _ in a })
         metadataKeys = configuration.metadataRegistry
         try migrate(recording: configuration.sourceVersion)
+    }
+
+    /// Adds the SQL functions reads use (``seriesFunctions()``) to a connection.
+    private static func addFunctions(_ db: Database) {
+        for function in seriesFunctions() { db.add(function: function) }
     }
 
     /// `PRAGMA journal_mode` and `PRAGMA synchronous` as seen by the writer connection.

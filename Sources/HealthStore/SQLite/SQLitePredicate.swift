@@ -36,12 +36,12 @@ struct SQLitePredicate {
         // and scanned the type's rows from its first to the page (49 ms for a page 900 000 readings deep).
         if let before = predicate.before {
             let start = SQLiteCoding.micros(before.startDate)
-            clauses.append("\(s).start_at <= ? AND (\(s).start_at < ? OR (\(s).start_at = ? AND \(s).id < IFNULL((SELECT id FROM sample WHERE uuid = ?), 0)))")
+            clauses.append("\(s).start_at <= ? AND (\(s).start_at < ? OR (\(s).start_at = ? AND \(s).id < \(Self.rowID(of: before.uuid))))")
             arguments += [start, start, start, SQLiteCoding.blob(before.uuid)]
         }
         if let after = predicate.after {
             let start = SQLiteCoding.micros(after.startDate)
-            clauses.append("\(s).start_at >= ? AND (\(s).start_at > ? OR (\(s).start_at = ? AND \(s).id > IFNULL((SELECT id FROM sample WHERE uuid = ?), 0)))")
+            clauses.append("\(s).start_at >= ? AND (\(s).start_at > ? OR (\(s).start_at = ? AND \(s).id > \(Self.rowID(of: after.uuid))))")
             arguments += [start, start, start, SQLiteCoding.blob(after.uuid)]
         }
         for (key, values) in predicate.metadata.sorted(by: { $0.key < $1.key }) {
@@ -92,6 +92,15 @@ struct SQLitePredicate {
         guard let people = predicate.metadata[MetadataKey.personIdentifier.name], !people.isEmpty,
               people.allSatisfy({ if case .string = $0 { true } else { false } }) else { return "" }
         return " INDEXED BY sample_type_person_start"
+    }
+
+    /// The id of the sample with the UUID bound next, 0 when there is none: a `sample` row's, or for a value of a series
+    /// row (migration v13; `uuid` one of ``Foundation/UUID/sensorValue(syncIdentifier:at:)``), its id as read
+    /// (``SQLiteSchema/seriesValues(where:)``).
+    private static func rowID(of uuid: UUID) -> String {
+        guard let micros = uuid.sensorValueMicros else { return "IFNULL((SELECT id FROM sample WHERE uuid = ?), 0)" }
+        let series = SQLiteSchema.seriesValues(where: SQLiteEngine.seriesRows(at: micros))
+        return "IFNULL((SELECT x.id FROM (SELECT id, uuid FROM sample UNION ALL SELECT id, uuid FROM (\(series))) x WHERE x.uuid = ?), 0)"
     }
 
     /// `AND`-joined clauses, or `1` when there is none.

@@ -57,16 +57,29 @@ extension SQLiteSchema {
         let days = "SELECT DISTINCT type_id, part, \(dayOfSlot("slot")) AS day, source_id FROM sample_rollup_mark"
         return [
             "DELETE FROM sample_rollup WHERE (\(key)) IN (SELECT \(key) FROM sample_rollup_mark)",
+            // With the series rows of each slot (migration v13), summed from their own columns: a row lies in one slot.
             """
             INSERT INTO sample_rollup (\(key), n, total, lo, hi, last_at, last_value)
-            SELECT a.*, (SELECT s.value FROM sample s WHERE s.type_id = a.type_id AND s.start_at = a.last_at AND s.source_id = a.source_id
-                           AND s.value IS NOT NULL AND \(partV9("s")) = a.part ORDER BY s.id DESC LIMIT 1)
+            SELECT a.*, coalesce(
+                (SELECT s.value FROM sample s WHERE s.type_id = a.type_id AND s.start_at = a.last_at AND s.source_id = a.source_id
+                   AND s.value IS NOT NULL AND \(partV9("s")) = a.part ORDER BY s.id DESC LIMIT 1),
+                (SELECT r.last_value FROM sample_series r WHERE r.type_id = a.type_id AND r.end_at = a.last_at AND r.source_id = a.source_id
+                   AND r.part = a.part))
             FROM (
-                SELECT m.type_id, m.part, m.slot, m.source_id, count(*), sum(s.value), min(s.value), max(s.value), max(s.start_at) AS last_at
-                FROM sample_rollup_mark m CROSS JOIN sample s
-                    ON s.type_id = m.type_id AND s.start_at >= \(lo) AND s.start_at < \(lo) + \(rollupSlotMicros) AND s.source_id = m.source_id
-                    AND s.value IS NOT NULL AND \(partV9("s")) = m.part
-                GROUP BY m.type_id, m.part, m.slot, m.source_id) a
+                SELECT type_id, part, slot, source_id, sum(n), sum(total), min(lo), max(hi), max(last_at) AS last_at FROM (
+                    SELECT m.type_id, m.part, m.slot, m.source_id, count(*) AS n, sum(s.value) AS total, min(s.value) AS lo,
+                        max(s.value) AS hi, max(s.start_at) AS last_at
+                    FROM sample_rollup_mark m CROSS JOIN sample s
+                        ON s.type_id = m.type_id AND s.start_at >= \(lo) AND s.start_at < \(lo) + \(rollupSlotMicros) AND s.source_id = m.source_id
+                        AND s.value IS NOT NULL AND \(partV9("s")) = m.part
+                    GROUP BY m.type_id, m.part, m.slot, m.source_id
+                    UNION ALL
+                    SELECT m.type_id, m.part, m.slot, m.source_id, sum(r.n), sum(r.total), min(r.lo), max(r.hi), max(r.end_at)
+                    FROM sample_rollup_mark m CROSS JOIN sample_series r
+                        ON r.type_id = m.type_id AND r.start_at >= \(lo) AND r.start_at < \(lo) + \(rollupSlotMicros) AND r.source_id = m.source_id
+                        AND r.part = m.part
+                    GROUP BY m.type_id, m.part, m.slot, m.source_id)
+                GROUP BY type_id, part, slot, source_id) a
             """,
             "DELETE FROM sample_rollup_day WHERE (\(dayKey)) IN (\(days))",
             // The latest value is that of the slot holding the latest sample (slots do not overlap, so there is one).

@@ -163,6 +163,9 @@ enum SQLiteSchema {
         migrator.registerMigration("v12-rollup-marks") { db in
             try db.execute(sql: rollupV12)
         }
+        migrator.registerMigration("v13-heart-rate-series") { db in
+            try db.execute(sql: seriesV13)
+        }
         return migrator
     }
 

@@ -167,10 +167,8 @@ final class SQLiteWriteContext {
 
     /// Records an inserted quantity sample; a later start (or an equal one, inserted later) becomes
     /// the slot's latest value, as in the slot recomputation (`ORDER BY start_at DESC, id DESC`).
-    private func addToRollup(typeID: Int64, part: Int64, sourceID: Int64, startMicros: Int64, value: Double) {
-        let slotLength = SQLiteSchema.rollupSlotMicros
-        let slot = startMicros >= 0 ? startMicros / slotLength : -((-startMicros - 1) / slotLength) - 1
-        let key = SlotKey(typeID: typeID, part: part, slot: slot, sourceID: sourceID)
+    func addToRollup(typeID: Int64, part: Int64, sourceID: Int64, startMicros: Int64, value: Double) {
+        let key = SlotKey(typeID: typeID, part: part, slot: Self.slot(of: startMicros), sourceID: sourceID)
         var (currentKey, delta) = currentSlot ?? (key, SlotDelta())
         if currentKey != key {
             pendingRollup[currentKey] = delta
@@ -186,6 +184,12 @@ final class SQLiteWriteContext {
             delta.lastValue = value
         }
         currentSlot = (currentKey, delta)
+    }
+
+    /// The rollup slot of a sample starting at `micros` (``SQLiteSchema/slot(_:)`` in Swift).
+    static func slot(of micros: Int64) -> Int64 {
+        let slotLength = SQLiteSchema.rollupSlotMicros
+        return micros >= 0 ? micros / slotLength : -((-micros - 1) / slotLength) - 1
     }
 
     private lazy var rollupUpsert = Result { try SQLiteRawStatement(db, sql: SQLiteSchema.rollupUpsert) }
