@@ -79,7 +79,9 @@ struct OmronBondLearningGatewayTests {
         let record = try #require(learned)
         let restarted = try await ScenarioRun.start("omron-hem7380t1-forgets-bond.json", registry: InMemoryCuffRegistry([record]))
         try await Self.downloaded(4, from: address, restarted)
-        #expect(await restarted.central.calls == ["StartDiscovery \(restarted.scenario.adapter.address)", "Pair \(address)"])
+        // The first calls; the link's end after the download may follow at once (OmronRebondGatewayTests.afterARestart).
+        #expect(Array(await restarted.central.calls.prefix(2)) == ["StartDiscovery \(restarted.scenario.adapter.address)", "Pair \(address)"])
+        #expect(await restarted.central.calls.allSatisfy { !$0.hasPrefix("Connect") })
         #expect(await restarted.rig.registry.records()[address]?.bond == .forgotten)
         await restarted.rig.stop()
     }

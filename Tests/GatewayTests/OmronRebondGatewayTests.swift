@@ -21,7 +21,8 @@ struct OmronRebondGatewayTests {
             _ = try await run.rig.next { if case .recordsDownloaded(address, count: 2) = $0 { true } else { false } }
             _ = try await run.rig.next { if case .recordsDownloaded(address, count: 3) = $0 { true } else { false } }
             // pair's discovery and Pair; the link ends: the bond removed, discovery on for 0xFE4A; the cuff advertises: Pair.
-            #expect(await run.central.calls == [
+            // (The second link's end may follow at once.)
+            #expect(Array(await run.central.calls.prefix(6)) == [
                 "StartDiscovery \(adapter)", "StopDiscovery \(adapter)", "Pair \(address)",
                 "RemoveDevice \(address)", "StartDiscovery \(adapter)", "Pair \(address)",
             ])
@@ -79,7 +80,9 @@ struct OmronRebondGatewayTests {
         let address = Self.address
         // Discovery on from the start; the cuff, advertising, is found and paired anew, and its two records are read.
         _ = try await run.rig.next { if case .recordsDownloaded(address, count: 2) = $0 { true } else { false } }
-        #expect(await run.central.calls == ["StartDiscovery \(run.scenario.adapter.address)", "Pair \(address)"])
+        // What came first: discovery, then the pairing that found the cuff. What follows the download (the link's end,
+        // the bond removed, the cuff found again) runs on meanwhile and is `secondLinkOverAFreshBond`'s.
+        #expect(Array(await run.central.calls.prefix(2)) == ["StartDiscovery \(run.scenario.adapter.address)", "Pair \(address)"])
         #expect(await run.rig.store.readings.count == 2)
         await run.rig.stop()
     }
