@@ -36,6 +36,7 @@ import Testing
         var readings: [String: UUID] = [:]
         var revisions: [String: Int64] = [:]
         var batches: [String] = []
+        var seriesBatches: [(id: String, uuids: [UUID])] = []
         for iteration in 0..<iterations {
             let pause = UInt32(rng.next() % 40_000)  // 0–40 ms more of writing after the first commit, then SIGKILL
             let (output, reason, acknowledged) = try await offCooperativePool { try Self.killWriter(writer, path: path, run: iteration, after: pause) }
@@ -48,11 +49,14 @@ import Testing
                 let fields = line.split(separator: " ")
                 if fields.first == "R", fields.count == 3 { readings[String(fields[1])] = UUID(uuidString: String(fields[2])) }
                 if fields.first == "B", fields.count == 2 { batches.append(String(fields[1])) }
+                if fields.first == "S", fields.count == 3 {
+                    seriesBatches.append((String(fields[1]), fields[2].split(separator: ",").compactMap { UUID(uuidString: String($0)) }))
+                }
                 if fields.first == "A", fields.count == 3 { revisions[String(fields[1])] = Int64(fields[2]) }
             }
-            try verify(path: path, readings: readings, revisions: revisions, batches: batches)
+            try verify(path: path, readings: readings, revisions: revisions, batches: batches, seriesBatches: seriesBatches.suffix(3))
         }
-        #expect(!readings.isEmpty && !revisions.isEmpty)
+        #expect(!readings.isEmpty && !revisions.isEmpty && !seriesBatches.isEmpty)
     }
 
     /// One writer run: started, SIGKILLed `pause` µs after its first acknowledged commit (so that every kill lands
@@ -91,8 +95,18 @@ import Testing
 
     /// `readings`: the acknowledged saves, by sync identifier; `revisions`: the acknowledged revisions' versions. A
     /// reading revised since its save — acknowledged or not — has a new UUID, and is found by its sync identifier.
-    func verify(path: String, readings: [String: UUID], revisions: [String: Int64], batches: [String]) throws {
+    /// `seriesBatches`: the last acknowledged batches of a sensor's values, which the store keeps in series rows — each
+    /// value found once by its UUID, with its batch's sync identifier, and the rows holding as many values as they list.
+    func verify(
+        path: String, readings: [String: UUID], revisions: [String: Int64], batches: [String], seriesBatches: ArraySlice<(id: String, uuids: [UUID])>
+    ) throws {
         let store = try HealthStore.open(path: path)
+        for batch in seriesBatches {
+            #expect(batch.uuids.count == 50)
+            let found = try store.samples(SampleQuery(type: .heartRate, predicate: SamplePredicate(uuids: Set(batch.uuids))), as: Fixture.daemon)
+            #expect(found.count == 50 && Set(found.map(\.uuid)) == Set(batch.uuids), "series batch \(batch.id) has \(found.count) of 50 values")
+            #expect(found.allSatisfy { $0.metadata.syncIdentifier?.hasPrefix("\(batch.id)-hrs:") == true })
+        }
         let engine = try #require(store.engine as? SQLiteEngine)
         #expect(try engine.integrityCheck() == "ok")
         try engine.read { db in
@@ -122,6 +136,12 @@ import Testing
                    OR json_extract(m.metadata, '$.ExclusionReason') IS NOT json_extract(c.metadata, '$.ExclusionReason')
                 """)!
             #expect(torn == 0)
+            // Nothing stored twice: each series value once, in its rows' counts and among the values they read back as.
+            let (listed, distinct) = try Row.fetchOne(db, sql: """
+                SELECT (SELECT coalesce(sum(n), 0) FROM sample_series),
+                       (SELECT count(DISTINCT sync_identifier) FROM \(SQLiteSchema.samples(series: "1")) WHERE sync_identifier LIKE '%-hrs:%')
+                """).map { ($0[0] as Int, $0[1] as Int) }!
+            #expect(listed == distinct, "series rows list \(listed) values, \(distinct) distinct")
             for batch in batches.suffix(3) {
                 let n = try Int.fetchOne(db, sql: "SELECT count(*) FROM sample WHERE sync_identifier LIKE ?", arguments: ["\(batch)-hr-%"])!
                 #expect(n == 50, "batch \(batch) has \(n) of 50 samples")

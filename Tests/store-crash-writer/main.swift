@@ -4,7 +4,8 @@
 // Usage: store-crash-writer <database path> <run id>
 // Prints "ready" once the store is open, then loops forever: saves a blood-pressure reading
 // (correlation + members + pulse in one transaction) and prints "R <run>-<n> <uuid>", and every
-// fifth round saves a batch of 50 heart-rate samples and prints "B <run>-<n>", and every third round revises the
+// fifth round saves a batch of 50 heart-rate samples and prints "B <run>-<n>", then 50 more as a sensor's values are
+// saved, kept in a series row (docs/health-store.md, "Heart-rate series"), and prints "S <run>-<n> <uuid>,…"; every third round revises the
 // reading before (a note and an exclusion, as `cuffctl annotate` does) and prints "A <run>-<n-1> <version>". A line is printed
 // only after the commit returned, with one write(2), so every complete line is an acknowledged
 // commit. The parent SIGKILLs this process at a random point.
@@ -18,11 +19,27 @@ guard arguments.count == 3 else {
 }
 let run = arguments[2]
 
+/// Value `k` of round `n`'s series batch: shaped as cuffd stores a strap's value — its UUID derived from its sync
+/// identifier, which ends in its time in microseconds — so that the store keeps it in a series row. The parent looks the
+/// acknowledged batches' values up by the UUIDs printed.
+func sensorValue(run: String, round n: Int, k: Int, device: HealthDevice) -> QuantitySample {
+    let at = Date(timeIntervalSince1970: 1_773_000_030 + Double(n) * 60 + Double(k))
+    let syncIdentifier = "\(run)-\(n)-hrs:\(Int64((at.timeIntervalSince1970 * 1_000_000).rounded()))"
+    var metadata = HealthMetadata()
+    metadata.syncIdentifier = syncIdentifier
+    metadata.syncVersion = 1
+    metadata[.heartRateSensorContact] = .integer(2)
+    return QuantitySample(
+        uuid: .sensorValue(syncIdentifier: syncIdentifier, at: at), type: .heartRate,
+        quantity: HealthQuantity(unit: .countPerMinute, doubleValue: Double(60 + k)), start: at, end: at, device: device, metadata: metadata)
+}
+
 func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 
 do {
     let store = try HealthStore.open(path: arguments[1])
     let device = HealthDevice(identity: "C4F312FFFE53F2C9", deviceType: "bloodPressureMonitor", manufacturer: "Omron", model: "HEM-7155T")
+    let strap = HealthDevice(identity: "E83CA1FFFE076D21", deviceType: "heart-rate-sensor", model: "SIM-HR")
     say("ready")
     var n = 0
     while true {
@@ -50,6 +67,9 @@ do {
             }
             _ = try store.save(batch, as: .daemon())
             say("B \(run)-\(n)")
+            let values = (0..<50).map { sensorValue(run: run, round: n, k: $0, device: strap) }
+            _ = try store.save(values, as: .daemon())
+            say("S \(run)-\(n) " + values.map(\.uuid.uuidString).joined(separator: ","))
         }
     }
 } catch {
