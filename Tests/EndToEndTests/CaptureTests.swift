@@ -28,8 +28,10 @@ struct CaptureTests {
         let stack = try await Stack.make(scenario: "one-cuff.json", manualStart: true)
         try await stack.startDaemon()
         let file = stack.directory.appendingPathComponent("capture.json")
-        // Long enough for pairing, START pressed once start is armed, and the measurement 5.5 s after it.
-        let capture = try stack.startCuffctl(["capture", Self.cuff, "--seconds", "20", "--output", file.path], log: "capture.log")
+        // Across both links — pairing, then START pressed once start is armed and the measurement after it — for longer
+        // than pair's and start's own limits together (60 + 30 s), so that the recording's end is never what cuts it
+        // short: a loaded machine once took over the 20 s this recorded before, and the capture lacked the measurement.
+        let capture = try stack.startCuffctl(["capture", Self.cuff, "--seconds", "120", "--output", file.path], log: "capture.log")
         let pair = try await stack.cuffctl(["pair", Self.cuff])
         #expect(pair.status == 0, "\(pair.error)")
         #expect(try await stack.measure(Self.cuff).status == 0)
