@@ -98,7 +98,6 @@ MODELS = {
     'HEM-716BT2': Model('le14', (0x02E8,), 30, 0x0260, 0x02A4, None, clock='offset8', modern='token'),
     'HEM-7146T2': Model('le14', (0x02E8,), 30, 0x0260, 0x02A4, None, clock='offset8', modern='none'),
     'HEM-7188T1': Model('le16', (0x01C4,), 30, 0x0010, 0x0054, None, clock='offset8', modern='token'),
-    'HEM-7380T1': Model('le16', (0x01C4, 0x0804), 100, 0x0010, 0x0054, None, clock='offset8', modern='token'),
 }
 
 # A code hass-omron's `device_catalog.py` lists among another model's `equivalent_model_ids` names that model's
@@ -106,8 +105,6 @@ MODELS = {
 for code in ('HEM-7280T', 'HEM-7281T', 'HEM-7282T', 'HEM-7321T'):
     MODELS[code] = MODELS['HEM-7322T']
 MODELS['HEM-7183T1'] = MODELS['HEM-7188T1']
-for code in ('HEM-7380T', 'HEM-7383T1', 'HEM-7384T1'):
-    MODELS[code] = MODELS['HEM-7380T1']
 
 
 def encode_record(model: Model, record: dict) -> bytes:

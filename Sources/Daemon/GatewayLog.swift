@@ -53,12 +53,6 @@ public struct GatewayLog: Sendable {
             logger.info("Cuff \(address): \(state)")
         case let .problem(address, what):
             logger.warning("Cuff \(address): \(what)")
-        case .bondForgotten(let address):
-            logger.notice("""
-                Cuff \(address) forgot its Bluetooth pairing after its last connection, so cuffd could not connect to it again. \
-                From now on cuffd pairs with it anew each time it wakes, and removes the pairing after each connection \
-                (`cuffctl forget \(address)` and pairing it again make cuffd learn anew)
-                """)
         case .bluetoothAvailable(let available):
             if available { logger.notice("Bluetooth is available") } else { logger.warning("Bluetooth is not available (bluetoothd stopped, or no powered adapter)") }
         case let .recordsDownloaded(address, count) where detail != .readings:

@@ -25,9 +25,6 @@ struct Cuff {
     /// itself when `Pair` returned — after a failure only once ``GatewayConfiguration/rebondRetry``'s wait is over, so that
     /// the cuff's advertisements meanwhile start no pairing; canceled by `forget`.
     var rebonding: Task<Void, Never>?
-    /// A link cuffd asked for over the bond of a cuff whose bond it learns (`askForLinkOverBond`): set only when nil,
-    /// cleared by itself when `Connect` returned.
-    var bondProbe: Task<Void, Never>?
     /// The pairings anew that failed in a row (the next wait's number); 0 once one succeeds.
     var rebondFailures = 0
     /// This link's provisioning ran to its end. Set by the provisioning task, cleared by `linkLost`.

@@ -68,7 +68,6 @@ extension CuffGateway {
         let visible: Set<String> = ["Connected", "Paired", "Trusted", "Name", "*"]
         if !changed.isDisjoint(with: visible), let status = await status(address) { emit(.cuffChanged(status)) }
         await rebondIfAdvertising(device)
-        await askForLinkOverBond(device, changed)
     }
 
     /// The link went down: provisioning and any download stop; the session says so.

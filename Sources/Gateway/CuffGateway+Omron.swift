@@ -59,7 +59,6 @@ extension CuffGateway {
             }
             if let clockBlock { try await writeOmronClock(model, block: clockBlock, id, inbox) }
             _ = try await exchange(.end, model.stack, id, inbox)
-            await omronLinkRead(address)
             emit(.recordsDownloaded(address, count: tally.records))
             if let skipped = tally.skippedDescription { emit(.problem(address, skipped)) }
             reportBattery(tally, address)

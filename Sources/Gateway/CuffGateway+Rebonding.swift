@@ -8,12 +8,10 @@ import GATTHealth
 /// advertises it pairs anew (`Pair`, which connects); the link then runs as every link does (token unlock, download).
 extension CuffGateway {
     /// The model of the cuff at `address` if it bonds anew on every link, by what cuffd remembered of it (its advertised
-    /// name or Model Number String, read on its first link) and, for a model whose bond cuffd learns, what it learned
-    /// (`askForLinkOverBond`); nil for every other cuff.
+    /// name or Model Number String, read on its first link); nil for every other cuff.
     func rebondingModel(_ address: BluetoothAddress) -> OmronModel? {
-        guard let record = state.records[address], let identity = record.identity else { return nil }
-        return [identity.model, identity.name].compactMap { $0 }.lazy.compactMap { OmronModel.named($0) }
-            .first { $0.bondsAnewEveryLink || ($0.learnsBond && record.bond == .forgotten) }
+        guard let identity = state.records[address]?.identity else { return nil }
+        return [identity.model, identity.name].compactMap { $0 }.lazy.compactMap { OmronModel.named($0) }.first { $0.bondsAnewEveryLink }
     }
 
     /// The link to `id` ended (or cuffd found bluetoothd bonded to a cuff not linked): a cuff that bonds anew loses
@@ -82,15 +80,13 @@ extension CuffGateway {
     /// How long a pairing anew may take (`Pair` connects, pairs and resolves services, docs/reference/BLUEZ-DBUS.md §5).
     static let rebondTimeout: Duration = .seconds(30)
 
-    /// The services the models that bond anew, or may, advertise: discovery's filter while cuffd remembers one.
-    static let rebondFilter = DiscoveryFilter(
-        uuids: Array(Set(OmronModel.table.filter { $0.bondsAnewEveryLink || $0.learnsBond }.map(\.stack.serviceUUID))).sorted())
+    /// The services the models that bond anew advertise: discovery's filter while cuffd remembers one.
+    static let rebondFilter = DiscoveryFilter(uuids: Array(Set(OmronModel.table.filter(\.bondsAnewEveryLink).map(\.stack.serviceUUID))).sorted())
 
     /// Keeps discovery on, filtered to ``rebondFilter``, on the adapter in use while cuffd remembers a cuff that bonds
-    /// anew (its bond removed, bluetoothd finds it again only so, docs/reference/BLUEZ-DBUS.md §2) or whose bond it learns
-    /// (``watchedForBond(_:)``); off otherwise.
+    /// anew (its bond removed, bluetoothd finds it again only so, docs/reference/BLUEZ-DBUS.md §2); off otherwise.
     func watchForRebonding() async {
-        let wanted = state.records.keys.contains { watchedForBond($0) }
+        let wanted = state.records.keys.contains { rebondingModel($0) != nil }
         guard let adapter = state.adapter, adapter.powered, wanted else {
             if let watched = state.rebondWatch {
                 state.rebondWatch = nil
@@ -104,7 +100,7 @@ extension CuffGateway {
             try await bluetooth.startDiscovery(on: adapter.address, filter: Self.rebondFilter)
         } catch {
             state.rebondWatch = nil
-            for address in state.records.keys where watchedForBond(address) {
+            for address in state.records.keys where rebondingModel(address) != nil {
                 emit(.problem(address, "cannot look for the cuff (discovery, to pair anew when it advertises): \(error)"))
             }
         }
@@ -114,7 +110,7 @@ extension CuffGateway {
     /// again), or discovery stops.
     func endDiscovery(on adapter: BluetoothAddress) async {
         state.rebondWatch = nil
-        if state.records.keys.contains(where: { watchedForBond($0) }) {
+        if state.records.keys.contains(where: { rebondingModel($0) != nil }) {
             await watchForRebonding()
         } else {
             await bluetooth.stopDiscovery(on: adapter)

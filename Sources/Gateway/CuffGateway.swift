@@ -136,7 +136,7 @@ public actor CuffGateway {
             connected: cuff.device.connected, state: await cuff.session.state,
             identity: cuff.identified ? await cuff.session.device : nil,
             canStart: cuff.vendorControl != nil, clockOffset: cuff.clockOffset, lastReadingAt: cuff.lastReadingAt,
-            batteryLevel: cuff.batteryLevel, batteryLow: cuff.omronBatteryLow, pairsAnewEachLink: rebondingModel(address) != nil)
+            batteryLevel: cuff.batteryLevel, batteryLow: cuff.omronBatteryLow)
     }
 
     func isCollecting(_ id: DeviceID) -> Bool {

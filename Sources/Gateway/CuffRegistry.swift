@@ -14,22 +14,10 @@ public struct CuffRecord: Codable, Hashable, Sendable {
     public var lastSequenceNumber: UInt16?
     /// The pairing key cuffd programmed into an Omron cuff (docs/omron.md §2).
     public var omronKey: [UInt8]?
-    /// What cuffd learned of how a cuff whose model's bond the sources disagree on keeps it (``OmronModel/learnsBond``,
-    /// docs/omron.md §6); nil until a link showed it.
-    public var bond: LearnedBond?
 
     public init(address: BluetoothAddress) {
         self.address = address
     }
-}
-
-/// How a cuff of a model whose bond cuffd learns (``OmronModel/learnsBond``) turned out to keep it (docs/omron.md §6).
-public enum LearnedBond: String, Codable, Hashable, Sendable {
-    /// A link after the pairing one ran over the bond: cuffd keeps the bond and never pairs the cuff again.
-    case kept
-    /// bluetoothd's link over the kept bond failed with `AuthenticationFailed`: the cuff forgot its key, and cuffd
-    /// bonds anew on every link, as for a ``OmronModel/bondsAnewEveryLink`` model.
-    case forgotten
 }
 
 /// Where cuff records live: a file in cuffd's state directory, or memory in tests.

@@ -22,7 +22,4 @@ public struct CuffStatus: Hashable, Sendable {
     public var batteryLevel: UInt8? = nil
     /// The newest Omron record downloaded had its low-battery bit set (docs/omron.md §5).
     public var batteryLow = false
-    /// The cuff forgets its bond after each link, so cuffd removes the bond when a link ends and pairs anew when it
-    /// advertises: a model known to (``OmronModel/bondsAnewEveryLink``), or a cuff cuffd learned it of (docs/omron.md §6).
-    public var pairsAnewEachLink = false
 }

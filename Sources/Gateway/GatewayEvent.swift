@@ -29,9 +29,6 @@ public enum GatewayEvent: Sendable {
     /// A cuff with a vendor control point reported the phase of its measurement (QardioArm: inflating,
     /// measuring, deflating, completed, aborted, error).
     case measurementPhase(BluetoothAddress, String)
-    /// A cuff of a model whose bond cuffd learns (``OmronModel/learnsBond``) forgot its bond: bluetoothd's link over it
-    /// failed with `AuthenticationFailed`. From now on cuffd bonds anew on every link (docs/omron.md §6); said once.
-    case bondForgotten(BluetoothAddress)
     /// A cuff-level problem worth a log line: services missing after resolution, a failed read, ….
     case problem(BluetoothAddress, String)
 }

@@ -18,7 +18,6 @@ struct CuffListing {
             var parts = [shown("Address"), text("Name").isEmpty ? "(no name)" : shown("Name"), shown("State")]
             parts.append(flag("Paired") ? (flag("Trusted") ? "paired, trusted" : "paired, not trusted") : "not paired")
             if !text("Model").isEmpty { parts.append("\(shown("Manufacturer")) \(shown("Model"))".trimmingCharacters(in: .whitespaces)) }
-            if flag("PairsAnewEachLink") { parts.append("forgets its pairing after each connection: paired anew each time") }
             if let lastReading { parts.append("last reading \(lastReading.formatted(Date.ISO8601FormatStyle(timeZone: .current)))") }
             return parts.joined(separator: "  ")
         }
@@ -28,7 +27,7 @@ struct CuffListing {
                 ("address", .string(text("Address"))), ("name", .string(text("Name"))), ("state", .string(text("State"))),
                 ("paired", .bool(flag("Paired"))), ("trusted", .bool(flag("Trusted"))), ("connected", .bool(flag("Connected"))),
                 ("canStart", .bool(flag("CanStart"))), ("manufacturer", .string(text("Manufacturer"))),
-                ("model", .string(text("Model"))), ("serial", .string(text("Serial"))), ("pairsAnewEachLink", .bool(flag("PairsAnewEachLink"))),
+                ("model", .string(text("Model"))), ("serial", .string(text("Serial"))),
                 ("lastReading", lastReading.map { .string($0.formatted(Date.ISO8601FormatStyle(timeZone: .current))) } ?? .null),
             ])
         }

@@ -102,7 +102,7 @@ struct ScenarioTests {
         (cuff(#""vendor": "omronModern", "omron": {"model": "HEM-7146T2", "refusesToken": true}"#),
          "cuffs[0].omron.refusesToken: HEM-7146T2 has no token unlock (docs/omron.md §2)"),
         (cuff(#""vendor": "omron", "omron": {"model": "HEM-9999T"}"#),
-         "cuffs[0].omron.model: \"HEM-9999T\" is not a model of docs/omron.md §4 (HEM-7150T, HEM-7151T, HEM-7155T, HEM-7342T, HEM-7343T, HEM-7361T, HEM-7320T, HEM-7322T, HEM-7280T, HEM-7281T, HEM-7282T, HEM-7321T, HEM-7600T, HEM-6232T, HEM-7530T, HEM-6161T, HEM-7142T2, HEM-716BT2, HEM-7146T2, HEM-7188T1, HEM-7183T1, HEM-7380T1, HEM-7380T, HEM-7383T1, HEM-7384T1)"),
+         "cuffs[0].omron.model: \"HEM-9999T\" is not a model of docs/omron.md §4 (HEM-7150T, HEM-7151T, HEM-7155T, HEM-7342T, HEM-7343T, HEM-7361T, HEM-7320T, HEM-7322T, HEM-7280T, HEM-7281T, HEM-7282T, HEM-7321T, HEM-7600T, HEM-6232T, HEM-7530T, HEM-6161T, HEM-7142T2, HEM-716BT2, HEM-7146T2, HEM-7188T1, HEM-7183T1)"),
         (cuff(#""vendor": "omron", "omron": {"model": "HEM-7600T", "users": [{}, {}]}"#), "cuffs[0].omron.users: HEM-7600T has 1 user(s), not 2"),
         (cuff(#""vendor": "omron", "omron": {"model": "HEM-7155T", "users": [{"firstSlot": 60}]}"#), "cuffs[0].omron.users[0].firstSlot: must be a slot from 0 to 59"),
         (cuff(#""vendor": "omron", "omron": {"model": "HEM-7155T", "users": [{"read": 1}]}"#), "cuffs[0].omron.users[0].read: must be 0 to the number of records (0)"),

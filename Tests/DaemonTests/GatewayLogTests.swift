@@ -47,20 +47,6 @@ struct GatewayLogTests {
         }
     }
 
-    @Test("A cuff that forgot its bond: one notice, whatever Detail says, in words a user understands")
-    func forgottenBondNotice() {
-        for detail in Configuration.JournalDetail.allCases {
-            let captured = CapturedLog()
-            let log = GatewayLog(detail: detail, logger: Logger(label: "test") { _ in captured })
-            log.log(.bondForgotten(Self.cuff))
-            #expect(captured.entries.count == 1)
-            let entry = captured.entries.first
-            #expect(entry?.level == .notice)
-            #expect(entry?.message.hasPrefix("Cuff \(Self.cuff) forgot its Bluetooth pairing after its last connection") == true, "\(entry?.message ?? "")")
-            #expect(entry?.message.contains("pairs with it anew each time it wakes") == true)
-        }
-    }
-
     /// What the Gateway makes of a 0x2A35 value from the cuff.
     static func interpret(_ bytes: [UInt8]) throws -> MeasurementInterpretation {
         MeasurementInterpretation(

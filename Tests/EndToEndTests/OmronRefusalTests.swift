@@ -25,14 +25,14 @@ struct OmronRefusalTests {
         #expect(try await stack.stopDaemon() == 0)
     }
 
-    @Test("A BLESmart cuff whose Model Number String is HEM-7196T1-FLE: pair exits 76 naming the HEM-7196T1 and why, bond removed")
+    @Test("A BLESmart cuff whose Model Number String is HEM-7380T1-EOSL: pair exits 76 naming the HEM-7380T1 and why, bond removed")
     func byItsModelNumber() async throws {
-        let stack = try await Stack.make(scenario: "omron-fe4a.json", edits: ["\"model\": \"HEM-7142T2-Z\"": "\"model\": \"HEM-7196T1-FLE\""])
+        let stack = try await Stack.make(scenario: "omron-fe4a.json", edits: ["\"model\": \"HEM-7142T2-Z\"": "\"model\": \"HEM-7380T1-EOSL\""])
         try await stack.startDaemon()
         let refused = try await stack.cuffctl(["pair", Self.address, "--timeout", "30"])
         #expect(refused.status == 76, "\(refused.error)")
-        #expect(refused.error.contains("the Omron HEM-7196T1 is not supported: "), "\(refused.error)")
-        #expect(refused.error.contains("bonds it anew on every link"), "\(refused.error)")
+        #expect(refused.error.contains("the Omron HEM-7380T1 is not supported: "), "\(refused.error)")
+        #expect(refused.error.contains("bonds anew on every link"), "\(refused.error)")
         try await stack.wait(for: "removed by RemoveDevice; bond forgotten", in: "cuff-sim.log")
         #expect(!stack.text("cuff-sim.log").contains("Omron token unlock written"))
         #expect(try await stack.stopDaemon() == 0)

@@ -38,9 +38,7 @@ struct CuffRecognitionTests {
             #expect(model.name == "HEM-7280T" && model.equivalentOf == "HEM-7322T")
         }
         // Only a model of its own is no one's equivalent.
-        #expect(OmronModel.table.filter { $0.equivalentOf != nil }.map(\.name) == [
-            "HEM-7280T", "HEM-7281T", "HEM-7282T", "HEM-7321T", "HEM-7183T1", "HEM-7380T", "HEM-7383T1", "HEM-7384T1",
-        ])
+        #expect(OmronModel.table.filter { $0.equivalentOf != nil }.map(\.name) == ["HEM-7280T", "HEM-7281T", "HEM-7282T", "HEM-7321T", "HEM-7183T1"])
         // The profile's other codes (HEM-7321T-CA, _TI-Z, -ZV), each read as a HEM-7322T under its own model's name.
         for (name, model) in [("HEM-7321T-CA", "HEM-7321T"), ("HEM-7321T_TI-Z", "HEM-7321T"), ("HEM-7281T", "HEM-7281T"), ("BLESmart HEM-7282T", "HEM-7282T")] {
             let found = try #require(OmronModel.named(name, offering: [OmronService.uuid]), "\(name)")
@@ -48,7 +46,10 @@ struct CuffRecognitionTests {
         }
     }
 
-    @Test(arguments: [("HEM-7196T1-FLE", "HEM-7196T1"), ("HEM-7194T1_FLIN", "HEM-7196T1")])
+    @Test(arguments: [
+        ("HEM-7380T1-EOSL", "HEM-7380T1"), ("HEM-7380T1-EBK", "HEM-7380T1"), ("HEM-7384T1-NBBR", "HEM-7380T1"),
+        ("HEM-7196T1-FLE", "HEM-7196T1"), ("HEM-7194T1_FLIN", "HEM-7196T1"),
+    ])
     func anOmronModelCuffdRefusesIsRefusedByName(_ name: String, _ model: String) throws {
         // The codes hass-omron's `device_catalog.py` lists for each profile (docs/compatibility.md).
         let cuff = try #require(CuffCatalog.recognise(CuffAdvertisement(name: name, uuids: [OmronModernService.uuid])), "\(name)")
@@ -78,31 +79,11 @@ struct CuffRecognitionTests {
         if case .quirk(let notes) = cuff.verdict { #expect(notes.contains("forgets its bond after each link"), "\(notes)") }
     }
 
-    @Test(arguments: [
-        ("HEM-7380T1-EOSL", "HEM-7380T1"), ("HEM-7380T1-EBK", "HEM-7380T1"), ("BLESmart HEM-7380T", "HEM-7380T"),
-        ("HEM-7383T1", "HEM-7383T1"), ("HEM-7384T1-NBBR", "HEM-7384T1"),
-    ])
-    func theHEM7380T1IsReadLearningItsBond(_ name: String, _ model: String) throws {
-        // Its codes (hass-omron `device_catalog.py`), each read with the map omblepy and hass-omron agree on
-        // (docs/reference/GATT-HEALTH.md §13.13); no longer refused, its bond learned per cuff (docs/omron.md §6).
-        let cuff = try #require(CuffCatalog.recognise(CuffAdvertisement(name: name, uuids: [OmronModernService.uuid])), "\(name)")
-        #expect(cuff.title == "Omron " + model && cuff.protocolKind == .omronModern)
-        #expect(cuff.refusal == nil && cuff.verdict.word == "quirk")
-        #expect(CuffCatalog.omronRefusal(name, offering: [OmronModernService.uuid]) == nil)
-        let read = try #require(OmronModel.named(name, offering: [OmronModernService.uuid]))
-        #expect(read.name == model && (read.equivalentOf == nil) == (model == "HEM-7380T1"))
-        #expect(read.learnsBond && !read.bondsAnewEveryLink && read.stack == .modern(tokenUnlock: true) && read.clock == .offset8)
-        #expect(read.layout == .littleEndian16 && read.userStartAddresses == [0x01C4, 0x0804] && read.slotsPerUser == 100 && !read.hasCounters)
-        #expect(read.address(user: 0, slot: 99) + 16 == read.userStartAddresses[1], "user 1's ring ends where user 2's starts")
-        #expect(OmronModel.named(name, offering: [OmronService.uuid]) == nil)
-        if case .quirk(let notes) = cuff.verdict { #expect(notes.contains("cuffd keeps its bond; should the cuff forget it"), "\(notes)") }
-    }
-
     @Test func aRefusedCodeOnTheClassicServiceIsOnlyTheFamily() throws {
         // A code names one firmware (docs/omron.md §6): on the classic service it is no refused model, read once paired.
-        let other = try #require(CuffCatalog.recognise(CuffAdvertisement(name: "HEM-7196T1", uuids: [OmronService.uuid])))
+        let other = try #require(CuffCatalog.recognise(CuffAdvertisement(name: "HEM-7380T1", uuids: [OmronService.uuid])))
         #expect(other.model == "(model read once paired)")
-        #expect(CuffCatalog.omronRefusal("HEM-7196T1", offering: [OmronService.uuid]) == nil)
+        #expect(CuffCatalog.omronRefusal("HEM-7380T1", offering: [OmronService.uuid]) == nil)
         #expect(CuffCatalog.omronRefusal("HEM-7142T2", offering: [OmronModernService.uuid]) == nil)
         #expect(CuffCatalog.recognise(CuffAdvertisement(name: "X2 Smart+ HEM-7146T2", uuids: [OmronModernService.uuid]))?.model == "HEM-7146T2")
     }

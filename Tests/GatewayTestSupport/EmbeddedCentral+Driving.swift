@@ -30,12 +30,12 @@ extension EmbeddedCentral {
 
     /// The device advertises: bluetoothd connects it if it is bonded and trusted (GattProfile1 auto-connect, §4) —
     /// unless it forgot the bond, when the stored key fails and no link comes up — and discovery under way finds it if
-    /// bluetoothd does not hold it, or updates the one it holds (its `RSSI`, §2), the bonded one whose auto-connect failed too.
+    /// bluetoothd does not hold it, or updates the one it holds (its `RSSI`, §2).
     public func advertise(_ address: BluetoothAddress) {
         guard let node = nodes[address] else { return }
         nodes[address]!.silent = false
-        if node.paired, node.trusted, !node.bondForgotten {
-            linkUp(address)
+        if node.paired, node.trusted {
+            if !node.bondForgotten { linkUp(address) }
         } else if node.exported, !node.connected, discovering != nil {
             announce(address, ["RSSI"])
         } else {

@@ -169,8 +169,6 @@ public actor EmbeddedCentral: BluetoothCentral {
         calls.append("Connect \(address)")
         guard !nodes[address]!.connected else { return }
         guard nodes[address]!.peripheral.reachable else { throw Self.error("Failed", "le-connection-abort-by-local") }
-        // The device refuses the key bluetoothd offers for the bond it forgot (docs/reference/BLUEZ-DBUS.md §5).
-        guard !(nodes[address]!.paired && nodes[address]!.bondForgotten) else { throw Self.error("AuthenticationFailed", "Authentication Failed") }
         bringUp(address)
     }
 
@@ -229,8 +227,6 @@ public actor EmbeddedCentral: BluetoothCentral {
         nodes[address] = Node(nodes[address]!.peripheral.unbonded)
         nodes[address]!.silent = silent
         hub.send(.deviceRemoved(id))
-        // A device that advertises on is found again by discovery under way (§2).
-        if !silent { discovered(address) }
     }
 
     public func setAgentCapability(_ capability: AgentCapability) async {

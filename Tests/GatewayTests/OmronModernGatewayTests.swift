@@ -68,14 +68,14 @@ struct OmronModernInProcessTests {
         }
     }
 
-    @Test("A BLESmart cuff whose Model Number String names a model cuffd refuses (HEM-7196T1): refused naming it and why, before any unlock")
+    @Test("A BLESmart cuff whose Model Number String names a model cuffd refuses (HEM-7380T1): refused naming it and why, before any unlock")
     func refusedModelReadOncePaired() async throws {
         try await OmronGatewayTests.pairingError(
-            ["\"model\": \"HEM-7142T2-Z\"": "\"model\": \"HEM-7196T1-FLE\""], file: "omron-fe4a.json", address: Self.address
+            ["\"model\": \"HEM-7142T2-Z\"": "\"model\": \"HEM-7380T1-EOSL\""], file: "omron-fe4a.json", address: Self.address
         ) { run, error in
             guard case .refused(Self.address, let why) = error else { Issue.record("\(error)"); return }
-            #expect(why.hasPrefix("the Omron HEM-7196T1 is not supported: "), "\(why)")
-            #expect(why.contains("bonds it anew on every link"), "\(why)")
+            #expect(why.hasPrefix("the Omron HEM-7380T1 is not supported: "), "\(why)")
+            #expect(why.contains("bonds anew on every link"), "\(why)")
             #expect(await run.central.writes(to: OmronService.unlock).isEmpty)
             try await OmronGatewayTests.expectNothingLeft(run, Self.address)
         }

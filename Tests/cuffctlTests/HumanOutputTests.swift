@@ -34,17 +34,6 @@ struct HumanOutputTests {
         #expect(cuff.json.rendered.contains(#""serial":"x\u001b[31mRED""#))
     }
 
-    @Test("devices and status: a cuff that forgets its pairing says so on its line and in --json; another does not")
-    func aCuffThatPairsAnewSaysSo() {
-        var properties = Self.cuff(name: "BLESmart_00007380", model: "HEM-7380T1-EOSL").properties
-        #expect(!CuffListing.Cuff(properties: properties).line.contains("forgets its pairing"))
-        #expect(CuffListing.Cuff(properties: properties).json.rendered.contains(#""pairsAnewEachLink":false"#))
-        properties["PairsAnewEachLink"] = DBusVariant(true)
-        let cuff = CuffListing.Cuff(properties: properties)
-        #expect(cuff.line.hasSuffix("cuffd project HEM-7380T1-EOSL  forgets its pairing after each connection: paired anew each time"), "\(cuff.line)")
-        #expect(cuff.json.rendered.contains(#""pairsAnewEachLink":true"#))
-    }
-
     @Test("devices and status: any name, maker, model and state stay on the cuff's one line")
     func anyCuffLine() async {
         await propertyCheck(count: 500, input: DeviceText.strings, DeviceText.strings, DeviceText.strings, DeviceText.strings) { name, manufacturer, model, state in

@@ -122,14 +122,6 @@ extension BluezEmulator {
         cuffs[index].removalToken += 1
         log("\(name(index)) removed by RemoveDevice; bond forgotten")
         await unexportDevice(index)
-        if cuffs[index].advertising, !discoverySessions.isEmpty {
-            // A cuff that advertises on is found again by the discovery under way, at its next advertisement (§2).
-            let generation = generation
-            spawn {
-                try? await Task.sleep(for: .milliseconds(100))
-                await self.reportAdvertisingCuffs(generation: generation)
-            }
-        }
     }
 
     func setPowered(_ on: Bool) async {

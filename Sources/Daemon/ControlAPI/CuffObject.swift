@@ -20,7 +20,6 @@ enum CuffObject {
             "Serial": .string(status.identity?.serial ?? ""),
             "LastReading": .double(status.lastReadingAt?.timeIntervalSince1970 ?? 0),
             "BatteryLevel": .int32(status.batteryLevel.map(Int32.init) ?? -1), "BatteryLow": .boolean(status.batteryLow),
-            "PairsAnewEachLink": .boolean(status.pairsAnewEachLink),
             "ClockOffset": .double(status.clockOffset.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 } ?? 0),
         ]
         values.merge(stateProperties(status.state)) { _, new in new }

@@ -20,10 +20,6 @@ extension OmronModel {
         if bondsAnewEveryLink {
             notes.append("it forgets its bond after each link: cuffd removes the bond when a link ends and pairs again when it advertises")
         }
-        if learnsBond {
-            notes.append(
-                "cuffd keeps its bond; should the cuff forget it after a link, cuffd learns so and from then on pairs again whenever it advertises")
-        }
         if let equivalentOf { notes.append("read as a \(equivalentOf): hass-omron lists it among that model's equivalents") }
         notes.append(hasCounters ? "only new records are read" : "every slot is read on each link, each record stored once")
         if clock == nil { notes.append("its clock is not set (no source set it)") }

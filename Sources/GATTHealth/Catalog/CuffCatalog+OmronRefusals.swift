@@ -1,10 +1,17 @@
 extension CuffCatalog {
     /// The Omron models people own that cuffd refuses by name, each with its reason (docs/omron.md §7,
-    /// docs/reference/GATT-HEALTH.md §13.13): a model of the 0xFE4A service that hass-omron (`device_catalog.py`)
-    /// bonds anew on every link, taking it to forget its side of the bond after each one, and whose memory no real
-    /// bytes confirm (cuffd reads the HEM-7188T1 and HEM-7380T1, whose bytes are published). Signs: the codes
-    /// hass-omron lists for the profile (`equivalent_model_ids`).
+    /// docs/reference/GATT-HEALTH.md §13.13): models of the 0xFE4A service that hass-omron (`device_catalog.py`)
+    /// bonds anew on every link, taking them to forget their side of the bond after each one. cuffd bonds anew on every
+    /// link only for a model whose memory real bytes confirm (the HEM-7188T1, ``OmronModel/bondsAnewEveryLink``); these
+    /// two lack that. Signs: the codes hass-omron lists for each profile (`equivalent_model_ids`).
     static let omronRefused: [CuffModel] = [
+        CuffModel(
+            brand: "Omron", model: "HEM-7380T1", protocolKind: .omronModern,
+            signs: ["HEM-7380T", "HEM-7383T1", "HEM-7384T1"].map { .omronCode($0, service: OmronModernService.uuid) },
+            verdict: .unsupported(
+                "its memory is published (omblepy and hass-omron agree: two users of 100 16-byte records), but not how it keeps a "
+                    + "bond: hass-omron's users see the links after the pairing one fail and hass-omron now bonds anew on every "
+                    + "link, while omblepy reads it over a kept bond; cuffd does not know which of the two to follow")),
         CuffModel(
             brand: "Omron", model: "HEM-7196T1", protocolKind: .omronModern,
             signs: ["HEM-7196T1", "HEM-7194T1"].map { .omronCode($0, service: OmronModernService.uuid) },

@@ -31,10 +31,6 @@ public struct OmronModel: Hashable, Sendable {
     /// The cuff forgets its side of the bond after every link, so cuffd removes the bond when a link ends and pairs anew
     /// when it advertises (hass-omron `BondPolicy.PER_SESSION`; docs/omron.md §6).
     public var bondsAnewEveryLink = false
-    /// The sources disagree on whether the cuff keeps its side of the bond (docs/reference/GATT-HEALTH.md §13.13): cuffd
-    /// keeps the bond and learns, per cuff, whether a link over it fails as it does for a cuff that forgot its key; one that
-    /// does is then read as a ``bondsAnewEveryLink`` cuff (docs/omron.md §6).
-    public var learnsBond = false
 
     public var users: Int { userStartAddresses.count }
 
@@ -85,10 +81,6 @@ public struct OmronModel: Hashable, Sendable {
                    settingsReadAddress: 0x0260, settingsWriteAddress: 0x02A4, counters: nil, clock: .offset8, stack: .modern(tokenUnlock: false)),
         hem7188T1,
         hem7188T1.equivalent("HEM-7183T1"),
-        hem7380T1,
-        hem7380T1.equivalent("HEM-7380T"),
-        hem7380T1.equivalent("HEM-7383T1"),
-        hem7380T1.equivalent("HEM-7384T1"),
     ]
 
     /// HEM-7188T1 ("X2+ Connect"), as hass-omron's pull request #112 maps it and a real cuff's bytes confirm
@@ -98,15 +90,6 @@ public struct OmronModel: Hashable, Sendable {
         name: "HEM-7188T1", layout: .littleEndian16, userStartAddresses: [0x01C4], slotsPerUser: 30, blockSize: 0x2C,
         settingsReadAddress: 0x0010, settingsWriteAddress: 0x0054, counters: nil, clock: .offset8, stack: .modern(tokenUnlock: true),
         advertisedName: "X2+ Connect", bondsAnewEveryLink: true)
-
-    /// HEM-7380T1 ("X7 Smart AFib", docs/reference/GATT-HEALTH.md §13.13): two users of 100 16-byte slots from 0x01C4 and
-    /// 0x0804, no counters, as omblepy's `hem-7380t1.py` and hass-omron's profile agree; settings, the token unlock and the
-    /// "offset 8" clock as hass-omron's profile has them, the clock's layout confirmed by a real cuff's block; its bond
-    /// learned (``learnsBond``). Listed before its bare code `HEM-7380T`, which its name contains.
-    static let hem7380T1 = OmronModel(
-        name: "HEM-7380T1", layout: .littleEndian16, userStartAddresses: [0x01C4, 0x0804], slotsPerUser: 100, blockSize: 0x2C,
-        settingsReadAddress: 0x0010, settingsWriteAddress: 0x0054, counters: nil, clock: .offset8, stack: .modern(tokenUnlock: true),
-        learnsBond: true)
 
     /// HEM-7322T, whose memory hass-omron's `device_catalog.py` also gives the HEM-7280T (docs/omron.md §4).
     static let hem7322T = OmronModel(
