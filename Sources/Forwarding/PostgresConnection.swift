@@ -146,7 +146,8 @@ final class PostgresConnection {
         default:
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
             let message = Self.message(result.map { PQresultErrorMessage($0) } ?? PQerrorMessage(connection))
-            throw PostgresError(message: message, sqlState: state, connectionLost: PQstatus(connection) == CONNECTION_BAD)
+            throw PostgresError(
+                message: message, sqlState: state, connectionLost: PQstatus(connection) == CONNECTION_BAD || PostgresError.endsSession(state))
         }
     }
 
