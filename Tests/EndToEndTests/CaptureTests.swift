@@ -1,4 +1,5 @@
 import CuffSimulation
+import DBus
 import DBusTestSupport
 import Foundation
 import Testing
@@ -97,7 +98,7 @@ struct CaptureTests {
         #expect(sent?.action == .value(uuid: "49123040-aee8-11e1-a74d-0002a5d5c51b", bytes: [0x0A, 0x0B, 0x0C], indication: false))
     }
 
-    @Test("refused: a cuff never seen (68), seen but never connected (75, also when --links waits), --seconds past an hour or --links outside 1–100 (64), an unwritable --output (73), a caller who is no administrator (77)")
+    @Test("refused: a cuff never seen (68), seen but never connected (75, also when --links waits), --seconds past an hour or --links outside 1–100 (64; InvalidArguments on the bus, InvalidArgs for the shape before links), an unwritable --output (73), a caller who is no administrator (77)")
     func refusals() async throws {
         let stack = try await Stack.make(scenario: "one-cuff.json")
         try await stack.startDaemon()
@@ -114,6 +115,13 @@ struct CaptureTests {
         // --seconds bounds a capture that waits for links: the link never comes, the second ends it.
         let linksBounded = try await stack.cuffctl(["capture", Self.cuff, "--links", "2", "--seconds", "1"])
         #expect(linksBounded.status == 75, "\(linksBounded.error)")
+        // cuffd checks the count itself, and refuses the method's shape before `links`, (sdb), by its signature.
+        let connection = try DBusConnection.open(.address(stack.bus.address), label: "test")
+        defer { connection.close() }
+        let manyLinks = await HostileArgumentTests.errorName(connection, "Capture", [.string(Self.cuff), .double(0), .uint32(101), .boolean(false)])
+        #expect(manyLinks == "org.cuffd.Error.InvalidArguments")
+        let oldShape = await HostileArgumentTests.errorName(connection, "Capture", [.string(Self.cuff), .double(0), .boolean(false)])
+        #expect(oldShape == "org.freedesktop.DBus.Error.InvalidArgs")
         let unwritable = try await stack.cuffctl(["capture", Self.cuff, "--seconds", "1", "--output", stack.directory.appendingPathComponent("missing/capture.json").path])
         #expect(unwritable.status == 73, "\(unwritable.error)")
         if getuid() == 0 {
