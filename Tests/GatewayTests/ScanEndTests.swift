@@ -21,13 +21,19 @@ struct ScanEndTests {
         return (run, scanning)
     }
 
+    /// What the scan lists once it ends. A test whose time runs out cancels it: the scan then ends, and the test fails
+    /// on its time rather than hanging.
+    static func listing(_ scanning: Task<[ScannedCuff], any Error>) async throws -> [ScannedCuff] {
+        try await withTaskCancellationHandler { try await scanning.value } onCancel: { scanning.cancel() }
+    }
+
     @Test("The scan ends once the last cuff named appears, the clock standing still; a cuff bluetoothd holds counts at once")
     func endsWhenTheCuffsAppear() async throws {
         let (run, scanning) = try await Self.scanningForBoth()
         let start = run.rig.clock.now
         #expect(await run.central.calls == ["StartDiscovery \(run.scenario.adapter.address)"])
         await run.central.advertise(Self.second)
-        let found = try await scanning.value
+        let found = try await Self.listing(scanning)
         #expect(Set(found.map(\.device.id.address)) == [Self.first, Self.second])
         #expect(run.rig.clock.now == start)
         #expect(await run.central.calls.last == "StopDiscovery \(run.scenario.adapter.address)")
@@ -43,7 +49,7 @@ struct ScanEndTests {
         let (run, scanning) = try await Self.scanningForBoth()
         let start = run.rig.clock.now
         await run.rig.clock.advanceWhenSleeping(for: .seconds(60))
-        let found = try await scanning.value
+        let found = try await Self.listing(scanning)
         #expect(found.map(\.device.id.address) == [Self.first])
         #expect(start.duration(to: run.rig.clock.now) == .seconds(60))
         #expect(await run.central.calls.last == "StopDiscovery \(run.scenario.adapter.address)")
