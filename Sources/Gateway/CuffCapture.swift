@@ -30,9 +30,8 @@ public actor CuffCapture {
     private var name: String?
     private var paired = false
     private var finished = false
-    /// Callers of ``linkEnded()``, resumed when the first link ends.
-    private var linkEndWaiters: [CheckedContinuation<Void, Never>] = []
-    private var firstLinkEnded = false
+    /// Callers of ``linksEnded(_:)``, each resumed once as many links as it waits for have ended.
+    private var linkEndWaiters: [(links: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     init(_ id: DeviceID, bluetooth: any BluetoothCentral) {
         self.id = id
@@ -54,13 +53,17 @@ public actor CuffCapture {
         await walk?.value
     }
 
-    /// Returns once the first link recorded has ended (or the capture finished).
-    func linkEnded() async {
-        guard !firstLinkEnded, !finished else { return }
-        await withCheckedContinuation { linkEndWaiters.append($0) }
+    /// How many links recorded have ended: a link already up when the capture started is the first.
+    var endedLinks: Int { recorder.linkCount - (recorder.hasLink ? 1 : 0) }
+
+    /// Returns once `count` links recorded have ended (or the capture finished): the end `cuffctl capture --links`
+    /// names (docs/capture.md, "When it ends").
+    func linksEnded(_ count: Int) async {
+        guard endedLinks < count, !finished else { return }
+        await withCheckedContinuation { linkEndWaiters.append((count, $0)) }
     }
 
-    /// Ends the capture: no more events recorded, the capture's own notify sessions ended, ``linkEnded()`` returns.
+    /// Ends the capture: no more events recorded, the capture's own notify sessions ended, ``linksEnded(_:)`` returns.
     func stop() async {
         guard !finished else { return }
         finished = true
@@ -161,13 +164,14 @@ public actor CuffCapture {
         if walk != nil { walkCutShort = "the link dropped" }
         walk?.cancel()
         walk = nil
-        firstLinkEnded = true
         resumeLinkEndWaiters()
     }
 
+    /// Resumes the callers of ``linksEnded(_:)`` whose count of links has ended — all of them once the capture finished.
     private func resumeLinkEndWaiters() {
-        for waiter in linkEndWaiters { waiter.resume() }
-        linkEndWaiters = []
+        let ended = finished ? Int.max : endedLinks
+        for waiter in linkEndWaiters where waiter.links <= ended { waiter.continuation.resume() }
+        linkEndWaiters.removeAll { $0.links <= ended }
     }
 
     /// Adds what bluetoothd exports of the device now to the database.

@@ -4,18 +4,23 @@ import CuffRecording
 /// `cuffctl capture` (docs/capture.md): a device's GATT database and conversation recorded while the Gateway goes on
 /// collecting from it as usual, as a cuff-sim scenario that plays the same conversation back.
 extension CuffGateway {
-    /// How long a capture without a duration lasts at most: it ends when the cuff's first link does, or then.
+    /// How long a capture without a duration lasts at most: it ends when the cuff's last link asked for does, or then.
     public static let captureLimit: Duration = .seconds(600)
 
-    /// Records the device at `address` for `duration`, following it across links (each drop and return is recorded);
-    /// without a duration, until its first link ends, at most ``captureLimit``. A device not connected is connected
-    /// when bluetoothd holds a bond with it; otherwise the capture waits for a link someone else makes (a pairing,
-    /// the cuff waking). Unless `keepIdentity`, what identifies the cuff or its owner is replaced (``CaptureRedaction``).
-    public func capture(_ address: BluetoothAddress, for duration: Duration?, keepIdentity: Bool) async throws(GatewayError) -> RecordedScenario {
+    /// Records the device at `address`, following it across links (each drop and return is recorded), until `links`
+    /// of its links have ended or for `duration`, whichever comes first (docs/capture.md, "When it ends"): without a
+    /// duration at most ``captureLimit``; without either, until its first link ends. A link already up when the capture
+    /// starts counts as the first. A device not connected is connected when bluetoothd holds a bond with it; otherwise
+    /// the capture waits for a link someone else makes (a pairing, the cuff waking). Unless `keepIdentity`, what
+    /// identifies the cuff or its owner is replaced (``CaptureRedaction``).
+    public func capture(
+        _ address: BluetoothAddress, links: Int? = nil, for duration: Duration? = nil, keepIdentity: Bool
+    ) async throws(GatewayError) -> RecordedScenario {
         let capture = try await startCapture(address)
         let clock = clock
+        let links = links ?? (duration == nil ? 1 : nil)
         await withTaskGroup(of: Void.self) { group in
-            if duration == nil { group.addTask { await capture.linkEnded() } }
+            if let links { group.addTask { await capture.linksEnded(links) } }
             group.addTask { try? await clock.sleep(for: duration ?? Self.captureLimit) }
             await group.next()
             group.cancelAll()

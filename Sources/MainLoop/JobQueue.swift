@@ -42,7 +42,11 @@ final class JobQueue<Job>: @unchecked Sendable {
 
     /// Queues a job to become ready once `delay` has passed on the monotonic clock. Any thread.
     func append(_ job: Job, after delay: Duration) {
-        let deadline = MonotonicTime.now.advanced(by: delay)
+        append(job, at: MonotonicTime.now.advanced(by: delay))
+    }
+
+    /// Queues a job to become ready at `deadline` on the monotonic clock. Any thread.
+    func append(_ job: Job, at deadline: MonotonicTime) {
         locked {
             delayedCount &+= 1
             delayed.insert(DelayedJob(deadline: deadline, order: delayedCount, job: job))

@@ -30,9 +30,7 @@ struct AAndDEmulationTests {
             #expect(try #require(await harness.emulator.clock(of: EmulatorHarness.address)).year == 2020)
 
             let written = DateTime(year: 2026, month: 11, day: 23, hours: 7, minutes: 15, seconds: 0)
-            try await harness.write(written.encoded(), to: path)
-            let clock = try #require(await harness.emulator.clock(of: EmulatorHarness.address))
-            #expect(clock.isoString == "2026-11-23T07:15:00" || clock.isoString == "2026-11-23T07:15:01")
+            try await harness.expectClockSet(to: written, writing: written.encoded(), to: path)
             #expect(harness.events.all.contains { $0.contains("0x2A08 written: \(Hex.bytes(written.encoded())); clock set to 2026-11-23T07:15") })
 
             let short = await #expect(throws: DBusError.self) { try await harness.write(Array(written.encoded().dropLast()), to: path) }

@@ -1,5 +1,6 @@
 import DBus
 import Dispatch
+import GatewayTestSupport
 import ReadingQueries
 import Testing
 @testable import Daemon
@@ -48,7 +49,7 @@ struct ReadAdmissionTests {
         async let first: Void = admission.admit(Self.reader, paced: true) { await held.hold(Self.reader) }
         #expect(await held.nextStarts(1) == [Self.reader])
         async let second: Void = admission.admit(Self.reader, paced: true) { await held.hold(Self.reader) }
-        while admission.waiting == 0 { await Task.yield() }
+        try await waitUntil(admission, waits: 1)
         var refusal: ControlError?
         do {
             try await admission.admit(Self.reader, paced: true) {}
@@ -80,7 +81,7 @@ struct ReadAdmissionTests {
             for uid in [Self.reader, Self.reader, Self.reader, Self.other] {
                 let queued = admission.waiting
                 group.addTask { try await admission.admit(uid, paced: true) { await held.hold(uid) } }
-                while admission.waiting == queued { await Task.yield() }
+                try await waitUntil(admission, waits: queued + 1)
             }
             var order: [UInt32] = []
             for _ in 0 ..< 4 {
@@ -114,16 +115,65 @@ struct ReadAdmissionTests {
         #expect(try await admission.admit(Self.other, paced: true) { true })
     }
 
-    @Test("Reads beyond the burst wait for the pace, and all are answered")
-    func paced() async throws {
-        let admission = ReadAdmission(.init(rate: 20, burst: 1, running: 8, perCaller: 8))
-        let start = DispatchTime.now().uptimeNanoseconds
-        let answered = try await withThrowingTaskGroup(of: Bool.self) { group in
-            for _ in 0 ..< 5 { group.addTask { try await admission.admit(Self.reader, paced: true) { true } } }
-            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+    @Test("A paced read is refused once it has waited the longest a read may wait, in the admission's time, and not before")
+    func refusedAtTheLongestWait() async throws {
+        let clock = TestClock()
+        let admission = ReadAdmission(.init(rate: 1000, burst: 10, running: 1, perCaller: 8, maximumWait: 10), clock: clock)
+        let held = HeldRead()
+        async let first: Void = admission.admit(Self.reader, paced: true) { await held.hold(Self.reader) }
+        #expect(await held.nextStarts(1) == [Self.reader])
+        async let second: Void = admission.admit(Self.other, paced: true) {}
+        try await waitUntil(admission, waits: 1)
+        // The queue moves (a read comes) a moment before the longest wait: the other's read still waits.
+        clock.advance(by: .seconds(10) - .milliseconds(1))
+        async let third: Void = admission.admit(1002, paced: true) {}
+        try await waitUntil(admission, waits: 2)
+        // And again at the longest wait: the other's is refused, the one that came a moment ago waits on.
+        clock.advance(by: .milliseconds(1))
+        async let fourth: Void = admission.admit(1003, paced: true) {}
+        do {
+            try await second
+            Issue.record("a read that waited 10 s started")
+        } catch let refusal as DBusError {
+            #expect(refusal.name == "org.cuffd.Error.LimitsExceeded")
+            #expect(refusal.description.contains("uid 1001's read of the store waited 10 s"), "\(refusal)")
         }
-        #expect(answered == 5)
-        // One at once, four more at 20 a second: no sooner than 200 ms. A lower bound: a loaded machine is only slower.
-        #expect(DispatchTime.now().uptimeNanoseconds - start >= 200_000_000)
+        #expect(admission.waiting == 2)
+        held.gate.signal()
+        _ = try await (first, third, fourth)
+    }
+
+    /// Returns once `admission` has `count` paced reads waiting.
+    func waitUntil(_ admission: ReadAdmission, waits count: Int) async throws {
+        while admission.waiting < count {
+            try Task.checkCancellation()
+            await Task.yield()
+        }
+    }
+
+    @Test("Reads beyond the burst wait for the pace, one a pace's step apart, and all are answered")
+    func paced() async throws {
+        // The pace in the admission's own time: the clock moves only when the test moves it, so a loaded machine makes
+        // no read wait longer than the pace says, and each read that waits starts when the time is due, not before.
+        let clock = TestClock()
+        let admission = ReadAdmission(.init(rate: 20, burst: 1, running: 8, perCaller: 8), clock: clock)
+        let starts = try await withThrowingTaskGroup(of: Duration.self) { group in
+            for _ in 0 ..< 5 { group.addTask { try await admission.admit(Self.reader, paced: true) { clock.now.offset } } }
+            // One starts at once on the burst; the other four wait, and no time has passed.
+            try await waitUntil(admission, waits: 4)
+            #expect(clock.now.offset == .zero)
+            // One read a step: each step moves the time to the pace's timer, which starts the next and sets the timer
+            // again — a lost wakeup leaves the next step waiting for a timer that never comes.
+            var steps: [Duration] = []
+            for _ in 0 ..< 4 { steps.append(await clock.advanceToNextDeadline()) }
+            #expect(steps.allSatisfy { $0 >= .milliseconds(50) && $0 <= .milliseconds(51) }, "\(steps)")
+            return try await group.reduce(into: []) { $0.append($1) }.sorted()
+        }
+        #expect(starts.count == 5)
+        // One at once, four more at 20 a second: each no sooner than 50 ms after the one before it.
+        for (index, start) in starts.enumerated() {
+            #expect(start >= .milliseconds(50) * index, "read \(index) started at \(start): \(starts)")
+        }
+        #expect(admission.waiting == 0)
     }
 }

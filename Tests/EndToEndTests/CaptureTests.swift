@@ -1,4 +1,5 @@
 import CuffSimulation
+import DBus
 import DBusTestSupport
 import Foundation
 import Testing
@@ -28,10 +29,9 @@ struct CaptureTests {
         let stack = try await Stack.make(scenario: "one-cuff.json", manualStart: true)
         try await stack.startDaemon()
         let file = stack.directory.appendingPathComponent("capture.json")
-        // Across both links — pairing, then START pressed once start is armed and the measurement after it — for longer
-        // than pair's and start's own limits together (60 + 30 s), so that the recording's end is never what cuts it
-        // short: a loaded machine once took over the 20 s this recorded before, and the capture lacked the measurement.
-        let capture = try stack.startCuffctl(["capture", Self.cuff, "--seconds", "120", "--output", file.path], log: "capture.log")
+        // Across both links — pairing, then START pressed once start is armed and the measurement after it —: the capture
+        // ends when the cuff's second link does, however long the machine takes to get there.
+        let capture = try stack.startCuffctl(["capture", Self.cuff, "--links", "2", "--output", file.path], log: "capture.log")
         let pair = try await stack.cuffctl(["pair", Self.cuff])
         #expect(pair.status == 0, "\(pair.error)")
         #expect(try await stack.measure(Self.cuff).status == 0)
@@ -47,6 +47,7 @@ struct CaptureTests {
         let recorded = try Scenario.parse(Data(text.utf8))
         let address = recorded.cuffs[0].address.description
         #expect(address != Self.cuff)
+        #expect(recorded.cuffs[0].recorded?.links.count == 2, "the pairing link and the measurement's")
 
         let replay = try await Stack.make(scenario: Self.scenarioName(file))
         try await replay.startDaemon()
@@ -85,7 +86,8 @@ struct CaptureTests {
         let stack = try await Stack.make(scenario: Self.scenarioName(source))
         try await stack.startDaemon()
         let file = stack.directory.appendingPathComponent("capture.json")
-        let capture = try stack.startCuffctl(["capture", "28:FF:B2:10:99:99", "--seconds", "5", "--output", file.path], log: "capture.log")
+        // Until the cuff's link ends (the default): the refused pairing removes the device, which ends it.
+        let capture = try stack.startCuffctl(["capture", "28:FF:B2:10:99:99", "--output", file.path], log: "capture.log")
         let pair = try await stack.cuffctl(["pair", "28:FF:B2:10:99:99"])
         #expect(pair.status == 76)
         #expect(pair.error.contains("BLESmart_00009999 offers Omron's service ecbe3980, but cuffd knows its memory there only for"), "\(pair.error)")
@@ -96,7 +98,7 @@ struct CaptureTests {
         #expect(sent?.action == .value(uuid: "49123040-aee8-11e1-a74d-0002a5d5c51b", bytes: [0x0A, 0x0B, 0x0C], indication: false))
     }
 
-    @Test("refused: a cuff never seen (68), seen but never connected (75), --seconds past an hour (64), an unwritable --output (73), a caller who is no administrator (77)")
+    @Test("refused: a cuff never seen (68), seen but never connected (75, also when --links waits), --seconds past an hour or --links outside 1–100 (64; InvalidArguments on the bus, InvalidArgs for the shape before links), an unwritable --output (73), a caller who is no administrator (77)")
     func refusals() async throws {
         let stack = try await Stack.make(scenario: "one-cuff.json")
         try await stack.startDaemon()
@@ -107,6 +109,19 @@ struct CaptureTests {
         #expect(asleep.status == 75, "\(asleep.error)")
         #expect(asleep.error.contains("waiting for \(Self.cuff) to connect for the capture timed out"))
         #expect(try await stack.cuffctl(["capture", Self.cuff, "--seconds", "3601"]).status == 64)
+        #expect(try await stack.cuffctl(["capture", Self.cuff, "--links", "0"]).status == 64)
+        let tooMany = try await stack.cuffctl(["capture", Self.cuff, "--links", "101"])
+        #expect(tooMany.status == 64 && tooMany.error.contains("--links is from 1 to 100"), "\(tooMany.error)")
+        // --seconds bounds a capture that waits for links: the link never comes, the second ends it.
+        let linksBounded = try await stack.cuffctl(["capture", Self.cuff, "--links", "2", "--seconds", "1"])
+        #expect(linksBounded.status == 75, "\(linksBounded.error)")
+        // cuffd checks the count itself, and refuses the method's shape before `links`, (sdb), by its signature.
+        let connection = try DBusConnection.open(.address(stack.bus.address), label: "test")
+        defer { connection.close() }
+        let manyLinks = await HostileArgumentTests.errorName(connection, "Capture", [.string(Self.cuff), .double(0), .uint32(101), .boolean(false)])
+        #expect(manyLinks == "org.cuffd.Error.InvalidArguments")
+        let oldShape = await HostileArgumentTests.errorName(connection, "Capture", [.string(Self.cuff), .double(0), .boolean(false)])
+        #expect(oldShape == "org.freedesktop.DBus.Error.InvalidArgs")
         let unwritable = try await stack.cuffctl(["capture", Self.cuff, "--seconds", "1", "--output", stack.directory.appendingPathComponent("missing/capture.json").path])
         #expect(unwritable.status == 73, "\(unwritable.error)")
         if getuid() == 0 {

@@ -28,9 +28,11 @@ final class HTTPForwardingStack: @unchecked Sendable {
 
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
-    /// cuffd over `scenario` (on a store of `backlog` synthetic readings) on a private bus, started.
+    /// cuffd over `scenario` (on a store of `backlog` synthetic readings) on a private bus, started. Nobody presses
+    /// START (`manualStart`): a paired cuff keeps its pairing link and measures nothing unasked, so the readings a test
+    /// compares are those the pairing brought.
     static func make(scenario: String = "stored-records.json", backlog: Int = 0) async throws -> HTTPForwardingStack {
-        let forwarding = HTTPForwardingStack(stack: try await Stack.make(scenario: scenario))
+        let forwarding = HTTPForwardingStack(stack: try await Stack.make(scenario: scenario, manualStart: true))
         try FileManager.default.createDirectory(atPath: forwarding.path("state"), withIntermediateDirectories: false)
         if backlog > 0 { try makeStore(forwarding.stack.storePath, count: backlog) }
         try await forwarding.stack.startDaemon()

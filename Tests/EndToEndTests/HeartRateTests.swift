@@ -9,6 +9,8 @@ import Testing
 @Suite("A heart-rate strap through cuffd", .serialized)
 struct HeartRateTests {
     static let strap = "E8:3C:A1:07:6D:21"
+    /// strap.json's last step: the strap ends the link.
+    static let linkEnd = "{\"after\": 16.0, \"disconnect\": true}"
 
     /// `heart-rate --json` as objects.
     func heartRates(_ stack: Stack) async throws -> [[String: Any]] {
@@ -29,7 +31,11 @@ struct HeartRateTests {
 
     @Test("pair the strap: every plausible value stored once, marked when without contact, summarized in the journal")
     func strapStreams() async throws {
-        let stack = try await Stack.make(scenario: "strap.json")
+        // The strap holds its link after its last value until the test presses START (docs/cuff-sim.md, "START pressed by
+        // the driver"), which it does once the reset has been written: the reset goes over a link that is still up
+        // however long `pair` and `reset-energy` took, instead of racing the strap's own end of the link.
+        let stack = try await Stack.make(
+            scenario: "strap.json", edits: [Self.linkEnd: "{\"after\": 15.5, \"pressStart\": true},\n      " + Self.linkEnd], manualStart: true)
         try await stack.startDaemon()
         // --limit: what is stored when it has subscribed is printed first, so that it misses nothing however late
         // that is; everything stored afterwards as it is stored.
@@ -40,6 +46,7 @@ struct HeartRateTests {
         let reset = try await stack.cuffctl(["reset-energy", Self.strap])
         #expect(reset.status == 0, "\(reset.error)")
         try await stack.wait(for: "written: 01 (Energy Expended reset)", in: "cuff-sim.log")
+        try await stack.pressStart(Self.strap)
         let expected = try #require(Scenario.parse(Data(contentsOf: stack.scenario)).expect?.heartRates)
         // The link's end commits what waits and ends the summary: the journal then counts every value stored.
         try await stack.journal.received.wait(for: "summaries of \(expected) values:\n\(stack.text("cuffd.log"))") { _ in

@@ -21,7 +21,9 @@ struct HostileStringsTests {
 
     @Test("scan, pair, devices, status and readings print the name and Device Information escaped; --json and CSV exact")
     func terminalOutput() async throws {
-        let stack = try await Stack.make(scenario: "hostile-strings.json", configuration: "[Journal]\nDetail=packets\n")
+        // Nobody presses START: the cuff keeps its pairing link, which brings its Device Information and stored record,
+        // until the test is done (its timeline would end the link 0.5 s after the subscription, during that provisioning).
+        let stack = try await Stack.make(scenario: "hostile-strings.json", configuration: "[Journal]\nDetail=packets\n", manualStart: true)
         try await stack.startDaemon()
         let escapedName = #"\x1b]0;pwned\x07\x1b[2J\x0aX-Injected: 1"#
 

@@ -24,6 +24,12 @@ extension Stack {
         try await journal.received.wait(for: "\(count) measurement session(s) armed for \(address) in cuffd's journal") { _ in
             self.armedSessions(for: address) >= count ? () : nil
         }
+        try await pressStart(address)
+    }
+
+    /// Presses START on the cuff at `address` now: its timeline goes on from its `pressStart` step, at once if it waits
+    /// there, or when it comes to it.
+    func pressStart(_ address: String) async throws {
         let control = try DBusConnection.open(.address(bus.address), label: "START button")
         defer { control.close() }
         _ = try await control.call(

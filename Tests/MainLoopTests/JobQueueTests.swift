@@ -12,10 +12,12 @@ struct JobQueueTests {
 
     @Test func delayedJobsComeOutByDeadlineThenByArrival() {
         let queue = JobQueue<String>()
+        // The deadlines from one instant: with `after:` each append reads the clock anew, and a thread kept off the
+        // CPU for 40 ms between two appends would give "early" the later deadline.
         let start = MonotonicTime.now
-        queue.append("late", after: .milliseconds(60))
-        queue.append("early", after: .milliseconds(20))
-        queue.append("early too", after: .milliseconds(20))
+        queue.append("late", at: start.advanced(by: .milliseconds(60)))
+        queue.append("early", at: start.advanced(by: .milliseconds(20)))
+        queue.append("early too", at: start.advanced(by: .milliseconds(20)))
         var order: [String] = []
         while order.count < 3, let batch = queue.nextBatch() {
             order += batch

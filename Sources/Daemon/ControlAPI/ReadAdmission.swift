@@ -1,4 +1,3 @@
-import Dispatch
 import ReadingQueries
 import Synchronization
 
@@ -43,10 +42,29 @@ public final class ReadAdmission: Sendable {
 
     public let limits: Limits
     private let state: Mutex<Queue>
+    /// Nanoseconds since the admission was made, on its clock.
+    private let elapsed: @Sendable () -> UInt64
+    /// Sleeps for a number of nanoseconds on the same clock: the pace's timer.
+    private let sleep: @Sendable (UInt64) async -> Void
 
-    public init(_ limits: Limits = Limits()) {
+    /// Paces on `clock`: the daemon's is the continuous clock; a test's moves only when the test moves it, so that the
+    /// pace and ``Limits/maximumWait`` are measured in the time the test sets rather than in how long a loaded machine
+    /// took (docs/gateway.md, "Seams").
+    public init(_ limits: Limits = Limits(), clock: any Clock<Duration> = ContinuousClock()) {
         self.limits = limits
-        state = Mutex(Queue(tokens: Double(limits.burst), refilledAt: DispatchTime.now().uptimeNanoseconds))
+        (elapsed, sleep) = Self.stopwatch(clock)
+        state = Mutex(Queue(tokens: Double(limits.burst), refilledAt: 0))
+    }
+
+    private static func stopwatch<C: Clock<Duration>>(
+        _ clock: C
+    ) -> (@Sendable () -> UInt64, @Sendable (UInt64) async -> Void) {
+        let start = clock.now
+        let elapsed: @Sendable () -> UInt64 = {
+            let (seconds, attoseconds) = start.duration(to: clock.now).components
+            return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
+        }
+        return (elapsed, { try? await clock.sleep(for: .nanoseconds($0)) })
     }
 
     /// Paced reads waiting to start, all uids together.
@@ -69,7 +87,7 @@ public final class ReadAdmission: Sendable {
         defer { finish(uid, running: paced && started) }
         if paced {
             started = await withCheckedContinuation { (turn: CheckedContinuation<Bool, Never>) in
-                release { $0.wait(turn, for: uid, since: DispatchTime.now().uptimeNanoseconds) }
+                release { [elapsed] in $0.wait(turn, for: uid, since: elapsed()) }
             }
             guard started else { throw ControlError.waitedTooLong(uid: uid, seconds: limits.maximumWait) }
         }
@@ -89,11 +107,12 @@ public final class ReadAdmission: Sendable {
     private func release(after change: (inout Queue) -> Void) {
         let (turns, wakeIn) = state.withLock { queue -> ([(Turn, Bool)], UInt64?) in
             change(&queue)
-            return queue.release(now: DispatchTime.now().uptimeNanoseconds, limits)
+            return queue.release(now: elapsed(), limits)
         }
         for (turn, starts) in turns { turn.continuation.resume(returning: starts) }
         if let wakeIn {
-            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(wakeIn))) { [self] in
+            Task.detached { [self] in
+                await sleep(wakeIn)
                 release { $0.timerSet = false }
             }
         }
@@ -132,8 +151,8 @@ public final class ReadAdmission: Sendable {
                 running += 1
             }
             // Of the reads left waiting, each uid's oldest wait longest: those that waited too long are refused.
-            let oldest = now - min(now, UInt64(limits.maximumWait * 1e9))
-            resumed += waiting.removeLeading { $0.since <= oldest }.map { ($0, false) }
+            let longest = UInt64(limits.maximumWait * 1e9)
+            resumed += waiting.removeLeading { $0.since + longest <= now }.map { ($0, false) }
             guard !waiting.isEmpty, running < limits.running, !timerSet else { return (resumed, nil) }
             timerSet = true
             return (resumed, UInt64((1 - tokens) / limits.rate * 1e9) + 1)
