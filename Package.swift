@@ -154,6 +154,8 @@ let package = Package(
             // the Swift 6.2 runtime, which on Linux it does not without this (Swift 6.3; the runtime it links is 6.3).
             swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-availability-checking"])],
             linkerSettings: smallResidentFootprint(order: "Sources/cuffd/cuffd.order", archives: ["libstdc++", "libsqlite3", "libdbus-1"])
+                // Read-only data in the read-only segment, where cuffd can drop the pages it read (link/readonly-rodata.ld).
+                + [.unsafeFlags(["-Xlinker", "--script=\(Context.packageDirectory)/link/readonly-rodata.ld"], .when(configuration: .release))]
         ),
         // sd_listen_fds and sd_is_socket for the static libdbus-1 of cuffd and cuff-forward, which refers to them only
         // from code neither has a caller of (server-side socket activation); they abort (sd_listen_fds.c says why that

@@ -13,14 +13,22 @@ extension EmulatorHarness {
     ) async throws {
         let writing = ContinuousClock.now
         try await write(bytes, to: path)
+        try await expectClock(runOnFrom: written, since: writing, sourceLocation: sourceLocation)
+    }
+
+    /// Expects the cuff's clock to show `start` run on by no more than the time that passed since `moment`, a moment
+    /// no later than the one the clock started from `start`: that bound holds however long load makes the calls.
+    func expectClock(
+        runOnFrom start: DateTime, since moment: ContinuousClock.Instant, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         let shown = try #require(await emulator.clock(of: Self.address), sourceLocation: sourceLocation)
-        let passed = ContinuousClock.now - writing
+        let passed = ContinuousClock.now - moment
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
-        let (shownDate, writtenDate) = (shown.date(in: calendar), written.date(in: calendar))
-        let ahead = try #require(shownDate, sourceLocation: sourceLocation).timeIntervalSince(try #require(writtenDate, sourceLocation: sourceLocation))
+        let (shownDate, startDate) = (shown.date(in: calendar), start.date(in: calendar))
+        let ahead = try #require(shownDate, sourceLocation: sourceLocation).timeIntervalSince(try #require(startDate, sourceLocation: sourceLocation))
         #expect(
             ahead >= 0 && ahead <= passed / .seconds(1),
-            "the clock shows \(shown.isoString ?? "?") \(passed) after the write of \(written.isoString ?? "?") began", sourceLocation: sourceLocation)
+            "the clock shows \(shown.isoString ?? "?") \(passed) after it started from \(start.isoString ?? "?")", sourceLocation: sourceLocation)
     }
 }

@@ -137,7 +137,7 @@ struct HostileArgumentTests {
     }
 
     /// The error name a call to cuffd answers with, or nil for a reply.
-    static func errorName(_ connection: DBusConnection, _ member: String, _ arguments: [DBusValue], timeout: Duration = .seconds(25)) async -> String? {
+    static func errorName(_ connection: DBusConnection, _ member: String, _ arguments: [DBusValue], timeout: Duration = testDeadline) async -> String? {
         do {
             _ = try await connection.call(name, path, name, member, arguments, timeout: timeout)
             return nil

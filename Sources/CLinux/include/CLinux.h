@@ -20,9 +20,13 @@ int cuffd_clock_synchronized(void);
 /// posix_spawn_file_actions_addclosefrom_np (glibc ≥ 2.34): the child closes every descriptor from `from` on.
 int cuffd_spawn_close_from(posix_spawn_file_actions_t *actions, int from);
 
-/// Asks the kernel to drop this process's resident pages of its own executable file, mapped read-only (madvise(2)
-/// MADV_PAGEOUT, Linux 5.4): what start-up ran stays on disk until it runs again. Pages other processes map too are
-/// left. Returns the KiB of mappings advised, or -errno when /proc could not be read.
+/// Unmaps from this process the resident pages of its own executable file that it maps read-only and holds unchanged
+/// (code, read-only data; madvise(2) MADV_DONTNEED, page by page from /proc/self/pagemap): they leave its RSS and
+/// stay in the page cache, from which what runs again is mapped again. Pages relocated at start-up — private copies
+/// in the same mappings — are kept. MADV_PAGEOUT would drop a file's pages only for a process that owns the file or
+/// may write it (the kernel's can_do_file_pageout), which the packaged cuffd, user `cuffd`, does not: there it did
+/// nothing (Benchmarks/RESULTS.md, "On a small board"). Returns the KiB unmapped, or -errno when /proc could not be
+/// read.
 long cuffd_release_executable_pages(void);
 
 #endif
