@@ -14,7 +14,8 @@ struct ScanCommand: AsyncParsableCommand {
             """)
     @OptionGroup var bus: BusOptions
     @Option(help: "Seconds to scan; with --until, at most.") var timeout: Double = 10
-    @Option(help: "End the scan once the cuff at this address is seen (repeatable: once all are seen).") var until: [String] = []
+    @Option(help: ArgumentHelp("End the scan once the cuff at this address is seen (repeatable: once all are seen).", valueName: "address"))
+    var until: [String] = []
     @Flag(help: "Print JSON.") var json = false
 
     /// What to check when a cuff is not seen.
