@@ -68,7 +68,7 @@ let package = Package(
         .executableTarget(
             name: "cuffctl",
             dependencies: [
-                "GATTHealth", "DBus", "CuffdVersion",
+                "GATTHealth", "DBus", "CuffdVersion", "BlueZ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "DecodeArguments",
                 "DurableFiles",

@@ -5,17 +5,28 @@ import GATTHealth
 /// `forget` ask for.
 extension CuffGateway {
     /// Discovers cuffs (the services the catalog's models and families advertise) for `duration` and returns what
-    /// was seen, known cuffs and new ones alike, each with what cuffd recognises it as (``CuffCatalog``).
-    public func scan(for duration: Duration) async throws(GatewayError) -> [ScannedCuff] {
+    /// was seen, known cuffs and new ones alike, each with what cuffd recognises it as (``CuffCatalog``). With
+    /// `awaited` addresses, the scan ends as soon as every one of them is among what it would return — a cuff
+    /// bluetoothd holds already counts at once —, and at `duration` at the latest (`cuffctl scan --until`,
+    /// docs/cuffctl.md): the caller tells the ones missing from the list.
+    public func scan(for duration: Duration, until awaited: Set<BluetoothAddress> = []) async throws(GatewayError) -> [ScannedCuff] {
         let adapter = try usableAdapter()
         do {
             try await bluetooth.startDiscovery(on: adapter.address, filter: Self.cuffFilter)
         } catch {
             throw .bluez(error)
         }
-        try? await clock.sleep(for: duration)
+        let bluetooth = bluetooth
+        let seen: @Sendable () async -> [ScannedCuff] = {
+            await bluetooth.devices.filter { $0.id.adapter == adapter.address }.compactMap(ScannedCuff.init)
+        }
+        if awaited.isEmpty {
+            try? await clock.sleep(for: duration)
+        } else {
+            _ = await wait(upTo: duration, until: { awaited.isSubset(of: await seen().map(\.device.id.address)) })
+        }
         await endDiscovery(on: adapter.address)
-        return await bluetooth.devices.filter { $0.id.adapter == adapter.address }.compactMap(ScannedCuff.init)
+        return await seen()
     }
 
     /// Pairs the cuff at `address` and trusts it, so it is auto-connected whenever it wakes, and returns once

@@ -37,29 +37,6 @@ struct DevicesCommand: AsyncParsableCommand {
     }
 }
 
-/// `cuffctl scan [--timeout S] [--json]`: discover cuffs nearby, each with what cuffd recognises it as and whether it
-/// reads it (docs/compatibility.md).
-struct ScanCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "scan", abstract: "Discover cuffs nearby: the model as recognised, and whether cuffd reads it.")
-    @OptionGroup var bus: BusOptions
-    @Option(help: "Seconds to scan.") var timeout: Double = 10
-    @Flag(help: "Print JSON.") var json = false
-
-    func run() async throws {
-        try await reportingFailures {
-            let reply = try await CuffdConnection(bus).call("Scan", [.double(timeout)], timeout: .seconds(timeout + 10))
-            let seen = try (reply.first?.decode([DBusProperties].self) ?? []).map(ScannedDevice.init)
-            if json {
-                print(JSONValue.array(seen.map(\.json)).rendered)
-                return
-            }
-            if seen.isEmpty { print("No cuff seen. Is it advertising (in pairing mode, or after a measurement)?") }
-            seen.flatMap(\.lines).forEach { print($0) }
-        }
-    }
-}
-
 /// `cuffctl pair ADDRESS [--passkey N] [--timeout S]`.
 struct PairCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -11,7 +11,7 @@ struct Cuffctl: AsyncParsableCommand {
             Exit codes: 0 success; 1 another failure; 64 usage error (bad arguments, unknown characteristic, bad hex); \
             65 malformed payload, or a failed measurement (one line on stderr names the problem); \
             66 cuff-forward has written no status; \
-            68 unknown cuff or reading; 69 cuffd is not running, Bluetooth is unavailable, or a doctor check failed; 73 --output cannot be written or is neither a regular file, a new path nor a character device; \
+            68 unknown cuff or reading, or a cuff scan --until did not see; 69 cuffd is not running, Bluetooth is unavailable, or a doctor check failed; 73 --output cannot be written or is neither a regular file, a new path nor a character device; \
             74 export cannot write to standard output; 75 timed out; 76 the cuff refused pairing; 77 permission denied.
             """,
         version: Release.version,

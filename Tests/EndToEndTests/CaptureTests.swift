@@ -104,7 +104,7 @@ struct CaptureTests {
         try await stack.startDaemon()
         let unknown = try await stack.cuffctl(["capture", "C4:F3:12:53:F2:00", "--seconds", "1"])
         #expect(unknown.status == 68, "\(unknown.error)")
-        #expect(try await stack.cuffctl(["scan", "--timeout", "1"]).status == 0)
+        #expect(try await stack.cuffctl(["scan", "--until", Self.cuff, "--timeout", "60"]).status == 0)
         let asleep = try await stack.cuffctl(["capture", Self.cuff, "--seconds", "1"])
         #expect(asleep.status == 75, "\(asleep.error)")
         #expect(asleep.error.contains("waiting for \(Self.cuff) to connect for the capture timed out"))

@@ -27,7 +27,7 @@ struct HostileStringsTests {
         try await stack.startDaemon()
         let escapedName = #"\x1b]0;pwned\x07\x1b[2J\x0aX-Injected: 1"#
 
-        let scan = try await stack.cuffctl(["scan", "--timeout", "2"])
+        let scan = try await stack.cuffctl(["scan", "--until", Self.cuff, "--timeout", "60"])
         #expect(scan.status == 0, "\(scan.error)")
         #expect(scan.output.contains("\(Self.cuff) \(escapedName)\n"), "\(scan.output.debugDescription)")
         Self.expectSafe(scan.output, "scan")

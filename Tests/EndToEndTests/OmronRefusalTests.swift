@@ -12,7 +12,7 @@ struct OmronRefusalTests {
     func byItsAdvertisedName() async throws {
         let stack = try await Stack.make(scenario: "omron-fe4a.json", edits: ["\"name\": \"BLESmart_00007142\"": "\"name\": \"HEM-7196T1-FLE\""])
         try await stack.startDaemon()
-        let scan = try await stack.cuffctl(["scan", "--timeout", "2"])
+        let scan = try await stack.cuffctl(["scan", "--until", Self.address, "--timeout", "60"])
         #expect(scan.status == 0, "\(scan.error)")
         let lines = scan.output.split(separator: "\n").map(String.init)
         let device = try #require(lines.firstIndex { $0.hasPrefix(Self.address + " ") }, "\(scan.output)")

@@ -14,13 +14,7 @@ extension ControlAPI {
         let filter = DBusInterface.Argument("filter", .dictionary(key: .string, value: .variant))
         let reading = DBusInterface.Argument("reading", .dictionary(key: .string, value: .variant))
         return DBusInterface(Self.interfaceName, methods: [
-            .init("Scan", inputs: [.init("seconds", .double)], outputs: [.init("cuffs", .array(.dictionary(key: .string, value: .variant)))]) { call in
-                _ = try await self.policy.authorize(call, .reader)
-                let seconds: Double = try call.argument(0)
-                guard seconds > 0, seconds <= 120 else { throw ControlError.invalidArguments("scan for 0 to 120 s, not \(seconds)") }
-                let seen = try await self.request { try await $0.scan(for: .milliseconds(Int(seconds * 1000))) }
-                return [seen.map(\.scanEntry).dbusValue]
-            },
+            scanMethod,
             .init("Pair", inputs: [address, .init("passkey", .int32), .init("timeout", .double)], outputs: [.init("cuff", .objectPath)]) { call in
                 _ = try await self.policy.authorize(call, .administrator)
                 let target = try Self.address(call.argument(0))
