@@ -38,9 +38,15 @@ public final class DBusConnection: @unchecked Sendable {
     /// Any thread.
     let credentialsCache = Mutex(CredentialsCache())
 
+    /// How long a call made without a timeout of its own waits for its reply: libdbus's default, 25 s, unless the
+    /// connection was opened with another.
+    public let callTimeout: Duration
+
     /// Connects, authenticates and registers with the bus (`Hello`). This one step blocks the
-    /// calling thread, before the connection has a loop; callers do it at start-up.
-    public static func open(_ bus: Bus, label: String = "dbus") throws(DBusError) -> DBusConnection {
+    /// calling thread, before the connection has a loop; callers do it at start-up. `callTimeout` is how long its calls
+    /// wait for a reply unless they say otherwise, the calls this library makes on its own (the caller's credentials
+    /// from the bus) included.
+    public static func open(_ bus: Bus, label: String = "dbus", callTimeout: Duration = .seconds(25)) throws(DBusError) -> DBusConnection {
         _ = dbus_threads_init_default()
         var error = CDBus.DBusError()
         dbus_error_init(&error)
@@ -61,11 +67,12 @@ public final class DBusConnection: @unchecked Sendable {
         }
         guard let raw else { throw DBusError(libdbus: error, context: "cannot connect to the \(bus) bus") }
         dbus_connection_set_exit_on_disconnect(raw, 0)
-        return DBusConnection(raw: raw, label: label)
+        return DBusConnection(raw: raw, label: label, callTimeout: callTimeout)
     }
 
-    private init(raw: OpaquePointer, label: String) {
+    private init(raw: OpaquePointer, label: String, callTimeout: Duration) {
         self.raw = raw
+        self.callTimeout = callTimeout
         uniqueName = String(cString: dbus_bus_get_unique_name(raw))
         queue = DispatchQueue(label: "cuffd.\(label).\(uniqueName)")
         loop = ConnectionLoop(raw: raw, queue: queue)
@@ -123,11 +130,12 @@ public final class DBusConnection: @unchecked Sendable {
         }
     }
 
-    /// Sends a method call and waits for its reply, without blocking any thread. A timeout, a
-    /// vanished peer or a closed connection surface as `DBusError`s (`NoReply`, `Disconnected`);
-    /// an error reply surfaces as its own name and message. Cancelling the task cancels the call.
-    public func call(_ message: DBusMessage, timeout: Duration = .seconds(25)) async throws(DBusError) -> DBusMessage {
+    /// Sends a method call and waits for its reply (``callTimeout`` unless `timeout` says otherwise), without blocking
+    /// any thread. A timeout, a vanished peer or a closed connection surface as `DBusError`s (`NoReply`,
+    /// `Disconnected`); an error reply surfaces as its own name and message. Cancelling the task cancels the call.
+    public func call(_ message: DBusMessage, timeout: Duration? = nil) async throws(DBusError) -> DBusMessage {
         precondition(message.kind == .methodCall, "call(_:) sends method calls")
+        let timeout = timeout ?? callTimeout
         let raw = try message.makeRaw()
         let pending = PendingReply()
         let result = await withTaskCancellationHandler {
@@ -145,7 +153,7 @@ public final class DBusConnection: @unchecked Sendable {
     /// Calls `interface.member` on `path` of `destination` and returns the reply's arguments.
     public func call(
         _ destination: String, _ path: DBusObjectPath, _ interface: String, _ member: String,
-        _ arguments: [DBusValue] = [], timeout: Duration = .seconds(25)
+        _ arguments: [DBusValue] = [], timeout: Duration? = nil
     ) async throws(DBusError) -> [DBusValue] {
         try await call(.methodCall(destination: destination, path: path, interface: interface, member: member, arguments: arguments), timeout: timeout).arguments
     }

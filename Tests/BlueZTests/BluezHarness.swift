@@ -26,7 +26,7 @@ final class BluezHarness: Sendable {
         let log = log
         emulator = BluezEmulator(scenario: try Scenario.parse(Data(scenarioJSON.utf8)), bus: .address(bus.address)) { log.append($0) }
         try await emulator.start()
-        connection = try DBusConnection.open(.address(bus.address), label: "cuffd")
+        connection = try DBusConnection.open(.address(bus.address), label: "cuffd", callTimeout: testDeadline)
         client = BluezClient(connection: connection, configuration: configuration)
         self.delegate = delegate
         events = StreamRecorder(await client.events())

@@ -20,7 +20,7 @@ struct CuffSimExecutableTests {
         FileManager.default.createFile(atPath: log.path, contents: nil)
         let output = try FileHandle(forWritingTo: log)
         defer { try? output.close() }
-        let watcher = try DBusConnection.open(.address(bus.address))
+        let watcher = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
         defer { watcher.close() }
         let owners = StreamRecorder(try await watcher.nameOwnerChanges(of: "org.bluez"))
         let child = try ChildProcess(

@@ -26,7 +26,7 @@ final class EmulatorHarness: Sendable {
         let events = events
         emulator = BluezEmulator(scenario: scenario, bus: .address(bus.address), manualStart: manualStart) { events.append($0) }
         try await emulator.start()
-        client = try DBusConnection.open(.address(bus.address), label: "client")
+        client = try DBusConnection.open(.address(bus.address), label: "client", callTimeout: testDeadline)
     }
 
     deinit {

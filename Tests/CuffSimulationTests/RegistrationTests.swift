@@ -72,7 +72,7 @@ struct RegistrationTests {
         try await withTeardown { teardown in
             let harness = try await EmulatorHarness(ScenarioText.oneCuff())
             teardown.add { await harness.stop() }
-            let other = try DBusConnection.open(.address(harness.bus.address), label: "other")
+            let other = try DBusConnection.open(.address(harness.bus.address), label: "other", callTimeout: testDeadline)
             _ = try await other.call("org.bluez", "/org/bluez", "org.bluez.AgentManager1", "RegisterAgent", [.objectPath("/a"), .string("NoInputNoOutput")])
             _ = try await other.call("org.bluez", EmulatorHarness.adapter, "org.bluez.Adapter1", "StartDiscovery")
             #expect(try await harness.property(EmulatorHarness.adapter, "org.bluez.Adapter1", "Discovering") == .boolean(true))

@@ -8,8 +8,8 @@ struct ConnectionTests {
     @Test("Every type survives a method call and its reply between two connections; texts written as .strings arrive as the as they stand for")
     func roundTripsEveryType() async throws {
         let bus = try PrivateBus()
-        let server = try DBusConnection.open(.address(bus.address), label: "server")
-        let client = try DBusConnection.open(.address(bus.address), label: "client")
+        let server = try DBusConnection.open(.address(bus.address), label: "server", callTimeout: testDeadline)
+        let client = try DBusConnection.open(.address(bus.address), label: "client", callTimeout: testDeadline)
         defer { server.close(); client.close() }
         await server.export([EchoService.interface], at: EchoService.path)
 
@@ -33,8 +33,8 @@ struct ConnectionTests {
             var dbusError: DBusError { DBusError("org.cuffd.Error.UnknownDevice", "no cuff C4:F3:12:53:F2:C9") }
         }
         let bus = try PrivateBus()
-        let server = try DBusConnection.open(.address(bus.address))
-        let client = try DBusConnection.open(.address(bus.address))
+        let server = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
+        let client = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
         defer { server.close(); client.close() }
         await server.export([DBusInterface("org.cuffd.Test.Fail1", methods: [.init("Fail") { _ in throw Refusal() }])], at: "/t")
 
@@ -51,11 +51,27 @@ struct ConnectionTests {
         #expect(noService?.name == .serviceUnknown)
     }
 
+    @Test("A call that names no timeout waits as long as its connection's callTimeout")
+    func connectionsCallTimeout() async throws {
+        let bus = try PrivateBus()
+        let server = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
+        let client = try DBusConnection.open(.address(bus.address), callTimeout: .milliseconds(300))
+        let answer = Gate()  // opened only when the test is over: until then the handler never answers
+        defer { answer.open(); server.close(); client.close() }
+        await server.export([DBusInterface("org.cuffd.Test.Slow1", methods: [.init("Hang") { _ in
+            try await answer.wait()
+            return []
+        }])], at: "/t")
+        #expect(client.callTimeout == .milliseconds(300))
+        let error = await #expect(throws: DBusError.self) { try await client.call(server.uniqueName, "/t", "org.cuffd.Test.Slow1", "Hang") }
+        #expect(error?.name == .noReply)
+    }
+
     @Test("A call times out with NoReply when the peer never answers, without blocking other calls")
     func timesOut() async throws {
         let bus = try PrivateBus()
-        let server = try DBusConnection.open(.address(bus.address))
-        let client = try DBusConnection.open(.address(bus.address))
+        let server = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
+        let client = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
         let answer = Gate()  // opened only when the test is over: until then the handler never answers
         defer { answer.open(); server.close(); client.close() }
         await server.export([
@@ -76,8 +92,8 @@ struct ConnectionTests {
     @Test("A handler can call back into its caller before it replies (BlueZ's Pair → Agent1 pattern)")
     func callbackBeforeReply() async throws {
         let bus = try PrivateBus()
-        let bluez = try DBusConnection.open(.address(bus.address))
-        let client = try DBusConnection.open(.address(bus.address))
+        let bluez = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
+        let client = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
         defer { bluez.close(); client.close() }
         await client.export([DBusInterface("org.bluez.Agent1", methods: [
             .init("RequestPasskey", inputs: [.init("device", .objectPath)], outputs: [.init("passkey", .uint32)]) { _ in [.uint32(123456)] },
@@ -94,8 +110,8 @@ struct ConnectionTests {
     @Test("Signals arrive in order through a stream subscribed before the call that triggers them")
     func signalStream() async throws {
         let bus = try PrivateBus()
-        let server = try DBusConnection.open(.address(bus.address))
-        let client = try DBusConnection.open(.address(bus.address))
+        let server = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
+        let client = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
         defer { server.close(); client.close() }
         await server.export([EchoService.interface], at: EchoService.path)
         let ticks = try await client.signals(matching: MatchRule(interface: EchoService.interfaceName, member: "Tick", path: EchoService.path))
@@ -118,8 +134,8 @@ struct ConnectionTests {
     @Test("One stream over several rules keeps the signals' order and delivers a signal matching two rules once")
     func oneStreamOverSeveralRules() async throws {
         let bus = try PrivateBus()
-        let server = try DBusConnection.open(.address(bus.address))
-        let client = try DBusConnection.open(.address(bus.address))
+        let server = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
+        let client = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
         defer { server.close(); client.close() }
         let first = "org.cuffd.Test.First1", second = "org.cuffd.Test.Second1"
         let stream = try await client.signals(matchingAny: [
@@ -141,9 +157,9 @@ struct ConnectionTests {
     @Test("A rule naming a well-known sender follows that name's owner")
     func wellKnownSender() async throws {
         let bus = try PrivateBus()
-        let bluez = try DBusConnection.open(.address(bus.address))
-        let impostor = try DBusConnection.open(.address(bus.address))
-        let client = try DBusConnection.open(.address(bus.address))
+        let bluez = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
+        let impostor = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
+        let client = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
         defer { bluez.close(); impostor.close(); client.close() }
         #expect(try await bluez.requestName("org.bluez") == .primaryOwner)
         let stream = try await client.signals(matching: MatchRule(sender: "org.bluez", member: "Tick"))
@@ -157,8 +173,8 @@ struct ConnectionTests {
     @Test("A sender rule still follows the owner when the same name is already watched with nameOwnerChanges")
     func senderRuleAfterOwnerWatch() async throws {
         let bus = try PrivateBus()
-        let bluez = try DBusConnection.open(.address(bus.address))
-        let client = try DBusConnection.open(.address(bus.address))
+        let bluez = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
+        let client = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
         defer { bluez.close(); client.close() }
         #expect(try await bluez.requestName("org.bluez") == .primaryOwner)
         let owners = try await client.nameOwnerChanges(of: "org.bluez")
@@ -174,9 +190,9 @@ struct ConnectionTests {
     @Test("Names: request, queue, NameOwnerChanged on release and on a vanished owner")
     func names() async throws {
         let bus = try PrivateBus()
-        let first = try DBusConnection.open(.address(bus.address))
-        let second = try DBusConnection.open(.address(bus.address))
-        let watcher = try DBusConnection.open(.address(bus.address))
+        let first = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
+        let second = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
+        let watcher = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
         defer { second.close(); watcher.close() }
         let changes = try await watcher.nameOwnerChanges(of: "org.bluez")
         #expect(try await first.requestName("org.bluez") == .primaryOwner)
@@ -202,8 +218,8 @@ struct ConnectionTests {
     @Test("Losing the bus fails pending calls, ends streams and reports .disconnected")
     func busLoss() async throws {
         let bus = try PrivateBus()
-        let server = try DBusConnection.open(.address(bus.address))
-        let client = try DBusConnection.open(.address(bus.address))
+        let server = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
+        let client = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
         let called = Gate(), answer = Gate()
         defer { answer.open() }
         await server.export([DBusInterface("org.cuffd.Test.Slow1", methods: [.init("Hang") { _ in
@@ -228,8 +244,8 @@ struct ConnectionTests {
     @Test("The caller's unix user is known to a handler")
     func callerCredentials() async throws {
         let bus = try PrivateBus()
-        let server = try DBusConnection.open(.address(bus.address))
-        let client = try DBusConnection.open(.address(bus.address))
+        let server = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
+        let client = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
         defer { server.close(); client.close() }
         await server.export([DBusInterface("org.cuffd.Test.Who1", methods: [
             .init("WhoAmI", outputs: [.init("uid", .uint32)]) { call in [.uint32(try await call.callerUnixUser())] },

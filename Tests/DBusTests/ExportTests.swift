@@ -16,8 +16,8 @@ struct ExportTests {
     @Test("Get, GetAll and Set with PropertiesChanged; read-only and refused writes are errors")
     func properties() async throws {
         let bus = try PrivateBus()
-        let server = try DBusConnection.open(.address(bus.address))
-        let client = try DBusConnection.open(.address(bus.address))
+        let server = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
+        let client = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
         defer { server.close(); client.close() }
         let path: DBusObjectPath = "/org/bluez/hci0/dev_C4_F3_12_53_F2_C9"
         await server.export([Self.device()], at: path)
@@ -55,8 +55,8 @@ struct ExportTests {
     @Test("ObjectManager: GetManagedObjects, InterfacesAdded and InterfacesRemoved")
     func objectManager() async throws {
         let bus = try PrivateBus()
-        let server = try DBusConnection.open(.address(bus.address))
-        let client = try DBusConnection.open(.address(bus.address))
+        let server = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
+        let client = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
         defer { server.close(); client.close() }
         await server.addObjectManager(at: .root)
         await server.export([DBusInterface("org.bluez.Adapter1", properties: [.init("Address", "00:1A:7D:DA:71:13")])], at: "/org/bluez/hci0")
@@ -85,8 +85,8 @@ struct ExportTests {
     @Test("Introspection lists interfaces with typed members and child nodes")
     func introspection() async throws {
         let bus = try PrivateBus()
-        let server = try DBusConnection.open(.address(bus.address))
-        let client = try DBusConnection.open(.address(bus.address))
+        let server = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
+        let client = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
         defer { server.close(); client.close() }
         await server.export([Self.device()], at: "/org/bluez/hci0/dev_C4_F3_12_53_F2_C9")
         let root = try await client.call(server.uniqueName, "/org/bluez", StandardInterface.introspectable, "Introspect")

@@ -26,8 +26,8 @@ struct MethodCallExecutorTests {
     @Test("After runMethodCalls(on:), handlers and property setters run on that executor; with nil, on the default one again")
     func handlersRunOnTheChosenExecutor() async throws {
         let bus = try PrivateBus()
-        let server = try DBusConnection.open(.address(bus.address))
-        let client = try DBusConnection.open(.address(bus.address))
+        let server = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
+        let client = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
         defer { server.close(); client.close() }
         let setterRanThere = Observed<Bool?>(nil)
         await server.export([DBusInterface("org.cuffd.Test.Where1", methods: [
@@ -64,8 +64,8 @@ struct MethodCallExecutorTests {
     @Test("credentials(of:) answers the same from memory as from the bus")
     func credentialsTwice() async throws {
         let bus = try PrivateBus()
-        let server = try DBusConnection.open(.address(bus.address))
-        let client = try DBusConnection.open(.address(bus.address))
+        let server = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
+        let client = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
         defer { server.close(); client.close() }
         let first = try await server.credentials(of: client.uniqueName)
         #expect(server.credentialsCache.withLock { $0[client.uniqueName] } == first)

@@ -116,7 +116,7 @@ struct CaptureTests {
         let linksBounded = try await stack.cuffctl(["capture", Self.cuff, "--links", "2", "--seconds", "1"])
         #expect(linksBounded.status == 75, "\(linksBounded.error)")
         // cuffd checks the count itself, and refuses the method's shape before `links`, (sdb), by its signature.
-        let connection = try DBusConnection.open(.address(stack.bus.address), label: "test")
+        let connection = try DBusConnection.open(.address(stack.bus.address), label: "test", callTimeout: testDeadline)
         defer { connection.close() }
         let manyLinks = await HostileArgumentTests.errorName(connection, "Capture", [.string(Self.cuff), .double(0), .uint32(101), .boolean(false)])
         #expect(manyLinks == "org.cuffd.Error.InvalidArguments")

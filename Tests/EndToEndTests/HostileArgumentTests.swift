@@ -61,7 +61,7 @@ struct HostileArgumentTests {
 
         let far = try await stack.cuffctl(["readings", "--since", "300000-01-01T00:00:00Z"])
         #expect(far.status == 64, "\(far.error)")
-        let connection = try DBusConnection.open(.address(stack.bus.address), label: "test")
+        let connection = try DBusConnection.open(.address(stack.bus.address), label: "test", callTimeout: testDeadline)
         for (key, value) in [("since", DBusValue.double(.nan)), ("until", .double(.infinity)), ("since", .double(-9.3e12)), ("limit", .uint32(100_000))] {
             let answer = await Self.errorName(connection, "Readings", [.dictionary(key: .string, value: .variant, [DBusDictionaryEntry(.string(key), .variant(value))])])
             #expect(answer == "org.cuffd.Error.InvalidArguments", "\(key) = \(value)")
@@ -120,7 +120,7 @@ struct HostileArgumentTests {
     func randomCalls() async throws {
         let stack = try await Stack.make(scenario: "passkey.json")
         try await stack.startDaemon()
-        let connection = try DBusConnection.open(.address(stack.bus.address), label: "test")
+        let connection = try DBusConnection.open(.address(stack.bus.address), label: "test", callTimeout: testDeadline)
         await propertyCheck(count: 300, input: Gen.uint64(), Gen.uint64(), Gen.uint64()) { pick, first, second in
             let member = Self.members[Int(pick % UInt64(Self.members.count))]
             let arguments = (0..<Int(pick / 16 % 4)).map { Self.argument($0 == 0 ? first : second ^ UInt64($0)) }

@@ -1,4 +1,5 @@
 import DBus
+import DBusTestSupport
 import Foundation
 import Testing
 
@@ -25,7 +26,7 @@ struct ScanUntilTests {
         #expect(scan.output.hasPrefix("\(Self.cuff) HEM-7361T\n"), "\(scan.output)")
         #expect(scan.error == "cuffctl: not seen within 1.0 s: \(Self.absent) (is it advertising (in pairing mode, or after a measurement)?)\n")
 
-        let connection = try DBusConnection.open(.address(stack.bus.address), label: "test")
+        let connection = try DBusConnection.open(.address(stack.bus.address), label: "test", callTimeout: testDeadline)
         defer { connection.close() }
         let notAnAddress = await HostileArgumentTests.errorName(connection, "Scan", [.double(1), .strings([Self.cuff, "28:FF:B2:10:4C"])])
         #expect(notAnAddress == "org.cuffd.Error.InvalidArguments")

@@ -30,7 +30,7 @@ extension Stack {
     /// Presses START on the cuff at `address` now: its timeline goes on from its `pressStart` step, at once if it waits
     /// there, or when it comes to it.
     func pressStart(_ address: String) async throws {
-        let control = try DBusConnection.open(.address(bus.address), label: "START button")
+        let control = try DBusConnection.open(.address(bus.address), label: "START button", callTimeout: testDeadline)
         defer { control.close() }
         _ = try await control.call(
             BluezEmulator.controlName, BluezEmulator.controlPath, BluezEmulator.controlInterface, "PressStart", [.string(address)],

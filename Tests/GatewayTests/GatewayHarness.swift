@@ -64,7 +64,7 @@ final class GatewayHarness: Sendable {
         let log = log
         emulator = BluezEmulator(scenario: scenario, bus: .address(bus.address), manualStart: manualStart) { log.append($0) }
         try await emulator.start()
-        connection = try DBusConnection.open(.address(bus.address), label: "cuffd")
+        connection = try DBusConnection.open(.address(bus.address), label: "cuffd", callTimeout: testDeadline)
         gateway = CuffGateway(bluetooth: BluezClient(connection: connection), store: store, registry: registry, configuration: configuration, spool: spool)
         events = EventRecorder(await gateway.events())
         try await gateway.start()

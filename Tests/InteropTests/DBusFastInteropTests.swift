@@ -31,7 +31,7 @@ struct DBusFastInteropTests {
         defer { peer.terminate() }
         // Read off the cooperative pool: the peer's first line may take a while on a busy machine.
         #expect(String(decoding: try await offCooperativePool { output.availableData }, as: UTF8.self).contains("READY"))
-        let client = try DBusConnection.open(.address(bus.address))
+        let client = try DBusConnection.open(.address(bus.address), callTimeout: testDeadline)
         defer { client.close() }
 
         for value in try ValueSamples.all() {

@@ -11,7 +11,7 @@ enum InteropPeers {
     /// A private bus with our `EchoService` exported under its well-known name.
     static func echoService() async throws -> (PrivateBus, DBusConnection) {
         let bus = try PrivateBus()
-        let server = try DBusConnection.open(.address(bus.address), label: "echo")
+        let server = try DBusConnection.open(.address(bus.address), label: "echo", callTimeout: testDeadline)
         _ = try await server.requestName(EchoService.name)
         await server.export([EchoService.interface], at: EchoService.path)
         return (bus, server)
