@@ -31,7 +31,7 @@ extension ControlAPI {
                 throw ControlError.invalidArguments("capture until up to \(Self.mostCaptureLinks) links have ended, or 0 for no count; not \(links)")
             }
             let keepIdentity: Bool = try call.argument(3)
-            let duration: Duration? = seconds == 0 ? nil : .milliseconds(Int((seconds * 1000).rounded()))
+            let duration: Duration? = seconds == 0 ? nil : Self.duration(seconds)
             let scenario = try await self.request {
                 try await $0.capture(target, links: links == 0 ? nil : Int(links), for: duration, keepIdentity: keepIdentity)
             }

@@ -184,6 +184,11 @@ extension ControlAPI {
 
     static func timeout(_ seconds: Double) throws -> Duration {
         guard seconds > 0, seconds <= 3600 else { throw ControlError.invalidArguments("a timeout is 0 to 3600 s, not \(seconds)") }
-        return .milliseconds(Int(seconds * 1000))
+        return duration(seconds)
+    }
+
+    /// `seconds` a caller gave, checked already, as a duration to the millisecond.
+    static func duration(_ seconds: Double) -> Duration {
+        .milliseconds(Int((seconds * 1000).rounded()))
     }
 }

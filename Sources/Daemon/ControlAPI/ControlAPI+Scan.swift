@@ -27,7 +27,7 @@ extension ControlAPI {
                 throw ControlError.invalidArguments("scan until up to \(Self.mostAwaitedCuffs) cuffs are seen, not \(named.count)")
             }
             let awaited = Set(try named.map(Self.address))
-            let seen = try await self.request { try await $0.scan(for: .milliseconds(Int(seconds * 1000)), until: awaited) }
+            let seen = try await self.request { try await $0.scan(for: Self.duration(seconds), until: awaited) }
             return [seen.map(\.scanEntry).dbusValue]
         }
     }
