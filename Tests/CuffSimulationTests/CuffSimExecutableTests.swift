@@ -107,6 +107,6 @@ struct CuffSimExecutableTests {
         let bus = try PrivateBus()
         let simulator = try await Self.start(ScenarioText.oneCuff(), on: bus)
         kill(simulator.pid, SIGTERM)
-        #expect(simulator.waitForExit() == 0)
+        #expect(simulator.waitForExit(killingAfter: ExternalCommand.hangGuard) == 0)
     }
 }

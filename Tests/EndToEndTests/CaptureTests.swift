@@ -35,7 +35,7 @@ struct CaptureTests {
         let pair = try await stack.cuffctl(["pair", Self.cuff])
         #expect(pair.status == 0, "\(pair.error)")
         #expect(try await stack.measure(Self.cuff).status == 0)
-        #expect(try await offCooperativePool { capture.waitForExit() } == 0, "\(stack.text("capture.log"))")
+        #expect(try await offCooperativePool { capture.waitForExit(killingAfter: ExternalCommand.hangGuard) } == 0, "\(stack.text("capture.log"))")
         let original = try await stack.readings()
         #expect(original.count == 2)
 
@@ -91,7 +91,7 @@ struct CaptureTests {
         let pair = try await stack.cuffctl(["pair", "28:FF:B2:10:99:99"])
         #expect(pair.status == 76)
         #expect(pair.error.contains("BLESmart_00009999 offers Omron's service ecbe3980, but cuffd knows its memory there only for"), "\(pair.error)")
-        #expect(try await offCooperativePool { capture.waitForExit() } == 0, "\(stack.text("capture.log"))")
+        #expect(try await offCooperativePool { capture.waitForExit(killingAfter: ExternalCommand.hangGuard) } == 0, "\(stack.text("capture.log"))")
         let recorded = try #require(try Scenario.parse(Data(contentsOf: file)).cuffs.first?.recorded)
         #expect(recorded.services.map(\.uuid) == ["ecbe3980-c9a2-11e1-b1bd-0002a5d5c51b"])
         let sent = recorded.links.first?.steps.first { if case .value = $0.action { true } else { false } }

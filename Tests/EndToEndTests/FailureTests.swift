@@ -82,17 +82,10 @@ struct FailureTests {
     func secondDaemon() async throws {
         let stack = try await Stack.make(scenario: "passkey.json")
         try await stack.startDaemon()
-        let second = Process()
-        second.executableURL = Stack.binaries.appendingPathComponent("cuffd")
-        second.arguments = ["--bus", stack.bus.address, "--store", stack.directory.appendingPathComponent("other.sqlite").path,
-                            "--config", stack.configurationPath]
-        second.standardError = Pipe()
-        let status = try await offCooperativePool {
-            try second.run()
-            second.waitUntilExit()
-            return second.terminationStatus
-        }
-        #expect(status == 75)
+        let second = try await ExternalCommand.runDetached(
+            Stack.binaries.appendingPathComponent("cuffd").path,
+            ["--bus", stack.bus.address, "--store", stack.directory.appendingPathComponent("other.sqlite").path, "--config", stack.configurationPath])
+        #expect(second.status == 75, "\(second.standardError)")
     }
 
     @Test("When its bus goes away cuffd exits 69, for systemd to start it again")

@@ -33,15 +33,8 @@ struct HostileArgumentTests {
 
     /// `cuff-sim replay SCENARIO --store` into the stack's store, before cuffd starts; its exit status.
     static func replay(_ scenario: URL, into stack: Stack) async throws -> Int32 {
-        let replay = Process()
-        replay.executableURL = Stack.binaries.appendingPathComponent("cuff-sim")
-        replay.arguments = ["replay", scenario.path, "--store", stack.storePath]
-        replay.standardOutput = FileHandle.nullDevice
-        return try await offCooperativePool {
-            try replay.run()
-            replay.waitUntilExit()
-            return replay.terminationStatus
-        }
+        try await ExternalCommand.runDetached(
+            Stack.binaries.appendingPathComponent("cuff-sim").path, ["replay", scenario.path, "--store", stack.storePath]).status
     }
 
     @Test("A store larger than one reply: readings pages through all of it, --limit takes the newest; bad times exit 64")

@@ -181,19 +181,15 @@ extension Stack {
 
     /// Runs `arguments` (a program on PATH and its arguments) as root or, through setpriv(1), as `user`; its standard output.
     static func run(_ arguments: [String], as user: Account?) throws -> String {
-        let process = Process(), output = Pipe()
         var command = arguments
         if let user {
             let groups = user.groups.isEmpty ? ["--clear-groups"] : ["--groups=" + user.groups.map(String.init).joined(separator: ",")]
             command = ["setpriv", "--reuid=\(user.uid)", "--regid=\(user.gid)"] + groups + arguments
         }
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = command
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw TestFailure("\(arguments.joined(separator: " ")) exited \(process.terminationStatus)") }
-        return String(decoding: data, as: UTF8.self)
+        let result = try ExternalCommand.run("/usr/bin/env", command)
+        guard result.status == 0 else {
+            throw TestFailure("\(arguments.joined(separator: " ")) exited \(result.status): \(result.standardError)")
+        }
+        return result.standardOutput
     }
 }

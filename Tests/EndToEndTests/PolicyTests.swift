@@ -37,23 +37,13 @@ struct PolicyTests {
     }
 
     static func run(_ command: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw TestFailure("`\(command)` exited \(process.terminationStatus)") }
+        let result = try ExternalCommand.run("/bin/sh", ["-c", command])
+        guard result.status == 0 else { throw TestFailure("`\(command)` exited \(result.status): \(result.standardError)") }
     }
 
     static func id(_ flag: String, _ name: String) throws -> UInt32 {
-        let process = Process(), output = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/id")
-        process.arguments = [flag, name]
-        process.standardOutput = output
-        try process.run()
-        process.waitUntilExit()
-        guard let value = UInt32(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-        else { throw TestFailure("no id for \(name)") }
+        let result = try ExternalCommand.run("/usr/bin/id", [flag, name])
+        guard let value = UInt32(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)) else { throw TestFailure("no id for \(name)") }
         return value
     }
 

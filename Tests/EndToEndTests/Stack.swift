@@ -114,10 +114,11 @@ final class Stack: @unchecked Sendable {
         _ = try await daemonExit()
     }
 
-    /// cuffd's exit status, once it has exited and all it wrote is in cuffd.log.
+    /// cuffd's exit status, once it has exited and all it wrote is in cuffd.log; a cuffd that has not exited within the
+    /// hang guard is killed, and its status says so (128 + SIGKILL).
     func daemonExit() async throws -> Int32 {
         guard let daemon else { return -1 }
-        let status = try await offCooperativePool { daemon.waitForExit() }
+        let status = try await offCooperativePool { daemon.waitForExit(killingAfter: ExternalCommand.hangGuard) }
         try await daemonLogEnded.wait()
         return status
     }
@@ -136,24 +137,13 @@ final class Stack: @unchecked Sendable {
     typealias Account = (uid: UInt32, gid: UInt32, groups: [UInt32])
 
     private func cuffctlBlocking(_ arguments: [String], as user: Account?) throws -> Outcome {
-        let process = Process()
-        let cuffctl = Self.binaries.appendingPathComponent("cuffctl").path
+        var argv = [Self.binaries.appendingPathComponent("cuffctl").path] + arguments + ["--bus", bus.address]
         if let user {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
             let groups = user.groups.isEmpty ? ["--clear-groups"] : ["--groups=" + user.groups.map(String.init).joined(separator: ",")]
-            process.arguments = ["--reuid=\(user.uid)", "--regid=\(user.gid)"] + groups + [cuffctl] + arguments + ["--bus", bus.address]
-        } else {
-            process.executableURL = URL(fileURLWithPath: cuffctl)
-            process.arguments = arguments + ["--bus", bus.address]
+            argv = ["/usr/bin/setpriv", "--reuid=\(user.uid)", "--regid=\(user.gid)"] + groups + argv
         }
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), error: String(decoding: err, as: UTF8.self))
+        let result = try ExternalCommand.run(argv[0], Array(argv.dropFirst()))
+        return Outcome(status: result.status, output: result.standardOutput, error: result.standardError)
     }
 
     /// Starts a long-running `cuffctl ARGUMENTS --bus …` whose output goes to `log` in the stack's folder.

@@ -39,9 +39,9 @@ import Testing
         var seriesBatches: [(id: String, uuids: [UUID])] = []
         for iteration in 0..<iterations {
             let pause = UInt32(rng.next() % 40_000)  // 0–40 ms more of writing after the first commit, then SIGKILL
-            let (output, reason, acknowledged) = try await offCooperativePool { try Self.killWriter(writer, path: path, run: iteration, after: pause) }
+            let (output, status, acknowledged) = try await offCooperativePool { try Self.killWriter(writer, path: path, run: iteration, after: pause) }
             #expect(acknowledged, "writer acknowledged no commit in iteration \(iteration)")
-            #expect(reason == .uncaughtSignal, "writer exited on its own in iteration \(iteration)")
+            #expect(status == 128 + SIGKILL, "writer exited on its own (\(status)) in iteration \(iteration)")
             let text = String(decoding: output, as: UTF8.self)
             // Only complete lines are acknowledged commits.
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
@@ -64,15 +64,11 @@ import Testing
     /// hung before a first commit (a hung one is killed at the deadline).
     static func killWriter(
         _ writer: String, path: String, run: Int, after pause: UInt32
-    ) throws -> (output: Data, reason: Process.TerminationReason, acknowledged: Bool) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: writer)
-        process.arguments = [path, "run\(run)"]
+    ) throws -> (output: Data, status: Int32, acknowledged: Bool) {
         let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let hung = DispatchWorkItem { kill(process.processIdentifier, SIGKILL) }
+        let process = try ChildProcess(writer, [path, "run\(run)"], standardOutput: .descriptor(pipe.fileHandleForWriting.fileDescriptor), standardError: .discard)
+        try pipe.fileHandleForWriting.close()
+        let hung = DispatchWorkItem { kill(process.pid, SIGKILL) }
         DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Int(testDeadline.components.seconds)), execute: hung)
         defer { hung.cancel() }
         let reader = pipe.fileHandleForReading
@@ -87,10 +83,9 @@ import Testing
         // Not a wait: a random stretch of further writing, so that the kill lands at a random point of a commit.
         // The checks hold wherever it lands.
         usleep(pause)
-        kill(process.processIdentifier, SIGKILL)
+        kill(process.pid, SIGKILL)
         output += reader.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (output, process.terminationReason, acknowledged)
+        return (output, process.waitForExit(), acknowledged)
     }
 
     /// `readings`: the acknowledged saves, by sync identifier; `revisions`: the acknowledged revisions' versions. A

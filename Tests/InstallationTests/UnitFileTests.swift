@@ -15,16 +15,8 @@ struct UnitFileTests {
     }
 
     private static func runBlocking(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try ExternalCommand.run("/usr/bin/systemd-analyze", arguments)
+        return (result.status, result.standardOutput + result.standardError)
     }
 
     /// Debian 12's timesyncd scores 2.3 and bluetooth.service 6.2; the goal is ≤ 1.0 for cuffd, and ≤ 1.5 for

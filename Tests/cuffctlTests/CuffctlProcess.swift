@@ -18,19 +18,7 @@ struct CuffctlProcess {
     }
 
     private static func runBlocking(_ arguments: [String]) throws -> Outcome {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(
-            status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
-            standardError: String(decoding: errorData, as: UTF8.self))
+        let result = try ExternalCommand.run(executable.path, arguments)
+        return Outcome(status: result.status, standardOutput: result.standardOutput, standardError: result.standardError)
     }
 }

@@ -10,18 +10,9 @@ struct VersionTests {
         .deletingLastPathComponent().appendingPathComponent("debian/changelog")
 
     @Test func cuffctlReportsTheChangelogsVersion() async throws {
-        let (status, version) = try await offCooperativePool {
-            let parser = Process()
-            parser.executableURL = URL(fileURLWithPath: "/usr/bin/dpkg-parsechangelog")
-            parser.arguments = ["-l", Self.changelog.path, "-S", "Version"]
-            let pipe = Pipe()
-            parser.standardOutput = pipe
-            try parser.run()
-            let version = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            parser.waitUntilExit()
-            return (parser.terminationStatus, version)
-        }
-        #expect(status == 0)
+        let parsed = try await ExternalCommand.runDetached("/usr/bin/dpkg-parsechangelog", ["-l", Self.changelog.path, "-S", "Version"])
+        #expect(parsed.status == 0, "\(parsed.standardError)")
+        let version = parsed.standardOutput
 
         let outcome = try await CuffctlProcess.run(["--version"])
         #expect(outcome.status == 0)
