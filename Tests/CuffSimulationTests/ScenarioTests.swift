@@ -17,7 +17,7 @@ struct ScenarioTests {
         #expect(cuff.pairing == .justWorks)
         #expect(cuff.deviceInformation?.model == "SIM-1")
         #expect(cuff.storedRecords.count == 1)
-        #expect(cuff.timeline.count == 8)
+        try #require(cuff.timeline.count == 8)
         #expect(cuff.timeline[0].action == .pressStart)
         #expect(cuff.timeline[6].action == .indicate(.bloodPressureMeasurement, HexValue(bytes: [
             0x1E, 0x7A, 0x00, 0x50, 0x00, 0x5D, 0x00, 0xEA, 0x07, 0x0B, 0x16, 0x0A, 0x1E, 0x00, 0x48, 0x00, 0x01, 0x00, 0x00,

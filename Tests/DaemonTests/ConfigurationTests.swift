@@ -43,7 +43,7 @@ struct ConfigurationTests {
         #expect(configuration.adapter == "hci1")
         #expect(configuration.clockSync == false)
         #expect(configuration.journalDetail == .packets)
-        #expect(configuration.cuffs.count == 2)
+        try #require(configuration.cuffs.count == 2)
         let hall = configuration.cuffs[0]
         #expect(hall.address == BluetoothAddress("C4:F3:12:53:F2:C9"))
         #expect(hall.name == "Hall cuff")

@@ -47,7 +47,7 @@ struct MicrolifeEncodingTests {
         var assembler = MicrolifeFrameAssembler(start: MicrolifeFrame.commandStart)
         let command = try MicrolifeCommand.setPatientID("A PATIENT ID")
         let writes = command.writes()
-        #expect(writes.count == 2)
+        try #require(writes.count == 2)
         #expect(assembler.append(writes[0]) == nil)
         #expect(assembler.append(writes[1]) == .success([command.code] + command.parameters))
         #expect(assembler.append(MicrolifeFrame.answer([0x81])) == .failure(.badStart([0x4D, 0x3A])))

@@ -49,7 +49,7 @@ import Testing
         _ = try store.save(list, as: Fixture.daemon)
         let query = StatisticsCollectionQuery(type: .heartRate, options: [.minimum, .maximum, .mostRecent], anchorDate: day0, interval: .day, timeZone: berlin, start: day0, end: calendar.date(byAdding: .day, value: 3, to: day0)!)
         let buckets = try store.statisticsCollection(query, as: Fixture.daemon)
-        #expect(buckets.count == 3)
+        try #require(buckets.count == 3)
         #expect(buckets.map { $0.all.minimum?.value } == [60, 61, 62])
         #expect(buckets.map { $0.all.maximum?.value } == [70, 71, 72])
         #expect(buckets.map { $0.all.mostRecent?.value } == [70, 71, 72])

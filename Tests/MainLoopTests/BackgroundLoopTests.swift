@@ -26,7 +26,7 @@ struct BackgroundLoopTests {
                 return await group.reduce(into: [Seen]()) { $0.append($1) }
             }
         }
-        #expect(seen.count == 8)
+        try #require(seen.count == 8)
         #expect(seen.allSatisfy { pthread_equal($0.thread, seen[0].thread) != 0 })
         #expect(pthread_equal(seen[0].thread, pthread_self()) == 0)
         #expect(seen.allSatisfy { $0.niceness == 7 })

@@ -7,7 +7,7 @@ import Testing
 @Suite("forward status")
 struct ForwardStatusTests {
     @Test("State and since, the lag, the last acknowledged reading and the last error, each a line")
-    func words() {
+    func words() throws {
         var status = ForwardStatus(gateway: "ward3", state: .waitingForPostgreSQL, since: 1_000, anchor: 57)
         status.lastSyncIdentifier = "C4F3-1-9"
         status.lastMeasuredAt = 900
@@ -15,7 +15,7 @@ struct ForwardStatusTests {
         status.lastError = "server closed the connection unexpectedly"
         status.lastErrorAt = 1_000
         let lines = ForwardStatusCommand.text(status, pending: 3, pendingHeartRates: nil, lagSeconds: 70, now: 1_060).components(separatedBy: "\n")
-        #expect(lines.count == 4)
+        try #require(lines.count == 4)
         #expect(lines[0].hasPrefix("gateway ward3: waiting for PostgreSQL since ") && lines[0].hasSuffix("(60 s ago)"))
         #expect(lines[1] == "lag: 3 readings, 70 s since the last acknowledgement")
         #expect(lines[2].hasPrefix("last acknowledged reading: C4F3-1-9, measured ") && lines[2].hasSuffix("(70 s ago)"))

@@ -14,7 +14,7 @@ struct OpenMHealthExportTests {
     @Test func bloodPressureAndHeartRateDataPoints() throws {
         let text = ExportSamples.export(OpenMHealthExport(ndjson: false, created: Self.created, zone: ExportSamples.zone), [ExportSamples.reading()])
         let points = try Self.points(text)
-        #expect(points.count == 2)
+        try #require(points.count == 2)
         let pressure = points[0]["body"] as! [String: Any], pulse = points[1]["body"] as! [String: Any]
         #expect(pressure["systolic_blood_pressure"] as? NSDictionary == ["value": 118, "unit": "mmHg"])
         #expect(pressure["diastolic_blood_pressure"] as? NSDictionary == ["value": 76, "unit": "mmHg"])
