@@ -91,6 +91,11 @@ final class JobQueue<Job>: @unchecked Sendable {
         locked { delayed.count }
     }
 
+    /// Delayed jobs queued since the queue was made, those that have run included.
+    var delayedJobsQueued: UInt64 {
+        locked { delayedCount }
+    }
+
     /// Whether the calling thread is the loop's, the only one that runs its jobs.
     var isRunningThread: Bool {
         locked { runningThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }

@@ -73,30 +73,21 @@ struct MainLoopTests {
     func sleepGoesThroughTheDeadlineQueue() async throws {
         try await withRunningLoop { loop, loopThread in
             let clock = ContinuousClock()
-            // The sleeper sleeps 50 ms at a time until the observer has seen one of its sleeps waiting in the queue, or
-            // has given up after a minute: however long the observer is kept off the CPU (on two cores beside the whole
-            // suite it missed a fixed window of 1 s, and later one of 3 s), a sleep is waiting whenever it runs again.
-            let seen = SeenFlag()
-            let sleeper = Task(executorPreference: loop.taskExecutor) { () -> (shortest: Duration, offLoop: Int) in
+            // Counted, not watched: each sleep is a delayed job queued in the loop's own queue (a sleep on a timer
+            // elsewhere queues none there), however long the loop's thread is kept off the CPU meanwhile.
+            let queuedBefore = loop.queue.delayedJobsQueued
+            let sleeps = 3
+            let (shortest, offLoop) = await Task(executorPreference: loop.taskExecutor) { () -> (shortest: Duration, offLoop: Int) in
                 var (shortest, offLoop) = (Duration.seconds(60), 0)
-                while !seen.isSet {
+                for _ in 0..<sleeps {
                     let asleep = clock.now
                     try? await Task.sleep(for: .milliseconds(50))  // the sleep under test
                     shortest = min(shortest, clock.now - asleep)
                     if pthread_equal(pthread_self(), loopThread) == 0 { offLoop += 1 }
                 }
                 return (shortest, offLoop)
-            }
-            let started = clock.now
-            var observed = false
-            while !observed, clock.now - started < testDeadline {
-                observed = loop.queue.waitingJobs == 1
-                // A poll, bounded by the deadline: a job that starts waiting in the queue raises no event.
-                try await Task.sleep(for: .milliseconds(5))
-            }
-            seen.set()  // also when never observed, so that the sleeper stops
-            let (shortest, offLoop) = await sleeper.value
-            #expect(observed, "no sleeping job was ever in the loop's deadline queue")
+            }.value
+            #expect(loop.queue.delayedJobsQueued - queuedBefore == UInt64(sleeps), "the sleeps did not go through the loop's deadline queue")
             #expect(shortest >= .milliseconds(50), "a 50 ms sleep ended after \(shortest)")
             #expect(offLoop == 0, "\(offLoop) sleeps resumed off the loop's thread")
             #expect(loop.queue.waitingJobs == 0)
@@ -114,11 +105,4 @@ struct MainLoopTests {
             #expect(masks.segv == 0, "a fault must still reach its thread")
         }
     }
-}
-
-/// Set once by one task, read by another.
-private final class SeenFlag: Sendable {
-    private let value = Atomic(false)
-    var isSet: Bool { value.load(ordering: .acquiring) }
-    func set() { value.store(true, ordering: .releasing) }
 }
