@@ -6,8 +6,9 @@ import GatewayTestSupport
 import Testing
 
 /// A capture whose walk the link's end cuts before it read a value (docs/capture.md): a cuff that ends the link as the
-/// walk starts — an A&D cuff once cuffd's pairing sent its disconnect request, or after the reading it sent. A value
-/// the walk never read is the first one bluetoothd showed, so a replay's host reads it.
+/// walk starts — an A&D cuff once cuffd's pairing sent its disconnect request, or after the reading it sent. What the
+/// cuff sends on its next link is recorded as it sent it, never taken for the answer to a read the walk of the link
+/// before never made; a value the walk never read is the first one bluetoothd showed, so a replay's host reads it.
 @Suite("Capture: a walk the link's end cuts short", .timeLimit(.minutes(1)))
 struct CaptureLinkEndTests {
     static let address = CaptureWalkTests.address
@@ -21,6 +22,26 @@ struct CaptureLinkEndTests {
         device.characteristics = [.init(clock, service: CaptureWalkTests.vendorService, ["read", "notify"], value: [1])]
         device.descriptors = []
         return device
+    }
+
+    @Test func theNextLinksValueIsRecordedAsSent() async throws {
+        let rig = try await EmbeddedGateway.start([Self.device])
+        await rig.central.dropLinkOnCaptureSessions(of: Self.address)
+        let capture = try await rig.gateway.startCapture(Self.address)
+        await rig.central.linkUp(Self.address)
+        await rig.settled()
+        await capture.walkEnded()
+        await rig.central.linkUp(Self.address)
+        await rig.settled()
+        await capture.walkEnded()
+        #expect(await rig.central.send(.init(Self.clock, [0x02]), from: Self.address), "the capture subscribed to it")
+        await rig.settled()
+        let recording = try await rig.gateway.finishCapture(capture, keepIdentity: true)
+        await rig.stop()
+
+        #expect(recording.cuff.links.count == 2)
+        #expect(recording.cuff.links.last?.steps.map(\.action) == [.value(uuid: Self.clock, bytes: [0x02], indication: false)])
+        #expect(recording.cuff.characteristic(Self.clock)?.value == [1], "the next link's walk read it")
     }
 
     @Test func aValueTheWalkNeverReadIsTheFirstOneBluetoothdShowed() async throws {
