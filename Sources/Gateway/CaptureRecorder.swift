@@ -11,6 +11,15 @@ struct CaptureRecorder {
         var characteristic: GattCharacteristic
         var value: [UInt8]?
         var readError: String?
+        /// The first value bluetoothd's `Value` showed for it: on one that notifies, cuffd's own read is announced as
+        /// a notification would be (docs/reference/BLUEZ-DBUS.md §7), so this is what cuffd read, when it read it first.
+        var shown: [UInt8]?
+
+        /// What the recording says a read returns: the walk's read, else — when the walk never got to read it (the
+        /// link went first) — the first value bluetoothd showed, so that a replay's host reads what cuffd read.
+        var recordedValue: [UInt8]? {
+            value ?? (readError == nil && characteristic.isReadable ? shown : nil)
+        }
     }
 
     /// A descriptor as the walk found it.
@@ -133,6 +142,9 @@ struct CaptureRecorder {
     /// on a characteristic that can do neither, and where it answers a read of the capture's own.
     mutating func value(_ uuid: String, _ bytes: [UInt8], at moment: ContinuousClock.Instant) {
         guard let characteristic = characteristic(uuid) else { return }
+        for path in characteristics.keys where characteristics[path]!.characteristic.uuid == uuid && characteristics[path]!.shown == nil {
+            characteristics[path]!.shown = bytes
+        }
         if !characteristic.canNotify || isEcho(uuid, bytes) {
             for path in characteristics.keys where characteristics[path]!.characteristic.uuid == uuid && characteristics[path]!.value == nil {
                 characteristics[path]!.value = bytes
@@ -195,7 +207,7 @@ struct CaptureRecorder {
             let descriptors = self.descriptors.keys.sorted().compactMap { self.descriptors[$0] }.filter { $0.descriptor.characteristic == path }
             let recorded = RecordedCharacteristic(
                 uuid: entry.characteristic.uuid, handle: Self.handle(path, "char"), flags: RecordedCharacteristic.ordered(entry.characteristic.flags),
-                value: entry.value, readError: entry.value == nil ? entry.readError : nil,
+                value: entry.recordedValue, readError: entry.recordedValue == nil ? entry.readError : nil,
                 descriptors: descriptors.map {
                     RecordedDescriptor(
                         uuid: $0.descriptor.uuid, handle: Self.handle($0.descriptor.path, "desc"), flags: RecordedCharacteristic.ordered($0.descriptor.flags),

@@ -192,10 +192,14 @@ public actor CuffCapture {
     }
 
     /// One pass over what is known now; false when the link went or the capture ended meanwhile. What bluetoothd
-    /// exports during the pass is read by the next.
+    /// exports during the pass is read by the next. No read is begun once the walk is canceled: the link's end that
+    /// canceled it also cleared the reads under way (``CaptureRecorder/linkDown(at:)``), and one marked after it would
+    /// make the next link's values on that characteristic look like its answer (a walk that starts as the cuff ends
+    /// the link, A&D's after its pairing; docs/capture.md).
     private func walkOnce() async -> Bool {
         await bluetooth.keepCaptureNotifying(id, uuids: recorder.notifyingUUIDs)
         for uuid in recorder.unreadCharacteristics {
+            guard !Task.isCancelled else { return false }
             recorder.reading(uuid)
             let result: Result<[UInt8], BluezError>
             do {

@@ -53,6 +53,13 @@ extension EmbeddedCentral {
         readsBeforeDrop[address] = count
     }
 
+    /// The device at `address` drops the link as a capture's walk asks for its notify sessions, the walk's first step,
+    /// and the Gateway has handled the link's end before the walk goes on (a cuff that ends the link as the walk
+    /// starts: A&D's after its pairing, docs/capture.md).
+    public func dropLinkOnCaptureSessions(of address: BluetoothAddress) {
+        dropOnCaptureSessions.insert(address)
+    }
+
     /// The device sends `notification`; nothing arrives without a link and a notify session (§7). Returns whether
     /// it was delivered.
     @discardableResult

@@ -68,6 +68,8 @@ public actor EmbeddedCentral: BluetoothCentral {
     var captureIntents: [DeviceID: Set<String>] = [:]
     /// Reads each device still answers before it drops the link (``dropLink(afterReads:of:)``).
     var readsBeforeDrop: [BluetoothAddress: Int] = [:]
+    /// Devices that drop the link when a capture asks for its notify sessions (``dropLinkOnCaptureSessions(of:)``).
+    var dropOnCaptureSessions: Set<BluetoothAddress> = []
     var delegate: (any PairingDelegate)?
     /// What the Gateway's agent is registered with, each change in order.
     public private(set) var agentCapabilities: [AgentCapability] = [.noInputNoOutput]
@@ -246,6 +248,11 @@ public actor EmbeddedCentral: BluetoothCentral {
     }
 
     public func keepCaptureNotifying(_ device: DeviceID, uuids: Set<String>) async {
+        if dropOnCaptureSessions.remove(device.address) != nil {
+            dropLink(device.address)
+            // The capture hears of the link's end before this call returns to its walk.
+            await settled()
+        }
         captureIntents[device, default: []].formUnion(uuids.map { $0.lowercased() })
         if device.adapter == adapter.address, nodes[device.address]?.servicesResolved == true { startNotifySessions(device.address) }
     }

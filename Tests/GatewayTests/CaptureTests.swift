@@ -152,10 +152,10 @@ struct CaptureWalkTests {
         _ = try Scenario.parse(Data(recording.json.utf8))
     }
 
-    /// The device on a Gateway, captured, its link lost after the walk's first read.
-    static func walkedUntilTheLinkWent() async throws -> (EmbeddedGateway, CuffCapture) {
-        let rig = try await EmbeddedGateway.start([Self.device])
-        await rig.central.dropLink(afterReads: 1, of: Self.address)
+    /// `device` on a Gateway, captured, its link lost after `reads` of the walk's reads.
+    static func walkedUntilTheLinkWent(_ device: EmbeddedPeripheral = device, afterReads reads: Int = 1) async throws -> (EmbeddedGateway, CuffCapture) {
+        let rig = try await EmbeddedGateway.start([device])
+        await rig.central.dropLink(afterReads: reads, of: Self.address)
         let capture = try await rig.gateway.startCapture(Self.address)
         await rig.central.linkUp(Self.address)
         await rig.settled()
