@@ -67,4 +67,29 @@ struct RecordedCuffEmulatorTests {
             try await harness.events.waitFor("advertising (its next recorded link)", count: 1)
         }
     }
+
+    /// Two links an hour apart, as a person who woke the cuff much later would have made them.
+    static let anHourApart = """
+        {"adapter": {"address": "00:1A:7D:DA:71:13"},
+         "cuffs": [{"address": "C4:F3:12:53:F2:C9", "name": "BP-1", "recorded": {
+           "uuids": ["1810"],
+           "services": [{"uuid": "1810", "handle": 32, "characteristics": [{"uuid": "2A35", "handle": 33, "flags": ["indicate"]}]}],
+           "links": [{"steps": [{"after": 0.1, "disconnect": true}]}, {"after": 3600, "steps": []}]}}]}
+        """
+
+    @Test("With manualStart, a recorded cuff comes back for its next link once START is pressed, not at the recorded gap")
+    func startBringsTheNextLink() async throws {
+        try await withTeardown { teardown in
+            let harness = try await EmulatorHarness(Self.anHourApart, manualStart: true)
+            teardown.add { await harness.stop() }
+            try await harness.discover()
+            try await harness.connectAndResolve()
+            try await harness.events.waitFor("\(EmulatorHarness.cuffName) waiting for START")
+            #expect(harness.events.count("advertising (its next recorded link)") == 0)
+            _ = try await harness.client.call(
+                BluezEmulator.controlName, BluezEmulator.controlPath, BluezEmulator.controlInterface, "PressStart",
+                [.string(EmulatorHarness.address.description)], timeout: testDeadline)
+            try await harness.events.waitFor("advertising (its next recorded link)", count: 1)
+        }
+    }
 }

@@ -49,7 +49,9 @@ struct CaptureTests {
         #expect(address != Self.cuff)
         #expect(recorded.cuffs[0].recorded?.links.count == 2, "the pairing link and the measurement's")
 
-        let replay = try await Stack.make(scenario: Self.scenarioName(file))
+        // With START pressed by the test: the recorded cuff comes back for its measuring link once `start` is armed, not
+        // at the recorded gap, which a loaded machine's `pair` and journal could outlast (docs/cuff-sim.md).
+        let replay = try await Stack.make(scenario: Self.scenarioName(file), manualStart: true)
         try await replay.startDaemon()
         let replayPair = try await replay.cuffctl(["pair", address])
         #expect(replayPair.status == 0, "\(replayPair.error)\n\(replay.text("cuff-sim.log"))")
@@ -58,7 +60,7 @@ struct CaptureTests {
         try await replay.journal.received.wait(for: "the replayed stored record in cuffd's journal") { _ in
             replay.journalEntries().contains { $0["MESSAGE_ID"] == "4f1c2a9e7b3d4c61a8e05d2b9c7f3e10" && $0["BP_OUTCOME"] == "stored" } ? () : nil
         }
-        let start = try await replay.cuffctl(["start", address, "--timeout", "30"])
+        let start = try await replay.measure(address)
         #expect(start.status == 0, "\(start.error)\n\(replay.text("cuff-sim.log"))")
         let replayed = try await replay.readings()
         #expect(Self.values(replayed) == Self.values(original))

@@ -40,12 +40,19 @@ extension BluezEmulator {
         }
     }
 
-    /// The link went down and the recording says the cuff came back `after` seconds later: it advertises then.
+    /// The link went down and the recording says the cuff came back `after` seconds later: it advertises then — with
+    /// `manualStart`, once a driver presses START on it instead (docs/cuff-sim.md, "Recorded cuffs"). A recording holds
+    /// no `pressStart`: the person who woke the original cuff for its next link is the driver here, who presses once
+    /// `cuffctl start` is armed rather than racing the recorded gap.
     func advertiseAgain(_ index: Int, after seconds: Double?) {
         guard let seconds else { return }
         let generation = generation
         spawn {
-            guard (try? await Task.sleep(for: .milliseconds(Int((seconds * 1000).rounded())))) != nil else { return }
+            if self.manualStart {
+                await self.waitForStart(cuff: index)
+            } else {
+                guard (try? await Task.sleep(for: .milliseconds(Int((seconds * 1000).rounded())))) != nil else { return }
+            }
             await self.recordedCuffAdvertises(index, generation: generation)
         }
     }
