@@ -74,7 +74,7 @@ struct RecordedCuffEmulatorTests {
          "cuffs": [{"address": "C4:F3:12:53:F2:C9", "name": "BP-1", "recorded": {
            "uuids": ["1810"],
            "services": [{"uuid": "1810", "handle": 32, "characteristics": [{"uuid": "2A35", "handle": 33, "flags": ["indicate"]}]}],
-           "links": [{"steps": [{"after": 0.1, "disconnect": true}]}, {"after": 3600, "steps": []}]}}]}
+           "links": [{"steps": [{"after": 0, "subscribe": "2A35"}, {"after": 0.1, "disconnect": true}]}, {"after": 3600, "steps": []}]}}]}
         """
 
     @Test("With manualStart, a recorded cuff comes back for its next link once START is pressed, not at the recorded gap")
@@ -84,6 +84,8 @@ struct RecordedCuffEmulatorTests {
             teardown.add { await harness.stop() }
             try await harness.discover()
             try await harness.connectAndResolve()
+            // The first link ends once the session is started, as recorded: not before the test has seen it resolved.
+            try await harness.startNotify(try await harness.characteristicPath("2a35"))
             try await harness.events.waitFor("\(EmulatorHarness.cuffName) waiting for START")
             #expect(harness.events.count("advertising (its next recorded link)") == 0)
             _ = try await harness.client.call(

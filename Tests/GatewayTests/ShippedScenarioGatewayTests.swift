@@ -8,8 +8,10 @@ import Testing
 
 /// Every shipped scenario over cuff-sim: the Gateway pairs each cuff and, with nothing else asked of it,
 /// ends with exactly the readings the scenario expects — through link drops, wakes, re-sent histories,
-/// a bluetoothd restart, malformed packets — and reports the failed measurements it expects.
-@Suite("Gateway over cuff-sim: the shipped scenarios")
+/// a bluetoothd restart, malformed packets — and reports the failed measurements it expects. One scenario at a time,
+/// as the capture round trip over cuff-sim: 31 real-time cuffs, Gateways and mirrors at once beside the rest of the
+/// parallel suite starved their own timelines on two cores (docs/testing.md, "What is still timed").
+@Suite("Gateway over cuff-sim: the shipped scenarios", .serialized)
 struct ShippedScenarioGatewayTests {
     static let names = ((try? FileManager.default.contentsOfDirectory(atPath: GatewayHarness.folder.path)) ?? [])
         .filter { $0.hasSuffix(".json") }.sorted()
