@@ -243,7 +243,7 @@ let package = Package(
             name: "GatewayTestSupport", dependencies: ["BlueZ", "CuffRecording", "CuffSimulation", "DBus", "DBusTestSupport", "Gateway", "GATTHealth"],
             path: "Tests/GatewayTestSupport"),
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "CuffSimulation", "DBus", "DBusTestSupport"]),
-        .testTarget(name: "DBusTests", dependencies: ["DBus", "DBusTestSupport"]),
+        .testTarget(name: "DBusTests", dependencies: ["CLinux", "DBus", "DBusTestSupport"]),
         // Our D-Bus layer against third-party peers: busctl, gdbus, python dbus-fast (Tests/Interop).
         .testTarget(name: "InteropTests", dependencies: ["DBus", "DBusTestSupport"]),
         // A private dbus-daemon per test, and helpers to run third-party peers (busctl, dbus-fast).

@@ -2,11 +2,12 @@
 #define CUFFD_CLINUX_H
 
 // Linux calls that Swift's Glibc module does not import because they need _GNU_SOURCE, and glibc's malloc.h
-// (malloc_trim(3)), which it leaves out.
+// (malloc_trim(3)) and sys/pidfd.h (pidfd_open(2)), which it leaves out.
 
 #include <malloc.h>
 #include <spawn.h>
 #include <stddef.h>
+#include <sys/pidfd.h>
 
 /// Creates a memfd holding `length` bytes of `data`, sealed against any change (memfd_create(2),
 /// fcntl(2) F_ADD_SEALS), as the journal's native protocol wants for entries too large for a datagram.
