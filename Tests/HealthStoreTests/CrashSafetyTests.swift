@@ -38,9 +38,12 @@ import Testing
         var batches: [String] = []
         var seriesBatches: [(id: String, uuids: [UUID])] = []
         for iteration in 0..<iterations {
-            let pause = UInt32(rng.next() % 40_000)  // 0–40 ms more of writing after the first commit, then SIGKILL
-            let (output, status, acknowledged) = try await offCooperativePool { try Self.killWriter(writer, path: path, run: iteration, after: pause) }
-            #expect(acknowledged, "writer acknowledged no commit in iteration \(iteration)")
+            let pause = UInt32(rng.next() % 40_000)  // 0–40 ms more of writing after the acknowledgement below, then SIGKILL
+            // Every twentieth run is killed only after its first series batch is acknowledged, so that the series rows'
+            // checks always have batches to check, however slowly the writer reaches its fifth round.
+            let after: Acknowledgement = iteration % 20 == 0 ? .seriesBatch : .anyCommit
+            let (output, status, acknowledged) = try await offCooperativePool { try Self.killWriter(writer, path: path, run: iteration, after: after, pause: pause) }
+            #expect(acknowledged, "writer acknowledged no \(after) in iteration \(iteration)")
             #expect(status == 128 + SIGKILL, "writer exited on its own (\(status)) in iteration \(iteration)")
             let text = String(decoding: output, as: UTF8.self)
             // Only complete lines are acknowledged commits.
@@ -59,11 +62,25 @@ import Testing
         #expect(!readings.isEmpty && !revisions.isEmpty && !seriesBatches.isEmpty)
     }
 
-    /// One writer run: started, SIGKILLed `pause` µs after its first acknowledged commit (so that every kill lands
+    /// What a run waits for before its random pause and kill: any acknowledged commit, or a series batch's ("S").
+    enum Acknowledgement: CustomStringConvertible {
+        case anyCommit, seriesBatch
+
+        func isMet(by lines: ArraySlice<Data.SubSequence>) -> Bool {
+            switch self {
+            case .anyCommit: return lines.count >= 2  // "ready" and one acknowledgement
+            case .seriesBatch: return lines.contains { $0.starts(with: Data("S ".utf8)) }
+            }
+        }
+
+        var description: String { self == .anyCommit ? "commit" : "series batch" }
+    }
+
+    /// One writer run: started, SIGKILLed `pause` µs after the acknowledgement `after` names (so that every kill lands
     /// while it writes), its acknowledgements read to the end. `acknowledged` is false when the writer ended or
-    /// hung before a first commit (a hung one is killed at the deadline).
+    /// hung before it (a hung one is killed at the deadline).
     static func killWriter(
-        _ writer: String, path: String, run: Int, after pause: UInt32
+        _ writer: String, path: String, run: Int, after: Acknowledgement, pause: UInt32
     ) throws -> (output: Data, status: Int32, acknowledged: Bool) {
         let pipe = Pipe()
         let process = try ChildProcess(writer, [path, "run\(run)"], standardOutput: .descriptor(pipe.fileHandleForWriting.fileDescriptor), standardError: .discard)
@@ -73,13 +90,14 @@ import Testing
         defer { hung.cancel() }
         let reader = pipe.fileHandleForReading
         var output = Data()
-        // "ready" and a first acknowledgement: two complete lines.
-        while output.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).count < 3 {
+        // Complete lines only: the last piece has no newline yet.
+        func completeLines() -> ArraySlice<Data.SubSequence> { output.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast() }
+        while !after.isMet(by: completeLines()) {
             let chunk = reader.availableData
             if chunk.isEmpty { break }
             output += chunk
         }
-        let acknowledged = output.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).count >= 3
+        let acknowledged = after.isMet(by: completeLines())
         // Not a wait: a random stretch of further writing, so that the kill lands at a random point of a commit.
         // The checks hold wherever it lands.
         usleep(pause)
