@@ -1,16 +1,21 @@
 import DBus
 
 /// Waiting for the mirror to reach a state, subscribed before looking (bluer's `wait_for_services_resolved`
-/// order; docs/reference/BLUEZ-DBUS.md §6), bounded in time.
+/// order; docs/reference/BLUEZ-DBUS.md §6), caught up with what has arrived, then bounded in time.
 extension BluezClient {
     /// Waits until `decide` says true (done) or false (failed) of the device's state; nil means keep
     /// waiting. A device that is not in the mirror is passed as nil. Throws `NoReply` on timeout and
     /// `NotConnected` when `decide` answers false. `subscribed`, when given, is a stream of ``events()`` taken
-    /// earlier — before a call whose effects its reply may overtake — so that states since then are decided on too.
+    /// earlier — before a call — so that states the device passed through since then are decided on too.
+    ///
+    /// The mirror is first caught up with every signal received so far (``catchUp()``): after a call's reply, the
+    /// state bluetoothd signalled before replying is decided on whatever the load, and `timeout` only bounds what
+    /// bluetoothd signals later (a property whose signal it sends after its reply).
     func waitForDevice(
         _ id: DeviceID, timeout: Duration, subscribed: AsyncStream<BluezEvent>? = nil, _ decide: @escaping @Sendable (Device?) -> Bool?
     ) async throws(BluezError) {
         let events = subscribed ?? events()
+        await catchUp()
         switch decide(mirror.device(id)) {
         case true?: return
         case false?: throw Self.linkLost(id)

@@ -19,6 +19,12 @@ public actor BluezClient {
     public private(set) var bluetoothdOwner: String?
     private let subscribers = Broadcaster<BluezEvent>()
     private var signalTask: Task<Void, Never>?
+    /// The signals handed to the mirror's stream, counted as they arrive, and how many of them the mirror has applied:
+    /// the mirror has caught up with a reply once it has applied as many as had arrived when the reply did.
+    private let tally = SignalTally()
+    private var applied = 0
+    private var following = true
+    private var catchingUp: [(through: Int, continuation: CheckedContinuation<Void, Never>)] = []
     /// What must hold whenever bluetoothd is there; redone after it restarts.
     var registrations = Registrations()
     /// `Connect` calls under way, so a second caller joins the first instead of getting `InProgress`
@@ -34,20 +40,22 @@ public actor BluezClient {
     /// Installs the match rules, exports the agent and the auto-connect application, loads the tree if
     /// bluetoothd is running and starts following it. Without bluetoothd the client waits for it.
     public func start(pairingDelegate: any PairingDelegate) async throws(DBusError) {
+        following = true
         let signals = try await connection.signals(matchingAny: [
             MatchRule(sender: BluezName.service, interface: StandardInterface.objectManager, member: "InterfacesAdded"),
             MatchRule(sender: BluezName.service, interface: StandardInterface.objectManager, member: "InterfacesRemoved"),
             MatchRule(sender: BluezName.service, interface: StandardInterface.properties, member: "PropertiesChanged", pathNamespace: "/org/bluez"),
             MatchRule(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", arguments: [0: BluezName.service]),
-        ])
+        ], tally: tally)
         await exportRegistrationObjects(delegate: pairingDelegate)
         if let owner = try? await connection.nameOwner(of: BluezName.service) {
             await bluetoothdAppeared(owner)
         }
         signalTask = Task { [weak self] in
             for await message in signals {
-                await self?.apply(message)
+                await self?.applyInOrder(message)
             }
+            await self?.stopFollowing()
         }
     }
 
@@ -56,6 +64,32 @@ public actor BluezClient {
         signalTask?.cancel()
         signalTask = nil
         subscribers.finishAll()
+        stopFollowing()
+    }
+
+    /// Returns once the mirror has applied every signal that had arrived when this was called — so every change
+    /// bluetoothd signalled before a reply just received, since it sends them first (docs/reference/BLUEZ-DBUS.md §1).
+    /// A condition, not a time: however slowly the mirror's task runs, it returns exactly when the mirror shows the
+    /// reply's state. Returns at once when the client no longer follows bluetoothd.
+    public func catchUp() async {
+        let through = tally.delivered
+        guard following, applied < through else { return }
+        await withCheckedContinuation { catchingUp.append((through, $0)) }
+    }
+
+    private func applyInOrder(_ message: DBusMessage) async {
+        await apply(message)
+        applied += 1
+        let caughtUp = catchingUp.filter { $0.through <= applied }
+        catchingUp.removeAll { $0.through <= applied }
+        for waiter in caughtUp { waiter.continuation.resume() }
+    }
+
+    private func stopFollowing() {
+        following = false
+        let waiting = catchingUp
+        catchingUp = []
+        for waiter in waiting { waiter.continuation.resume() }
     }
 
     /// Every event from now on; each call returns a stream of its own.

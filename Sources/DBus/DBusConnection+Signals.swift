@@ -14,17 +14,24 @@ extension DBusConnection {
     /// Subscribes to the signals that match any of `rules`, as one stream in the order they arrived:
     /// a signal matching several rules comes once. An object mirror needs this, since
     /// `InterfacesAdded`, `InterfacesRemoved` and `PropertiesChanged` only make sense in their order
-    /// (docs/reference/BLUEZ-DBUS.md §1). Every rule is installed before this returns.
+    /// (docs/reference/BLUEZ-DBUS.md §1). Every rule is installed before this returns. `tally`, when given, counts each
+    /// signal as it is handed to the stream.
     public func signals(
         matchingAny rules: [MatchRule],
-        bufferingPolicy: AsyncStream<DBusMessage>.Continuation.BufferingPolicy = .unbounded
+        bufferingPolicy: AsyncStream<DBusMessage>.Continuation.BufferingPolicy = .unbounded,
+        tally: SignalTally? = nil
     ) async throws(DBusError) -> AsyncStream<DBusMessage> {
         let (stream, continuation) = AsyncStream<DBusMessage>.makeStream(bufferingPolicy: bufferingPolicy)
         for sender in Set(rules.compactMap(\.sender)) where !sender.hasPrefix(":") && sender != "org.freedesktop.DBus" {
             try await trackOwner(of: sender)
         }
         let subscription = SignalRouter.Subscription(
-            rules: rules, deliver: { continuation.yield($0) }, finish: { continuation.finish() }
+            rules: rules,
+            deliver: { message in
+                tally?.add()
+                continuation.yield(message)
+            },
+            finish: { continuation.finish() }
         )
         let (token, newRules, open) = await onQueue { () -> (Int, [MatchRule], Bool) in
             guard self.isOpen else { return (0, [], false) }
