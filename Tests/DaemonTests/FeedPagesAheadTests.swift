@@ -42,10 +42,10 @@ struct FeedPagesAheadTests {
             (done, continuation) = AsyncStream.makeStream()
         }
 
-        func read(_ anchor: UInt64) -> FeedPagesAhead.Page {
+        func read(_ anchor: UInt64) -> [String: DBusVariant] {
             anchors.withLock { $0.append(anchor) }
             defer { continuation.yield(anchor) }
-            return FeedPagesAhead.Page(committedWrites: store.committedWrites, reply: FeedPagesAheadTests.reply(anchor: anchor + 10, more: true))
+            return FeedPagesAheadTests.reply(anchor: anchor + 10, more: true)
         }
     }
 
@@ -54,10 +54,10 @@ struct FeedPagesAheadTests {
         let store = try Self.store()
         let reads = Reads(store)
         let pages = FeedPagesAhead()
-        pages.readNext(after: Self.reply(anchor: 20, more: false), answering: Self.request(anchor: 10)) { reads.read($0) }
+        pages.readNext(after: Self.reply(anchor: 20, more: false), answering: Self.request(anchor: 10), of: store) { reads.read($0) }
         #expect(await pages.take(Self.request(anchor: 20), from: store) == nil)
 
-        pages.readNext(after: Self.reply(anchor: 20, more: true), answering: Self.request(anchor: 10)) { reads.read($0) }
+        pages.readNext(after: Self.reply(anchor: 20, more: true), answering: Self.request(anchor: 10), of: store) { reads.read($0) }
         // Another caller, other rights, another limit or another anchor: not the request it was read for.
         #expect(await pages.take(Self.request(":1.8", anchor: 20), from: store) == nil)
         #expect(await pages.take(Self.request(anchor: 20, client: .user(uid: 1001)), from: store) == nil)
@@ -74,19 +74,34 @@ struct FeedPagesAheadTests {
         let reads = Reads(store)
         let pages = FeedPagesAhead()
         var done = reads.done.makeAsyncIterator()
-        pages.readNext(after: Self.reply(anchor: 20, more: true), answering: Self.request(anchor: 10)) { reads.read($0) }
+        pages.readNext(after: Self.reply(anchor: 20, more: true), answering: Self.request(anchor: 10), of: store) { reads.read($0) }
         #expect(await done.next() == 20)
         #expect(await pages.take(Self.request(anchor: 20), from: store) != nil, "nothing committed since the read")
 
-        pages.readNext(after: Self.reply(anchor: 30, more: true), answering: Self.request(anchor: 20)) { reads.read($0) }
+        pages.readNext(after: Self.reply(anchor: 30, more: true), answering: Self.request(anchor: 20), of: store) { reads.read($0) }
         #expect(await done.next() == 30)
         _ = try store.saveBloodPressure(Self.reading(2), as: .daemon())
         #expect(await pages.take(Self.request(anchor: 30), from: store) == nil)
 
-        pages.readNext(after: Self.reply(anchor: 40, more: true), answering: Self.request(anchor: 30)) { reads.read($0) }
+        pages.readNext(after: Self.reply(anchor: 40, more: true), answering: Self.request(anchor: 30), of: store) { reads.read($0) }
         #expect(await done.next() == 40)
         try store.setAuthorization(AuthorizationGrant(uid: 1000, type: .bloodPressureSystolic, canShare: false, canRead: true), by: .user(uid: 0))
         #expect(await pages.take(Self.request(anchor: 40), from: store) == nil)
+    }
+
+    @Test("A page whose read is still under way when the store commits is not waited for", .timeLimit(.minutes(1)))
+    func staleNotWaitedFor() async throws {
+        let store = try Self.store()
+        let pages = FeedPagesAhead()
+        let (release, releasing) = AsyncStream<Void>.makeStream()
+        defer { releasing.finish() }
+        // A read that ends only when the test ends: `take` must not wait for it once the page cannot be served.
+        pages.readNext(after: Self.reply(anchor: 20, more: true), answering: Self.request(anchor: 10), of: store) { anchor in
+            for await _ in release {}
+            return Self.reply(anchor: anchor + 10, more: true)
+        }
+        _ = try store.saveBloodPressure(Self.reading(2), as: .daemon())
+        #expect(await pages.take(Self.request(anchor: 20), from: store) == nil)
     }
 
     @Test("Pages are kept for a few callers at once, the oldest dropped first")
@@ -96,7 +111,7 @@ struct FeedPagesAheadTests {
         let pages = FeedPagesAhead()
         let callers = (0 ... FeedPagesAhead.capacity).map { ":1.\(10 + $0)" }
         for caller in callers {
-            pages.readNext(after: Self.reply(anchor: 20, more: true), answering: Self.request(caller, anchor: 10)) { reads.read($0) }
+            pages.readNext(after: Self.reply(anchor: 20, more: true), answering: Self.request(caller, anchor: 10), of: store) { reads.read($0) }
         }
         #expect(await pages.take(Self.request(callers[0], anchor: 20), from: store) == nil)
         for caller in callers.dropFirst() {

@@ -20,15 +20,11 @@ extension ControlAPI {
         } else {
             reply = try await read(types, for: caller) { client in try page(request, store, client) }
         }
-        pagesAhead.readNext(after: reply, answering: asked) { anchor in
+        pagesAhead.readNext(after: reply, answering: asked, of: store) { anchor in
             var next = request
             next.anchor = QueryAnchor(rawValue: Int64(clamping: anchor))
             let following = next
-            return try await self.read(types, for: caller) { client in
-                // Before the read's snapshot begins: a commit after this number may or may not be in the page.
-                let committed = store.committedWrites
-                return FeedPagesAhead.Page(committedWrites: committed, reply: try page(following, store, client))
-            }
+            return try await self.read(types, for: caller) { client in try page(following, store, client) }
         }
         return reply
     }

@@ -9,7 +9,7 @@ import Synchronization
 /// decoded, and the client then waited for the whole next read (Benchmarks/RESULTS.md, "A page's stages"). After
 /// answering a page that says `more`, cuffd reads the next one for the same caller at once. The caller's next call
 /// for it — the same connection and rights, the anchor the page ended at, the same limit — is answered with that page
-/// if the store has committed nothing since its read began (``HealthStoring/committedWrites``: no reading, revision,
+/// if the store has committed nothing since its read was started (``HealthStoring/committedWrites``: no reading, revision,
 /// deletion or grant it could have missed); otherwise it is read anew, as without this.
 ///
 /// At most ``capacity`` pages are kept, the oldest dropped first, and a caller's new page replaces the one kept for it:
@@ -30,35 +30,35 @@ final class FeedPagesAhead: Sendable {
         let limit: Int
     }
 
-    /// A page read ahead: the store's commits when its read began, and the reply.
-    struct Page: Sendable {
-        let committedWrites: UInt64
-        let reply: [String: DBusVariant]
-    }
-
     /// Pages kept at most: one for each of a few clients catching up at once.
     static let capacity = 2
-    private let pages = Mutex<[(request: Request, read: Task<Page?, Never>)]>([])
+    /// Each page with the store's ``HealthStoring/committedWrites`` before its read was started, and the read.
+    private let pages = Mutex<[(request: Request, committedWrites: UInt64, read: Task<[String: DBusVariant]?, Never>)]>([])
 
     /// The page read ahead for `request`, once its read is done, if it is current: nil when none was read for it, its
-    /// read failed, or `store` committed anything since the read began.
+    /// read failed, or `store` committed anything since the read was started — then at once, without waiting for it.
     func take(_ request: Request, from store: any HealthStoring) async -> [String: DBusVariant]? {
-        let read = pages.withLock { pages -> Task<Page?, Never>? in
-            guard let index = pages.firstIndex(where: { $0.request == request }) else { return nil }
-            return pages.remove(at: index).read
+        let page = pages.withLock { pages in
+            pages.firstIndex { $0.request == request }.map { pages.remove(at: $0) }
         }
-        guard let page = await read?.value, page.committedWrites == store.committedWrites else { return nil }
-        return page.reply
+        guard let page, page.committedWrites == store.committedWrites, let reply = await page.read.value,
+              page.committedWrites == store.committedWrites else { return nil }
+        return reply
     }
 
     /// Starts reading, with `read`, the page after `reply` — answered for `request` — when `reply` says there is more.
-    func readNext(after reply: [String: DBusVariant], answering request: Request, _ read: @escaping @Sendable (UInt64) async throws -> Page) {
+    func readNext(
+        after reply: [String: DBusVariant], answering request: Request, of store: any HealthStoring,
+        _ read: @escaping @Sendable (UInt64) async throws -> [String: DBusVariant]
+    ) {
         guard case .boolean(true)? = reply["more"]?.value, case .uint64(let next)? = reply["anchor"]?.value else { return }
         let following = Request(caller: request.caller, client: request.client, feed: request.feed, anchor: next, limit: request.limit)
+        // Before the read is started, so before its snapshot begins: a commit after this number may or may not be in it.
+        let committed = store.committedWrites
         let task = Task { try? await read(next) }
         pages.withLock { pages in
             pages.removeAll { $0.request.caller == request.caller && $0.request.feed == request.feed }
-            pages.append((following, task))
+            pages.append((following, committed, task))
             if pages.count > Self.capacity { pages.removeFirst(pages.count - Self.capacity) }
         }
     }
