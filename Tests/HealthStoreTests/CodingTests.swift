@@ -39,3 +39,15 @@ extension CodingTests {
         #expect(SQLiteCoding.json(metadata) == #"{"DeviceUserId":1}"#)
     }
 }
+
+extension CodingTests {
+    @Test("A JSON string's escapes, byte for byte: quote, backslash, the named controls, other controls as \\u00XX, the rest as it is")
+    func stringEscapes() {
+        var out = ""
+        SQLiteCoding.appendString("a\"b\\c\n\r\t\u{1}\u{1F} é 🫀", to: &out)
+        #expect(out == #""a\"b\\c\n\r\t\u0001\u001f é 🫀""#)
+        out = ""
+        SQLiteCoding.appendString("plain", to: &out)
+        #expect(out == #""plain""#)
+    }
+}

@@ -74,6 +74,7 @@ final class DataReadCounter: HealthStoreEngine {
 
     func purgeTombstones(deletedBefore cutoff: Date) throws(HealthStoreError) -> Int { try inner.purgeTombstones(deletedBefore: cutoff) }
     func storeIdentifier() throws(HealthStoreError) -> UUID { try inner.storeIdentifier() }
+    var committedWrites: UInt64 { inner.committedWrites }
     func knowsSource(_ bundleIdentifier: String) throws(HealthStoreError) -> Bool { try inner.knowsSource(bundleIdentifier) }
     func grant(uid: UInt32, type: QuantityType) throws(HealthStoreError) -> AuthorizationGrant? { try inner.grant(uid: uid, type: type) }
     func setGrant(_ grant: AuthorizationGrant) throws(HealthStoreError) { try inner.setGrant(grant) }

@@ -89,16 +89,16 @@ extension ControlAPI {
             .init("ChangeColumns", inputs: [.init("request", .dictionary(key: .string, value: .variant))], outputs: [.init("changes", .dictionary(key: .string, value: .variant))]) { call in
                 let caller = try await self.policy.authorize(call, .reader)
                 let request = try ChangeRequest(call.argument(0), maximumLimit: ReadingColumns.maximumRows)
-                return try await self.read(Self.readingTypes, for: caller) { [store = self.store] client in
-                    [try request.changes(in: store, as: client, columns: true).dbusValue]
-                }
+                return [try await self.feedPage(.readings, request, types: Self.readingTypes, for: caller, sender: call.sender) { request, store, client in
+                    try request.changes(in: store, as: client, columns: true)
+                }.dbusValue]
             },
             .init("HeartRateChangeColumns", inputs: [.init("request", .dictionary(key: .string, value: .variant))], outputs: [.init("changes", .dictionary(key: .string, value: .variant))]) { call in
                 let caller = try await self.policy.authorize(call, .reader)
                 let request = try ChangeRequest(call.argument(0), maximumLimit: ReadingColumns.maximumRows)
-                return try await self.read([.quantity(.heartRate)], for: caller) { [store = self.store] client in
-                    [try request.heartRateChanges(in: store, as: client).dbusValue]
-                }
+                return [try await self.feedPage(.heartRates, request, types: [.quantity(.heartRate)], for: caller, sender: call.sender) { request, store, client in
+                    try request.heartRateChanges(in: store, as: client)
+                }.dbusValue]
             },
             .init("Statistics", inputs: [filter], outputs: [.init("statistics", .dictionary(key: .string, value: .variant))]) { call in
                 let caller = try await self.policy.authorize(call, .reader)
@@ -142,9 +142,9 @@ extension ControlAPI {
 
     /// A read of the store of what `caller` may see of `types`, `body` given its store client, once ``ReadAdmission``
     /// lets it start (an administrator's at once) and on a reading thread (``StoreReaders``).
-    func read(
-        _ types: Set<HealthObjectType>, for caller: ConnectionCredentials, _ body: @escaping @Sendable (HealthClient) throws -> [DBusValue]
-    ) async throws -> [DBusValue] {
+    func read<T: Sendable>(
+        _ types: Set<HealthObjectType>, for caller: ConnectionCredentials, _ body: @escaping @Sendable (HealthClient) throws -> T
+    ) async throws -> T {
         let client = policy.storeClient(for: caller)
         return try await admission.admit(caller.uid, paced: policy.role(of: caller) != .administrator) {
             try await readers.read(types, in: store, as: client) { try body(client) }

@@ -28,6 +28,8 @@ public final class ControlAPI: Sendable {
     let admission: ReadAdmission
     /// The people the configuration names, whom a reading may be entered or moved for.
     let people: Set<String>
+    /// The next page of a change feed, read for a client catching up (``FeedPagesAhead``).
+    let pagesAhead = FeedPagesAhead()
 
     /// `logger` receives the signals that could not be sent (``GatewaySignals``); `readers` runs the store reads,
     /// `admission` paces them; `people` are the configuration's.

@@ -11,11 +11,16 @@ extension SQLiteEngine {
         let expand = DatabaseFunction(SQLiteSchema.seriesFunction, argumentCount: 4, pure: true) { arguments in
             guard let blob = Data.fromDatabaseValue(arguments[0]), let start = Int64.fromDatabaseValue(arguments[1]),
                   let first = Int64.fromDatabaseValue(arguments[2]) else { return nil }
-            let shared = String.fromDatabaseValue(arguments[3])
+            let shared = SQLiteSeriesValue.sharedFields(String.fromDatabaseValue(arguments[3]))
             var out = "["
             for (index, value) in SQLiteSeriesValue.decode(blob, startMicros: start, firstSeq: first).enumerated() {
                 out += index == 0 ? "[" : ",["
-                out += "\(value.micros),\(value.seq),\(Double(value.beatsPerMinute)),"
+                out += String(value.micros)
+                out += ","
+                out += String(value.seq)
+                out += ","
+                out += Double(value.beatsPerMinute).description
+                out += ","
                 if let json = value.metadataJSON(shared) { SQLiteCoding.appendString(json, to: &out) } else { out += "null" }
                 out += "]"
             }

@@ -16,6 +16,8 @@ public final class SQLiteEngine: HealthStoreEngine {
     let writer: any DatabaseWriter
     /// A write failed for a full disk, and no checkpoint has emptied the log since.
     let logFilledDisk = Mutex(false)
+    /// Write transactions committed through ``write(_:)`` since the engine was opened.
+    private let commits = Atomic<UInt64>(0)
     /// How long a statement waits for a lock another connection holds before it fails with `databaseBusy`.
     static let busyTimeout: TimeInterval = 10
     /// The page size of a new store: 1 KiB, a quarter of SQLite's default, because a commit writes each page it
@@ -138,7 +140,9 @@ public final class SQLiteEngine: HealthStoreEngine {
     func write<T>(_ body: (Database) throws -> T) throws(HealthStoreError) -> T {
         do {
             if logFilledDisk.withLock({ $0 }) { try emptyLog() }
-            return try writer.write(body)
+            let result = try writer.write(body)
+            commits.add(1, ordering: .releasing)
+            return result
         } catch {
             let mapped = SQLiteErrorMapping.map(error)
             if mapped == .diskFull { logFilledDisk.withLock { $0 = true } }
@@ -168,4 +172,6 @@ public final class SQLiteEngine: HealthStoreEngine {
     func read<T>(_ body: (Database) throws -> T) throws(HealthStoreError) -> T {
         do { return try writer.read(body) } catch { throw SQLiteErrorMapping.map(error) }
     }
+
+    public var committedWrites: UInt64 { commits.load(ordering: .acquiring) }
 }

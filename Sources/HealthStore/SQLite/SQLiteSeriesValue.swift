@@ -64,15 +64,37 @@ struct SQLiteSeriesValue: Equatable {
     /// The RR intervals as ``MetadataKey/rrIntervals`` holds them.
     static func text(_ rr: [UInt16]) -> String { rr.map(String.init).joined(separator: ",") }
 
-    /// The value's metadata as JSON: its own entries and its row's, `shared` (the row's `metadata` column, a flat JSON
-    /// object or nil), written as text, not decoded and encoded again (its keys then not sorted, which nothing
-    /// needs). The RR intervals are digits and commas, so nothing in them needs escaping.
-    func metadataJSON(_ shared: String?) -> String? {
-        var fields: [String] = []
-        if let energy { fields.append("\"\(MetadataKey.energyExpended.name)\":\(energy)") }
-        if !rrIntervals.isEmpty { fields.append("\"\(MetadataKey.rrIntervals.name)\":\"\(Self.text(rrIntervals))\"") }
-        if let shared, shared.count > 2 { fields.append(String(shared.dropFirst().dropLast())) }
-        return fields.isEmpty ? nil : "{" + fields.joined(separator: ",") + "}"
+    /// The entries of a row's `metadata` column (a flat JSON object or nil) without its braces, once for all its values'
+    /// ``metadataJSON(_:)``: nil when it has none.
+    static func sharedFields(_ shared: String?) -> Substring? {
+        guard let shared, shared.utf8.count > 2 else { return nil }
+        return shared.dropFirst().dropLast()
+    }
+
+    /// The value's metadata as JSON: its own entries and its row's, `sharedFields` (``sharedFields(_:)``), written as
+    /// text, not decoded and encoded again (its keys then not sorted, which nothing needs). The RR intervals are digits
+    /// and commas, so nothing in them needs escaping. Appended piece by piece: it is made once for every value read.
+    func metadataJSON(_ sharedFields: Substring?) -> String? {
+        guard energy != nil || !rrIntervals.isEmpty || sharedFields != nil else { return nil }
+        var out = "{"
+        if let energy {
+            out += "\"\(MetadataKey.energyExpended.name)\":"
+            out += String(energy)
+        }
+        if !rrIntervals.isEmpty {
+            if out.utf8.count > 1 { out += "," }
+            out += "\"\(MetadataKey.rrIntervals.name)\":\""
+            for (index, interval) in rrIntervals.enumerated() {
+                if index > 0 { out += "," }
+                out += String(interval)
+            }
+            out += "\""
+        }
+        if let sharedFields {
+            if out.utf8.count > 1 { out += "," }
+            out += sharedFields
+        }
+        return out + "}"
     }
 
     // MARK: The series blob

@@ -45,14 +45,16 @@ public final class HealthStore: HealthStoring {
         try HealthStore(engine: SQLiteEngine(inMemoryWith: configuration), configuration: configuration)
     }
 
-    /// Drops tombstones older than ``StoreConfiguration/tombstoneRetention``; runs at open.
-    @discardableResult
     /// This store's identifier: random, made once per store file, kept by copies and backups of it
     /// (docs/health-store.md, "Schema and migrations").
     public func identifier() throws(HealthStoreError) -> UUID {
         try engine.storeIdentifier()
     }
 
+    public var committedWrites: UInt64 { engine.committedWrites }
+
+    /// Drops tombstones older than ``StoreConfiguration/tombstoneRetention``; runs at open.
+    @discardableResult
     public func purgeExpiredTombstones() throws(HealthStoreError) -> Int {
         try engine.purgeTombstones(deletedBefore: configuration.clock().addingTimeInterval(-configuration.tombstoneRetention))
     }

@@ -51,6 +51,9 @@ public protocol HealthStoreEngine: Sendable {
     func purgeTombstones(deletedBefore cutoff: Date) throws(HealthStoreError) -> Int
     /// The store's own random identifier, made when it was created (or first opened by a build that has it).
     func storeIdentifier() throws(HealthStoreError) -> UUID
+    /// Write transactions this engine has committed since it was opened (its own writes: the store has one writer).
+    /// Read before a read of the store, and again later: the same number means nothing was committed in between.
+    var committedWrites: UInt64 { get }
     /// Whether the source `bundleIdentifier` ever wrote to the store: a client that may not read a type sees its own
     /// objects only, and one whose source never wrote sees nothing (``HealthStore/seesAny(of:as:)``).
     func knowsSource(_ bundleIdentifier: String) throws(HealthStoreError) -> Bool

@@ -69,4 +69,7 @@ public protocol HealthStoring: Sendable {
     func setAuthorization(_ grant: AuthorizationGrant, by client: HealthClient) throws(HealthStoreError)
     /// The stored grants of `uid` that allow anything, by type.
     func grants(of uid: UInt32) throws(HealthStoreError) -> [AuthorizationGrant]
+    /// Write transactions committed since the store was opened — readings, revisions, deletions and grants alike: an
+    /// answer read while it had one value is still the answer while it has it.
+    var committedWrites: UInt64 { get }
 }
