@@ -34,6 +34,13 @@ struct ChangeRequest: Sendable {
         }
     }
 
+    /// The same request from `anchor` on: the page after one that ended there.
+    func from(_ anchor: UInt64) -> ChangeRequest {
+        var next = self
+        next.anchor = QueryAnchor(rawValue: Int64(clamping: anchor))
+        return next
+    }
+
     /// One page of the feed of blood-pressure readings as `client` may read them: readings stored or revised,
     /// and readings deleted or replaced, in commit order, with the anchor to pass next. The readings as
     /// `readings` (`aa{sv}`, `Changes`) or with `columns` as `columns` (``ReadingColumns``, `ChangeColumns`).

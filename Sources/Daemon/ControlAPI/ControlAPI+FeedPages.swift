@@ -21,9 +21,7 @@ extension ControlAPI {
             reply = try await read(types, for: caller) { client in try page(request, store, client) }
         }
         pagesAhead.readNext(after: reply, answering: asked, of: store) { anchor in
-            var next = request
-            next.anchor = QueryAnchor(rawValue: Int64(clamping: anchor))
-            let following = next
+            let following = request.from(anchor)
             return try await self.read(types, for: caller) { client in try page(following, store, client) }
         }
         return reply

@@ -115,8 +115,8 @@ enum SQLiteCoding {
             return
         }
         // Byte by byte: a series value's metadata is a JSON text kept in a JSON string, every quote of it escaped, and
-        // appending it a Unicode scalar at a time was a quarter of cuffd's CPU while a forwarder read a day of heart rate. Bytes of a
-        // multi-byte character are all 0x80 or above, and pass through as they are.
+        // appending it a Unicode scalar at a time was a quarter of cuffd's CPU while a forwarder read a day of heart
+        // rate. Bytes of a multi-byte character are all 0x80 or above, and pass through as they are.
         var bytes: [UInt8] = [0x22]
         bytes.reserveCapacity(string.utf8.count + 16)
         for byte in string.utf8 {
